@@ -1,0 +1,207 @@
+/** Builds the HTTP server: API, static web app, security headers, errors. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { API, type PublicSettings } from '@app/protocol';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { registerAccountRoutes } from './auth/account-routes.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
+import { Sessions } from './auth/session.ts';
+import type { Config } from './config.ts';
+import { type AppContext, requireAdmin } from './context.ts';
+import { HttpError, sendError } from './http/errors.ts';
+import { createMailer } from './mail/mailer.ts';
+import { registerSecurityHeaders } from './security/headers.ts';
+import { RateLimiter } from './security/rate-limiter.ts';
+import { migrate, openDb } from './storage/db.ts';
+import { Store } from './storage/store.ts';
+
+/** JSON bodies are small: the largest legitimate one is a sign-up form. */
+export const BODY_LIMIT = 16 * 1024;
+
+export interface Server {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Stops accepting, finishes in-flight requests and mail, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** Use this PostgreSQL schema (tests). */
+  pgSchema?: string;
+  /** SQLite file override, e.g. ':memory:' (tests). */
+  sqliteFile?: string;
+  logger?: boolean;
+}
+
+export async function buildServer(config: Config, opts: BuildOptions = {}): Promise<Server> {
+  const https = config.publicUrl.startsWith('https://');
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: {
+              paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password'],
+              censor: '[redacted]',
+            },
+          },
+  });
+
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(opts.sqliteFile ? { sqliteFile: opts.sqliteFile } : {}),
+    ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
+  });
+  const applied = await migrate(db);
+  if (applied.length) app.log.info({ applied, engine: db.engine }, 'migrations applied');
+  const store = new Store(db);
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log: app.log,
+  });
+  const rl = config.rateLimits;
+  const limiters = {
+    signInAccount: new RateLimiter(rl.signInPerAccount, rl.windowMs),
+    signInIp: new RateLimiter(rl.signInPerIp, rl.windowMs),
+    signUpIp: new RateLimiter(rl.signUpPerIp, rl.windowMs * 4),
+    mailAccount: new RateLimiter(rl.mailPerAccount, rl.windowMs),
+    mailIp: new RateLimiter(rl.mailPerIp, rl.windowMs),
+  };
+  const ctx: AppContext = {
+    config,
+    store,
+    sessions: new Sessions(store, config.sessionSecret, https),
+    mailer,
+    limiters,
+    log: app.log,
+  };
+
+  app.decorateRequest('auth', null);
+  await app.register(fastifyCookie);
+  registerSecurityHeaders(app, { https });
+  // Only JSON bodies: no form posts, so no cross-site form can reach the API.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err);
+    const status = err.statusCode ?? 500;
+    if (status === 413) return sendError(reply, new HttpError(413, 'payload_too_large', 'The request is too large'));
+    if (status === 415)
+      return sendError(
+        reply,
+        new HttpError(415, 'unsupported_media_type', 'Send JSON (Content-Type: application/json)'),
+      );
+    if (status === 429)
+      return sendError(reply, new HttpError(429, 'rate_limited', 'Too many requests. Please slow down.'));
+    if (status >= 400 && status < 500) {
+      return sendError(
+        reply,
+        new HttpError(
+          status,
+          'invalid_input',
+          err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError'
+            ? 'The request body is not valid JSON'
+            : 'Invalid request',
+        ),
+      );
+    }
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, new HttpError(500, 'internal', 'Something went wrong. Please try again.'));
+  });
+
+  // Cross-site requests are refused: state-changing calls must come from our own origin.
+  const allowedOrigin = new URL(config.publicUrl).origin;
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+    const origin = req.headers.origin;
+    if (origin === undefined) return;
+    const host = req.headers.host;
+    const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+    if (origin !== allowedOrigin && !sameHost) {
+      throw new HttpError(403, 'bad_origin', 'Cross-origin requests are not allowed');
+    }
+  });
+
+  await app.register(async (api) => {
+    await api.register(fastifyRateLimit, {
+      max: rl.apiPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req, c) => ({
+        statusCode: 429,
+        error: 'rate_limited',
+        message: `Too many requests. Please retry in ${Math.ceil(c.ttl / 1000)} s.`,
+      }),
+    });
+    registerAuthRoutes(api, ctx);
+    registerAccountRoutes(api, ctx);
+
+    api.get(API.publicSettings, async (): Promise<PublicSettings> => {
+      return { helpLink: await store.getSetting('helpLink') };
+    });
+
+    api.get(API.adminStats, { preHandler: requireAdmin(ctx) }, async () => {
+      return { totalUsers: await store.countUsers() };
+    });
+  });
+
+  app.get('/healthz', async (_req, reply) => {
+    try {
+      await store.ping();
+      return { ok: true, engine: db.engine, mail: mailer.mode };
+    } catch {
+      return reply.code(503).send({ ok: false });
+    }
+  });
+
+  const webDist = config.webDist;
+  const hasWeb = webDist !== null && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn({ webDist }, 'web app not built: serving the API only (run npm run build)');
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = req.url.startsWith('/api/') || req.url === '/api';
+    if (!isApi && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+      // The single-page app owns every other path, its own 404 included.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(reply, new HttpError(404, 'not_found', 'Not found'));
+  });
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await mailer.drain();
+      for (const l of Object.values(limiters)) l.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** /account: change e-mail, change password, delete the account. */
+import { API, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
+import type { FastifyInstance } from 'fastify';
+import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
+import { HttpError, parseBody } from '../http/errors.ts';
+import { emailChangedMail, passwordChangedMail } from '../mail/templates.ts';
+import { TakenError } from '../storage/store.ts';
+import { hashSecret, verifySecret } from './passwords.ts';
+import { sendVerification } from './routes.ts';
+
+export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { store, sessions, config } = ctx;
+  const auth = requireAuth(ctx);
+
+  app.post(API.changeEmail, { preHandler: auth }, async (req): Promise<UserResponse> => {
+    const { user } = authOf(req);
+    const input = parseBody(changeEmailSchema, req.body);
+    if (!(await verifySecret(user.passwordHash, input.currentPassword))) {
+      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
+    }
+    if (input.newEmail.toLowerCase() === user.email.toLowerCase()) {
+      throw new HttpError(400, 'invalid_input', 'That is already your e-mail address');
+    }
+    const existing = await store.userByEmail(input.newEmail);
+    if (existing) throw new HttpError(409, 'email_taken', MSG.emailTaken);
+    try {
+      await store.changeEmail(user.id, input.newEmail, Date.now());
+    } catch (e) {
+      if (e instanceof TakenError) throw new HttpError(409, 'email_taken', MSG.emailTaken);
+      throw e;
+    }
+    const updated = await store.userById(user.id);
+    if (!updated) throw new HttpError(404, 'not_found', 'Account not found');
+    await sendVerification(ctx, updated);
+    ctx.mailer.send(emailChangedMail(user.email, user.name, updated.email));
+    return { user: toMe(updated, config) };
+  });
+
+  app.post(API.changePassword, { preHandler: auth }, async (req, reply): Promise<UserResponse> => {
+    const a = authOf(req);
+    const input = parseBody(changePasswordSchema, req.body);
+    if (!(await verifySecret(a.user.passwordHash, input.currentPassword))) {
+      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
+    }
+    await store.setPasswordHash(a.user.id, await hashSecret(input.newPassword));
+    // Every session ends, this one included; this browser gets a fresh token.
+    await store.deleteUserSessions(a.user.id);
+    await sessions.start(req, reply, a.user.id, a.persistent);
+    ctx.mailer.send(passwordChangedMail(a.user.email, a.user.name));
+    return { user: toMe(a.user, config) };
+  });
+
+  app.delete(API.deleteAccount, { preHandler: auth }, async (req, reply) => {
+    const a = authOf(req);
+    if (
+      req.body !== undefined &&
+      req.body !== null &&
+      (typeof req.body !== 'object' || Object.keys(req.body).length > 0)
+    ) {
+      throw new HttpError(400, 'invalid_input', 'Unexpected request body');
+    }
+    if (Date.now() - a.authAt > config.reauthWindowMs) {
+      throw new HttpError(403, 'reauth_required', MSG.deleteFailed);
+    }
+    await store.deleteUser(a.user.id);
+    sessions.clearCookie(reply);
+    req.log.info({ userId: a.user.id }, 'account deleted');
+    return reply.code(204).send();
+  });
+}

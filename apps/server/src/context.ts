@@ -1,0 +1,82 @@
+import type { Me } from '@app/protocol';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthContext, Sessions } from './auth/session.ts';
+import type { Config } from './config.ts';
+import { HttpError } from './http/errors.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { RateLimiter } from './security/rate-limiter.ts';
+import type { Store, User } from './storage/store.ts';
+
+export interface Limiters {
+  signInAccount: RateLimiter;
+  signInIp: RateLimiter;
+  signUpIp: RateLimiter;
+  mailAccount: RateLimiter;
+  mailIp: RateLimiter;
+}
+
+/** What every route handler needs, built once per server. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  sessions: Sessions;
+  mailer: Mailer;
+  limiters: Limiters;
+  log: FastifyBaseLogger;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export function isAdmin(user: User, config: Config): boolean {
+  return user.emailVerified && user.email.toLowerCase() === config.adminEmail;
+}
+
+export function toMe(user: User, config: Config): Me {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    phone: user.phone,
+    age: user.age,
+    profilePic: user.profilePic,
+    createdAt: user.createdAt,
+    verified: user.verified,
+    isAdmin: isAdmin(user, config),
+  };
+}
+
+/** preHandler: a live session of an account that is not blocked, or 401/403. */
+export function requireAuth(ctx: AppContext) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const auth = await ctx.sessions.resolve(req);
+    if (!auth) throw new HttpError(401, 'unauthenticated', 'Please sign in to continue');
+    if (auth.user.blocked) {
+      await ctx.store.deleteUserSessions(auth.user.id);
+      ctx.sessions.clearCookie(reply);
+      throw new HttpError(403, 'blocked', 'This account has been blocked by the administrator');
+    }
+    req.auth = auth;
+  };
+}
+
+export function requireAdmin(ctx: AppContext) {
+  const auth = requireAuth(ctx);
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await auth(req, reply);
+    if (!req.auth || !isAdmin(req.auth.user, ctx.config)) {
+      throw new HttpError(403, 'forbidden', 'Only the administrator can do this');
+    }
+  };
+}
+
+/** The authenticated request's context; only valid after requireAuth ran. */
+export function authOf(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new HttpError(401, 'unauthenticated', 'Please sign in to continue');
+  return req.auth;
+}

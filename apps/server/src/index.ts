@@ -1,0 +1,4 @@
+export { buildServer, type Server } from './app.ts';
+export { type Config, loadConfig } from './config.ts';
+export { migrate, openDb } from './storage/db.ts';
+export { Store } from './storage/store.ts';

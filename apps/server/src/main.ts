@@ -1,0 +1,38 @@
+/** Starts the server on PORT and shuts it down gracefully on SIGTERM/SIGINT. */
+import { buildServer } from './app.ts';
+import { loadConfig } from './config.ts';
+
+const config = loadConfig();
+const server = await buildServer(config);
+await server.app.listen({ port: config.port, host: config.host });
+server.app.log.info(
+  {
+    url: config.publicUrl,
+    dataDir: config.dataDir,
+    engine: server.ctx.store.engine,
+    mail: server.ctx.mailer.mode,
+    admin: config.adminEmail,
+  },
+  'Parley is ready',
+);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      server.app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  });
+}

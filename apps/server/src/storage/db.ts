@@ -1,0 +1,67 @@
+/** Opens the database: SQLite file under DATA_DIR by default, PostgreSQL when a URL is given. */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type MigrationProvider, Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) and numeric counts come back as numbers: our values are ms timestamps and counters.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface OpenOptions {
+  /** postgres://… to use PostgreSQL. */
+  databaseUrl?: string | null;
+  /** Directory for the SQLite file (ignored with databaseUrl). */
+  dataDir?: string;
+  /** ':memory:' or a file path, overriding dataDir. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (created if missing); tests use one each. */
+  pgSchema?: string;
+}
+
+export async function openDb(opts: OpenOptions): Promise<Db> {
+  if (opts.databaseUrl) {
+    const schema = opts.pgSchema;
+    if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Bad schema name ${schema}`);
+    if (schema) {
+      const c = new pg.Client({ connectionString: opts.databaseUrl });
+      await c.connect();
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await c.end();
+    }
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+  }
+  const file = opts.sqliteFile ?? path.join(opts.dataDir ?? 'data', 'parley.sqlite');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * A 20-character alphanumeric id (≈119 bits). No '_' or '-', so two ids joined with
+ * '_' (the chat key) split back unambiguously.
+ */
+export function newId(length = 20): string {
+  const out: string[] = [];
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 * 62: reject the tail to keep the distribution uniform.
+      if (byte < 248 && out.length < length) out.push(ALPHABET[byte % 62] as string);
+    }
+  }
+  return out.join('');
+}
+
+/** The chat key: the two user ids sorted and joined with an underscore. */
+export function chatIdOf(a: string, b: string): string {
+  return a < b ? `${a}_${b}` : `${b}_${a}`;
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m001 from './001-initial.ts';
+
+/** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '001-initial': m001,
+};

@@ -1,0 +1,140 @@
+/**
+ * Table types. Booleans are stored as 0/1 integers and times as ms since the epoch
+ * in both engines, so one set of migrations and queries serves SQLite and PostgreSQL.
+ */
+export type Bool = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  username_lower: string;
+  name: string;
+  email: string;
+  email_lower: string;
+  email_verified: Bool;
+  phone: string;
+  age: number;
+  profile_pic: string | null;
+  password_hash: string;
+  created_at: number;
+  updated_at: number | null;
+  status: string;
+  last_seen: number | null;
+  verified: Bool;
+  blocked: Bool;
+  pin_hash: string | null;
+  pin_failures: number;
+  pin_locked_until: number | null;
+  /** Next update-log sequence number for this user. */
+  update_seq: number;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  /** When the password was last proven in this session (sign-in or change). */
+  auth_at: number;
+  last_used_at: number;
+  expires_at: number;
+  persistent: Bool;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export type EmailTokenKind = 'verify' | 'reset';
+
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: string;
+  kind: EmailTokenKind;
+  email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface MessagesTable {
+  chat_id: string;
+  id: string;
+  sender_id: string;
+  recipient_id: string;
+  text: string;
+  timestamp: number;
+  status: 'sent' | 'delivered' | 'read';
+  edited: Bool;
+  deleted: Bool;
+  delivered_at: number | null;
+  read_at: number | null;
+}
+
+export interface UserChatsTable {
+  user_id: string;
+  chat_id: string;
+  peer_id: string;
+  last_message: string | null;
+  timestamp: number;
+  unread_count: number;
+  archived: Bool;
+  locked: Bool;
+}
+
+export interface NotificationsTable {
+  id: string;
+  message: string;
+  video_url: string | null;
+  image_url: string | null;
+  timestamp: number;
+  from_id: string;
+}
+
+export interface UserNotificationsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  from_id: string | null;
+  from_username: string | null;
+  message: string;
+  timestamp: number;
+  read: Bool;
+}
+
+export interface ContactsTable {
+  user_id: string;
+  other_id: string;
+  created_at: number;
+}
+
+export interface UserSettingsTable {
+  user_id: string;
+  read_receipts: Bool;
+  last_seen: Bool;
+  require_request: Bool;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface UserUpdatesTable {
+  user_id: string;
+  seq: number;
+  kind: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
+  messages: MessagesTable;
+  user_chats: UserChatsTable;
+  notifications: NotificationsTable;
+  user_notifications: UserNotificationsTable;
+  contacts: ContactsTable;
+  user_settings: UserSettingsTable;
+  settings: SettingsTable;
+  user_updates: UserUpdatesTable;
+}

@@ -1,0 +1,147 @@
+/**
+ * Integration-test harness: a real server on port 0 with its own temporary DATA_DIR
+ * (SQLite file) and a fetch client that keeps its session cookie.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildServer, type Server } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type OutboxMail, readOutbox } from '../mail/outbox.ts';
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class TestClient {
+  cookie: string | null = null;
+  readonly baseUrl: string;
+  readonly headers: Record<string, string>;
+
+  constructor(baseUrl: string, headers: Record<string, string> = {}) {
+    this.baseUrl = baseUrl;
+    this.headers = headers;
+  }
+
+  async request<T = any>(method: string, p: string, body?: unknown, init: RequestInit = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...this.headers };
+    if (this.cookie) headers.cookie = `sid=${this.cookie}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(this.baseUrl + p, {
+      method,
+      headers: { ...headers, ...(init.headers as Record<string, string> | undefined) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const m = c.match(/^sid=([^;]*)/);
+      if (m) this.cookie = m[1] && !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c) ? m[1] : null;
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(p: string) {
+    return this.request<T>('GET', p);
+  }
+  post<T = any>(p: string, body: unknown = {}) {
+    return this.request<T>('POST', p, body);
+  }
+  del<T = any>(p: string, body?: unknown) {
+    return this.request<T>('DELETE', p, body);
+  }
+}
+
+export interface TestServer {
+  url: string;
+  server: Server;
+  dataDir: string;
+  config: Config;
+  client(headers?: Record<string, string>): TestClient;
+  outbox(): OutboxMail[];
+  /** Waits for a mail to `to` whose subject matches, newest first. */
+  mailTo(to: string, subject?: RegExp): Promise<OutboxMail>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  opts: { env?: Record<string, string>; config?: Partial<Config>; pgSchema?: string } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-test-'));
+  const config = loadConfig(
+    { DATA_DIR: dataDir, PORT: '0', WEB_DIST: '', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'admin@example.com', ...opts.env },
+    opts.config,
+  );
+  const server = await buildServer(config, { logger: false, ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}) });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    server,
+    dataDir,
+    config,
+    client: (headers) => new TestClient(url, headers),
+    outbox: () => readOutbox(dataDir),
+    async mailTo(to, subject) {
+      for (let i = 0; i < 100; i++) {
+        const found = readOutbox(dataDir)
+          .reverse()
+          .find((m) => m.to.includes(to) && (!subject || subject.test(m.subject)));
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no mail to ${to}`);
+    },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** A valid sign-up body with unique handle and e-mail. */
+export function newUserInput(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  const tag = `${Date.now().toString(36)}${counter}`.slice(-10);
+  return {
+    name: 'Test User',
+    phone: '5551234567',
+    age: 30,
+    username: `u_${tag}`,
+    email: `u_${tag}@example.com`,
+    password: 'secret123',
+    agree: true,
+    ...overrides,
+  };
+}
+
+/** Signs a new user up and returns a client holding their session. */
+export async function signUp(t: TestServer, overrides: Record<string, unknown> = {}) {
+  const input = newUserInput(overrides);
+  const client = t.client();
+  const res = await client.post('/api/auth/signup', input);
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { client, input, user: res.body.user as { id: string; username: string; email: string } };
+}
+
+/** Follows the newest verification link sent to `email`. */
+export async function verifyEmail(t: TestServer, email: string): Promise<void> {
+  const mail = await t.mailTo(email, /Verify/);
+  const link = mail.links.find((l) => l.includes('/verify-email?token='));
+  if (!link) throw new Error('no verification link');
+  const token = new URL(link).searchParams.get('token');
+  const res = await t.client().post('/api/auth/verify-email', { token });
+  if (res.status !== 200) throw new Error(`verify failed: ${res.status}`);
+}

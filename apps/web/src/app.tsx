@@ -1,0 +1,65 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { Route, Routes } from 'react-router';
+import { RequireAdmin, RequireAuth } from './components/guards';
+import { Spinner } from './components/spinner';
+import { Toaster } from './components/ui/toaster';
+import { refreshSession } from './lib/session';
+import SplashPage from './pages/splash';
+
+// Every screen but the splash is its own chunk, so the first screen stays small.
+const WelcomePage = lazy(() => import('./pages/welcome'));
+const SignUpPage = lazy(() => import('./pages/sign-up'));
+const SignInPage = lazy(() => import('./pages/sign-in'));
+const ForgotPasswordPage = lazy(() => import('./pages/forgot-password'));
+const ResetPasswordPage = lazy(() => import('./pages/reset-password'));
+const VerifyEmailPage = lazy(() => import('./pages/verify-email'));
+const HomePage = lazy(() => import('./pages/home'));
+const SettingsPage = lazy(() => import('./pages/settings'));
+const AccountPage = lazy(() => import('./pages/account'));
+const TermsPage = lazy(() => import('./pages/terms'));
+const PrivacyPage = lazy(() => import('./pages/privacy'));
+const AboutPage = lazy(() => import('./pages/about'));
+const AdminPage = lazy(() => import('./pages/admin'));
+const BlockedPage = lazy(() => import('./pages/blocked'));
+const NotFoundPage = lazy(() => import('./pages/not-found'));
+
+/** Screens of later issues: signed-out users are still sent to /signin. */
+const NOT_YET = ['/chat/:userId', '/contacts', '/profile', '/notifications', '/privacy-settings', '/archive', '/locked'];
+
+export function App() {
+  useEffect(() => {
+    void refreshSession();
+  }, []);
+  return (
+    <>
+      <Suspense fallback={<Spinner fullScreen />}>
+        <Routes>
+          <Route path="/" element={<SplashPage />} />
+          <Route path="/welcome" element={<WelcomePage />} />
+          <Route path="/signup" element={<SignUpPage />} />
+          <Route path="/signin" element={<SignInPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
+          <Route path="/terms" element={<TermsPage />} />
+          <Route path="/privacy" element={<PrivacyPage />} />
+          <Route path="/about" element={<AboutPage />} />
+          <Route path="/blocked" element={<BlockedPage />} />
+          <Route element={<RequireAuth />}>
+            <Route path="/home" element={<HomePage />} />
+            <Route path="/settings" element={<SettingsPage />} />
+            <Route path="/account" element={<AccountPage />} />
+            {NOT_YET.map((path) => (
+              <Route key={path} path={path} element={<NotFoundPage />} />
+            ))}
+            <Route element={<RequireAdmin />}>
+              <Route path="/admin" element={<AdminPage />} />
+            </Route>
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+      <Toaster />
+    </>
+  );
+}

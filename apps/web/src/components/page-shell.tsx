@@ -1,0 +1,54 @@
+import { ArrowLeft } from 'lucide-react';
+import type * as React from 'react';
+import { useNavigate } from 'react-router';
+import { cn } from '@/lib/utils';
+import { Button } from './ui/button';
+
+/**
+ * The frame of every non-chat screen: a header with an optional back button and
+ * a centred column that is full width on a phone and a card on a wide screen.
+ */
+export function PageShell({
+  title,
+  back,
+  actions,
+  children,
+  className,
+}: {
+  title: React.ReactNode;
+  /** A path, or 'history' to go to the previous page. */
+  back?: string | 'history';
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+  className?: string;
+}) {
+  const navigate = useNavigate();
+  return (
+    <div className="min-h-full bg-muted md:py-8">
+      <div className="mx-auto flex min-h-full w-full max-w-2xl flex-col bg-background md:min-h-0 md:rounded-2xl md:border md:border-border md:shadow-sm">
+        <header className="sticky top-0 z-10 flex h-14 items-center gap-2 border-b border-border bg-background/95 px-2 backdrop-blur md:rounded-t-2xl">
+          {back ? (
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Back"
+              onClick={() => {
+                if (back === 'history') {
+                  if (window.history.length > 1) navigate(-1);
+                  else navigate('/');
+                } else navigate(back);
+              }}
+            >
+              <ArrowLeft />
+            </Button>
+          ) : (
+            <span className="w-2" />
+          )}
+          <h1 className="flex-1 truncate text-lg font-semibold">{title}</h1>
+          {actions}
+        </header>
+        <main className={cn('flex-1 p-4 md:p-6', className)}>{children}</main>
+      </div>
+    </div>
+  );
+}

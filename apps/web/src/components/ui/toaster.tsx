@@ -1,0 +1,33 @@
+import { Toaster as Sonner, toast } from 'sonner';
+
+/** Toasts: `notify` for success, `notifyError` for failures (destructive style). */
+export function Toaster() {
+  return (
+    <Sonner
+      position="top-center"
+      closeButton
+      toastOptions={{
+        classNames: {
+          toast: 'rounded-xl border border-border bg-background text-foreground shadow-lg',
+          title: 'font-semibold',
+          description: 'text-muted-foreground',
+        },
+      }}
+    />
+  );
+}
+
+export function notify(title: string, description?: string): void {
+  toast.success(title, description ? { description } : undefined);
+}
+
+export function notifyError(title: string, description?: string): void {
+  toast.error(title, {
+    description,
+    classNames: {
+      toast: '!bg-destructive !text-destructive-foreground !border-destructive',
+      description: '!text-destructive-foreground/90',
+      icon: '!text-destructive-foreground',
+    },
+  });
+}

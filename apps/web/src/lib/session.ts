@@ -1,0 +1,67 @@
+/**
+ * The signed-in user, kept outside React and read through useSyncExternalStore.
+ * `loading` until the first answer from the server; then `ready` with a user or null.
+ */
+import { API, type Me, type SessionResponse } from '@app/protocol';
+import { useSyncExternalStore } from 'react';
+import { ApiError, api } from './api';
+
+export interface SessionState {
+  status: 'loading' | 'ready';
+  user: Me | null;
+}
+
+let state: SessionState = { status: 'loading', user: null };
+const listeners = new Set<() => void>();
+
+function emit(next: SessionState): void {
+  state = next;
+  for (const l of listeners) l();
+}
+
+export function getSession(): SessionState {
+  return state;
+}
+
+export function setUser(user: Me | null): void {
+  emit({ status: 'ready', user });
+}
+
+let inflight: Promise<SessionState> | null = null;
+
+/** Ask the server who we are. A blocked account answers 403 `blocked`. */
+export function refreshSession(): Promise<SessionState> {
+  inflight ??= api<SessionResponse>('GET', API.session)
+    .then((r) => {
+      emit({ status: 'ready', user: r.user });
+      return state;
+    })
+    .catch((e: unknown) => {
+      if (e instanceof ApiError && e.code === 'blocked') {
+        emit({ status: 'ready', user: null });
+        if (location.pathname !== '/blocked') location.assign('/blocked');
+        return state;
+      }
+      // Offline or server down: keep what we knew, but stop "loading" forever.
+      emit({ status: 'ready', user: state.user });
+      return state;
+    })
+    .finally(() => {
+      inflight = null;
+    });
+  return inflight;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+/** Where a freshly signed-in user lands. */
+export function homeFor(user: Me): string {
+  return user.isAdmin ? '/admin' : '/home';
+}

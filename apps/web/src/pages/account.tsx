@@ -1,0 +1,206 @@
+import { API, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
+import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import type * as React from 'react';
+import { DeleteAccountDialog } from '@/components/delete-account-dialog';
+import { PageShell } from '@/components/page-shell';
+import { PasswordField } from '@/components/password-field';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { notify, notifyError } from '@/components/ui/toaster';
+import { useSignOut } from '@/hooks/use-sign-out';
+import { api } from '@/lib/api';
+import { setUser, useSession } from '@/lib/session';
+
+type Errors = Record<string, string | undefined>;
+
+/** The first message per field of a failed parse. */
+function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {
+  const errors: Errors = {};
+  for (const issue of issues) {
+    const key = String(issue.path[0] ?? '');
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+export default function AccountPage() {
+  const { user } = useSession();
+  const { signOut, busy: signingOut } = useSignOut();
+  if (!user) return null; // RequireAuth renders this page for signed-in users only.
+
+  return (
+    <PageShell title="Account" back="/settings" className="grid content-start gap-6">
+      <Section title="Email">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <span className="break-all font-medium">{user.email}</span>
+          {user.emailVerified ? (
+            <span className="inline-flex items-center gap-1 rounded-full bg-success/10 px-2.5 py-0.5 text-xs font-medium text-success">
+              <BadgeCheck className="size-3.5" aria-hidden />
+              Verified
+            </span>
+          ) : (
+            <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-800">
+              <CircleAlert className="size-3.5" aria-hidden />
+              Not verified
+            </span>
+          )}
+        </div>
+      </Section>
+      <ChangeEmailForm />
+      <ChangePasswordForm />
+      <div className="grid gap-3 border-t border-border pt-6">
+        <Button variant="outline" className="w-full" disabled={signingOut} onClick={signOut}>
+          <LogOut aria-hidden />
+          Logout
+        </Button>
+        <DeleteAccountDialog />
+      </div>
+    </PageShell>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="grid gap-4 rounded-xl border border-border p-4 md:p-5">
+      <h2 id={id} className="text-base font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function ChangeEmailForm() {
+  const [newEmail, setNewEmail] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!newEmail.trim() || !currentPassword) {
+      notifyError('Error', MSG.fillAll);
+      return;
+    }
+    const parsed = changeEmailSchema.safeParse({ newEmail, currentPassword });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      notifyError('Failed to Update Email', parsed.error.issues[0]?.message);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const res = await api<UserResponse>('POST', API.changeEmail, parsed.data);
+      notify('Email Updated', 'Please check your new email to verify');
+      setUser(res.user);
+      setNewEmail('');
+      setCurrentPassword('');
+    } catch (err) {
+      notifyError('Failed to Update Email', err instanceof Error ? err.message : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Section title="Change Email">
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <FormField
+          id="account-new-email"
+          label="New Email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="new@example.com"
+          value={newEmail}
+          error={errors.newEmail}
+          onChange={(e) => {
+            setNewEmail(e.target.value);
+            setErrors({});
+          }}
+        />
+        <PasswordField
+          id="account-email-password"
+          label="Current Password"
+          autoComplete="current-password"
+          value={currentPassword}
+          error={errors.currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+        />
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={busy}>
+          {busy ? 'Updating...' : 'Update Email'}
+        </Button>
+      </form>
+    </Section>
+  );
+}
+
+function ChangePasswordForm() {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!currentPassword || !newPassword) {
+      notifyError('Error', MSG.fillAll);
+      return;
+    }
+    const parsed = changePasswordSchema.safeParse({ currentPassword, newPassword });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      notifyError('Failed to Update Password', parsed.error.issues[0]?.message);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const res = await api<UserResponse>('POST', API.changePassword, parsed.data);
+      notify('Password Updated');
+      setUser(res.user);
+      setCurrentPassword('');
+      setNewPassword('');
+    } catch (err) {
+      notifyError('Failed to Update Password', err instanceof Error ? err.message : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Section title="Change Password">
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <PasswordField
+          id="account-current-password"
+          label="Current Password"
+          autoComplete="current-password"
+          value={currentPassword}
+          error={errors.currentPassword}
+          onChange={(e) => setCurrentPassword(e.target.value)}
+        />
+        <PasswordField
+          id="account-new-password"
+          label="New Password"
+          autoComplete="new-password"
+          placeholder="At least 6 characters"
+          value={newPassword}
+          error={errors.newPassword}
+          onChange={(e) => {
+            setNewPassword(e.target.value);
+            setErrors({});
+          }}
+        />
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={busy}>
+          {busy ? 'Updating...' : 'Update Password'}
+        </Button>
+      </form>
+    </Section>
+  );
+}

@@ -1,0 +1,171 @@
+import { APP_NAME } from '@app/protocol';
+import { Bell, MessageCircle, MessageSquarePlus, Search, Settings, Users } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { UserAvatar } from '@/components/user-avatar';
+import { cn } from '@/lib/utils';
+
+/** One row of the chat list. The messaging issue replaces this with the ChatClient's summary type. */
+interface ChatListItem {
+  peerId: string;
+  username: string;
+}
+
+// Until the ChatClient exists (messaging issue) there are no chats, archived chats or notifications.
+// These three become `useChatList()` and a notifications hook.
+const chats: ChatListItem[] = [];
+const archivedCount = 0;
+const unreadNotifications = 0;
+
+/** Case-insensitive substring match on the username (spec: chat list search). */
+function matchesUsername(item: ChatListItem, query: string): boolean {
+  return item.username.toLowerCase().includes(query.trim().toLowerCase());
+}
+
+export default function HomePage() {
+  const navigate = useNavigate();
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [query, setQuery] = useState('');
+
+  const visible = useMemo(() => (query.trim() ? chats.filter((c) => matchesUsername(c, query)) : chats), [query]);
+
+  const closeSearch = () => {
+    setSearchOpen(false);
+    setQuery('');
+  };
+
+  return (
+    <div className="min-h-full bg-muted md:py-8">
+      <div className="mx-auto flex min-h-full w-full max-w-2xl flex-col bg-background md:min-h-[calc(100dvh-4rem)] md:rounded-2xl md:border md:border-border md:shadow-sm">
+        <header className="sticky top-0 z-10 border-b border-border bg-background/95 backdrop-blur md:rounded-t-2xl">
+          <div className="flex h-14 items-center gap-1 px-2">
+            <h1 className="flex-1 truncate">
+              <button
+                type="button"
+                className="rounded-md px-2 py-1 text-xl font-bold tracking-tight text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                title={archivedCount > 0 ? 'Archived chats' : undefined}
+                onClick={() => {
+                  if (archivedCount > 0) navigate('/archive');
+                }}
+              >
+                {APP_NAME}
+              </button>
+            </h1>
+            <Button asChild variant="ghost" size="icon" className="relative">
+              <Link
+                to="/notifications"
+                aria-label={unreadNotifications > 0 ? `Notifications, ${unreadNotifications} unread` : 'Notifications'}
+              >
+                <Bell aria-hidden />
+                <CountBadge count={unreadNotifications} className="absolute right-0.5 top-0.5" />
+              </Link>
+            </Button>
+            <Button asChild variant="ghost" size="icon">
+              <Link to="/contacts" aria-label="Contacts">
+                <Users aria-hidden />
+              </Link>
+            </Button>
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Search"
+              aria-expanded={searchOpen}
+              aria-controls="chat-search"
+              className={cn(searchOpen && 'bg-accent')}
+              onClick={() => (searchOpen ? closeSearch() : setSearchOpen(true))}
+            >
+              <Search aria-hidden />
+            </Button>
+            <Button asChild variant="ghost" size="icon">
+              <Link to="/settings" aria-label="Settings">
+                <Settings aria-hidden />
+              </Link>
+            </Button>
+          </div>
+          {searchOpen ? (
+            <div id="chat-search" className="px-3 pb-3">
+              <div className="relative">
+                <Search
+                  className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+                  aria-hidden
+                />
+                <Input
+                  autoFocus
+                  type="search"
+                  aria-label="Search by username"
+                  placeholder="Search by username..."
+                  className="rounded-full bg-muted pl-9"
+                  value={query}
+                  onChange={(e) => setQuery(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Escape') closeSearch();
+                  }}
+                />
+              </div>
+            </div>
+          ) : null}
+        </header>
+
+        <main className="flex flex-1 flex-col">
+          {visible.length > 0 ? (
+            <ul aria-label="Chats" className="divide-y divide-border">
+              {visible.map((chat) => (
+                <li key={chat.peerId}>
+                  <Link
+                    to={`/chat/${chat.peerId}`}
+                    className="flex items-center gap-3 px-4 py-3 transition-colors hover:bg-accent"
+                  >
+                    <UserAvatar name={chat.username} />
+                    <span className="truncate font-medium">@{chat.username}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : chats.length > 0 ? (
+            <EmptyState title="No users found" text={`No chats match “${query.trim()}”`} />
+          ) : (
+            <EmptyState title="No conversations yet" text="Search for users to start chatting" />
+          )}
+        </main>
+
+        <div className="pointer-events-none sticky bottom-0 flex justify-end p-5">
+          <Button asChild size="icon" className="pointer-events-auto size-14 rounded-full shadow-lg [&_svg]:size-6">
+            <Link to="/contacts" aria-label="New chat">
+              <MessageSquarePlus aria-hidden />
+            </Link>
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function EmptyState({ title, text }: { title: string; text: string }) {
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 py-16 text-center">
+      <span className="flex size-16 items-center justify-center rounded-full bg-secondary text-primary">
+        <MessageCircle className="size-8" aria-hidden />
+      </span>
+      <p className="text-lg font-semibold">{title}</p>
+      <p className="text-sm text-muted-foreground">{text}</p>
+    </div>
+  );
+}
+
+/** A small red count bubble; nothing at zero. */
+function CountBadge({ count, className }: { count: number; className?: string }) {
+  if (count <= 0) return null;
+  return (
+    <span
+      aria-hidden
+      className={cn(
+        'flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-destructive-foreground',
+        className,
+      )}
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}

@@ -1,0 +1,86 @@
+import { API, MSG, passwordSchema, tokenSchema } from '@app/protocol';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { AuthLayout } from '@/components/auth-layout';
+import { InvalidLink } from '@/components/invalid-link';
+import { PasswordField } from '@/components/password-field';
+import { Button } from '@/components/ui/button';
+import { notify, notifyError } from '@/components/ui/toaster';
+import { ApiError, api } from '@/lib/api';
+import { setUser } from '@/lib/session';
+
+export default function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [invalid, setInvalid] = useState(() => !tokenSchema.safeParse(token).success);
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const parsed = passwordSchema.safeParse(password);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? MSG.password);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await api('POST', API.resetPassword, { token, password: parsed.data });
+      // Every session of this account has ended, this browser's included.
+      setUser(null);
+      notify('Password Reset', 'Sign in with your new password');
+      navigate('/signin', { replace: true });
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.code === 'invalid_token') {
+        setInvalid(true);
+        return;
+      }
+      const fieldIssue = err instanceof ApiError ? err.issues.find((i) => i.path === 'password') : undefined;
+      if (fieldIssue) setError(fieldIssue.message);
+      notifyError('Reset Failed', err instanceof Error ? err.message : undefined);
+    }
+  };
+
+  if (invalid) {
+    return (
+      <AuthLayout title="Reset Password" back="/signin">
+        <InvalidLink>
+          <Button asChild className="w-full">
+            <Link to="/forgot-password">Request a new link</Link>
+          </Button>
+        </InvalidLink>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Reset Password"
+      subtitle="Choose a new password. You will be signed out everywhere."
+      back="/signin"
+    >
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <PasswordField
+          id="reset-password"
+          label="New Password"
+          autoComplete="new-password"
+          placeholder="At least 6 characters"
+          value={password}
+          error={error}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setError(undefined);
+          }}
+        />
+        <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
+          {busy ? 'Resetting...' : 'Reset Password'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,105 @@
+import { API, MSG, type UserResponse } from '@app/protocol';
+import { type FormEvent, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { AuthLayout } from '@/components/auth-layout';
+import { PasswordField } from '@/components/password-field';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { FormField } from '@/components/ui/form-field';
+import { Label } from '@/components/ui/label';
+import { notify, notifyError } from '@/components/ui/toaster';
+import { useLandingPath } from '@/hooks/use-auth-redirect';
+import { ApiError, api } from '@/lib/api';
+import { setUser, useSession } from '@/lib/session';
+
+export default function SignInPage() {
+  const navigate = useNavigate();
+  const landingPath = useLandingPath();
+  const { user } = useSession();
+  const [login, setLogin] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [busy, setBusy] = useState(false);
+
+  // Already signed in (on load, or just now): straight to where this user belongs.
+  if (user) return <Navigate to={landingPath(user)} replace />;
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!login.trim() || !password) {
+      notifyError('Sign In Failed', MSG.fillAll);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await api<UserResponse>('POST', API.signIn, { login: login.trim(), password, remember });
+      notify('Welcome Back!', 'Successfully signed in');
+      // Rendering with a user redirects to the landing path (see above).
+      setUser(res.user);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.code === 'blocked') {
+        setUser(null);
+        navigate('/blocked', { replace: true });
+        return;
+      }
+      if (err instanceof ApiError && err.status === 401) {
+        notifyError('Sign In Failed', MSG.invalidCredentials);
+        return;
+      }
+      notifyError('Sign In Failed', (err instanceof Error && err.message) || MSG.invalidCredentials);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Welcome Back"
+      subtitle="Sign in to continue your conversations"
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <FormField
+          id="signin-login"
+          label="Email or Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          placeholder="you@example.com or username"
+          value={login}
+          onChange={(e) => setLogin(e.target.value)}
+        />
+        <PasswordField
+          id="signin-password"
+          label="Password"
+          autoComplete="current-password"
+          placeholder="Your password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <div className="flex items-center justify-between gap-3 pt-1">
+          <div className="flex items-center gap-2">
+            <Checkbox id="signin-remember" checked={remember} onCheckedChange={(c) => setRemember(c === true)} />
+            <Label htmlFor="signin-remember" className="font-normal">
+              Remember me
+            </Label>
+          </div>
+          <Link to="/forgot-password" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
+          {busy ? 'Signing In...' : 'Sign In'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

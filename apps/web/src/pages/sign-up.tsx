@@ -1,0 +1,217 @@
+import { API, MSG, signUpSchema, type UserResponse } from '@app/protocol';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { AuthLayout } from '@/components/auth-layout';
+import { PasswordField } from '@/components/password-field';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { notify, notifyError } from '@/components/ui/toaster';
+import { useLandAfterAuth } from '@/hooks/use-auth-redirect';
+import { ApiError, api } from '@/lib/api';
+import { setUser } from '@/lib/session';
+
+const FIELDS = ['name', 'phone', 'age', 'username', 'email', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+type Errors = Partial<Record<Field, string>>;
+
+const EMPTY: Values = { name: '', phone: '', age: '', username: '', email: '', password: '' };
+
+function isField(key: unknown): key is Field {
+  return typeof key === 'string' && (FIELDS as readonly string[]).includes(key);
+}
+
+/** The first message per field, from zod issues or the server's issues. */
+function errorsFrom(issues: readonly { path: readonly PropertyKey[] | string; message: string }[]): Errors {
+  const errors: Errors = {};
+  for (const issue of issues) {
+    const key = typeof issue.path === 'string' ? issue.path.split('.')[0] : issue.path[0];
+    if (isField(key) && !errors[key]) errors[key] = issue.message;
+  }
+  return errors;
+}
+
+export default function SignUpPage() {
+  const land = useLandAfterAuth();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [agree, setAgree] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const bind = (field: Field) => ({
+    value: values[field],
+    error: errors[field],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => {
+      const value = e.target.value;
+      setValues((v) => ({ ...v, [field]: value }));
+      if (errors[field]) setErrors((errs) => ({ ...errs, [field]: undefined }));
+    },
+  });
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!agree) {
+      notifyError('Agreement Required', MSG.agreement);
+      return;
+    }
+    const parsed = signUpSchema.safeParse({
+      ...values,
+      // Someone may type the handle as it is shown, '@alice'.
+      username: values.username.trim().replace(/^@/, ''),
+      age: values.age.trim() ? Number(values.age) : Number.NaN,
+      agree: true,
+    });
+    if (!parsed.success) {
+      setErrors(errorsFrom(parsed.error.issues));
+      notifyError('Sign Up Failed', parsed.error.issues[0]?.message ?? MSG.signUpFailed);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const { user } = await api<UserResponse>('POST', API.signUp, parsed.data);
+      notify('Account Created!', 'Please check your email to verify your account');
+      setUser(user);
+      land(user);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.code === 'username_taken') {
+        setErrors({ username: MSG.usernameTaken });
+        notifyError('Username Taken', MSG.usernameTaken);
+        return;
+      }
+      if (err instanceof ApiError && err.code === 'email_taken') setErrors({ email: err.message || MSG.emailTaken });
+      if (err instanceof ApiError && err.issues.length > 0) setErrors(errorsFrom(err.issues));
+      notifyError('Sign Up Failed', (err instanceof Error && err.message) || MSG.signUpFailed);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Create Account"
+      subtitle="Join and start chatting in seconds"
+      back="/welcome"
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <FormField id="signup-name" label="Full Name" autoComplete="name" placeholder="Jane Doe" {...bind('name')} />
+        <FormField
+          id="signup-phone"
+          label="Phone Number"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          placeholder="5551234567"
+          {...bind('phone')}
+        />
+        <FormField
+          id="signup-age"
+          label="Age"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          autoComplete="off"
+          placeholder="18"
+          maxLength={3}
+          {...bind('age')}
+        />
+        <UsernameField {...bind('username')} />
+        <FormField
+          id="signup-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="you@example.com"
+          {...bind('email')}
+        />
+        <PasswordField
+          id="signup-password"
+          label="Password"
+          autoComplete="new-password"
+          placeholder="At least 6 characters"
+          {...bind('password')}
+        />
+        <div className="flex items-start gap-3 pt-1">
+          <Checkbox
+            id="signup-agree"
+            checked={agree}
+            onCheckedChange={(c) => setAgree(c === true)}
+            required
+            className="mt-0.5"
+          />
+          <Label htmlFor="signup-agree" className="text-sm font-normal leading-snug text-muted-foreground">
+            I agree to the{' '}
+            <Link to="/terms" className="font-medium text-primary underline-offset-4 hover:underline">
+              Terms of Service
+            </Link>{' '}
+            and{' '}
+            <Link to="/privacy" className="font-medium text-primary underline-offset-4 hover:underline">
+              Privacy Policy
+            </Link>
+          </Label>
+        </div>
+        <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
+          {busy ? 'Creating Account...' : 'Sign Up'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}
+
+/** The username input with its '@' prefix. */
+function UsernameField({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: string | undefined;
+  onChange: (e: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const id = 'signup-username';
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>Username</Label>
+      <div className="relative">
+        <span aria-hidden className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
+          @
+        </span>
+        <Input
+          id={id}
+          className="pl-7"
+          autoComplete="username"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          placeholder="username"
+          maxLength={20}
+          value={value}
+          onChange={onChange}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        />
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="text-xs text-destructive">
+          {error}
+        </p>
+      ) : (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          Letters, numbers and underscores; people find you by it.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The validation rules of spec section 5 with their exact messages. The browser
+ * and the server both parse with these schemas, so the rules exist once.
+ */
+import { z } from 'zod';
+import {
+  AGE_MAX,
+  AGE_MIN,
+  EMAIL_MAX,
+  NAME_MAX,
+  NAME_MIN,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PHONE_MAX,
+  PHONE_MIN,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from './constants.ts';
+
+export const MSG = {
+  name: 'Name must be at least 2 characters',
+  nameMax: 'Name must be at most 50 characters',
+  phone: 'Invalid phone number',
+  age: 'Age must be between 13 and 120',
+  username: 'Username must be at least 3 characters',
+  usernameMax: 'Username must be at most 20 characters',
+  usernameChars: 'Username can only contain letters, numbers, and underscores',
+  email: 'Invalid email address',
+  password: 'Password must be at least 6 characters',
+  passwordMax: 'Password must be at most 128 characters',
+  fillAll: 'Please fill in all fields',
+  agreement: 'Please agree to the terms and privacy policy',
+  usernameTaken: 'This username is already in use',
+  emailTaken: 'This email is already in use',
+  invalidCredentials: 'Invalid credentials',
+  signUpFailed: 'Please check your information and try again',
+  deleteFailed: 'Please re-login and try again',
+  wrongPassword: 'The current password is incorrect',
+  sessionExpired: 'Your session has ended. Please sign in again.',
+  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+  invalidLink: 'This link is invalid or has expired',
+} as const;
+
+/** Control characters (C0, DEL, C1) are refused in every text field. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export const nameSchema = z
+  .string({ error: MSG.name })
+  .trim()
+  .min(NAME_MIN, { error: MSG.name })
+  .max(NAME_MAX, { error: MSG.nameMax })
+  .refine((v) => !CONTROL.test(v), { error: 'Name contains characters that are not allowed' });
+
+export const phoneSchema = z
+  .string({ error: MSG.phone })
+  .trim()
+  .min(PHONE_MIN, { error: MSG.phone })
+  .max(PHONE_MAX, { error: MSG.phone })
+  .regex(/^\+?[0-9][0-9 ()-]*$/, { error: MSG.phone });
+
+export const ageSchema = z
+  .number({ error: MSG.age })
+  .int({ error: MSG.age })
+  .min(AGE_MIN, { error: MSG.age })
+  .max(AGE_MAX, { error: MSG.age });
+
+export const usernameSchema = z
+  .string({ error: MSG.username })
+  .trim()
+  .min(USERNAME_MIN, { error: MSG.username })
+  .max(USERNAME_MAX, { error: MSG.usernameMax })
+  .regex(/^[A-Za-z0-9_]+$/, { error: MSG.usernameChars });
+
+export const emailSchema = z
+  .string({ error: MSG.email })
+  .trim()
+  .max(EMAIL_MAX, { error: MSG.email })
+  .pipe(z.email({ error: MSG.email }));
+
+export const passwordSchema = z
+  .string({ error: MSG.password })
+  .min(PASSWORD_MIN, { error: MSG.password })
+  .max(PASSWORD_MAX, { error: MSG.passwordMax });
+
+/** Password as typed at sign-in or re-authentication: only bounded, never judged. */
+const anyPassword = z
+  .string({ error: MSG.fillAll })
+  .min(1, { error: MSG.fillAll })
+  .max(PASSWORD_MAX * 4);
+
+export const signUpSchema = z.strictObject({
+  name: nameSchema,
+  phone: phoneSchema,
+  age: ageSchema,
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  agree: z.literal(true, { error: MSG.agreement }),
+});
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+export const signInSchema = z.strictObject({
+  /** An e-mail when it contains '@', otherwise a username. */
+  login: z.string({ error: MSG.fillAll }).trim().min(1, { error: MSG.fillAll }).max(EMAIL_MAX),
+  password: anyPassword,
+  remember: z.boolean().default(true),
+});
+export type SignInInput = z.input<typeof signInSchema>;
+
+export const changeEmailSchema = z.strictObject({
+  newEmail: z.string({ error: MSG.fillAll }).trim().min(1, { error: MSG.fillAll }).pipe(emailSchema),
+  currentPassword: anyPassword,
+});
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
+export const changePasswordSchema = z.strictObject({
+  currentPassword: anyPassword,
+  newPassword: z.string({ error: MSG.fillAll }).min(1, { error: MSG.fillAll }).pipe(passwordSchema),
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+export const tokenSchema = z
+  .string({ error: MSG.invalidLink })
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, { error: MSG.invalidLink });
+
+export const verifyEmailSchema = z.strictObject({ token: tokenSchema });
+export const forgotPasswordSchema = z.strictObject({ email: emailSchema });
+export const resetPasswordSchema = z.strictObject({ token: tokenSchema, password: passwordSchema });
+
+/** URLs a user may put in front of other people: http and https only. */
+export function isSafeHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The first message of a failed parse, for a toast. */
+export function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? MSG.signUpFailed;
+}
