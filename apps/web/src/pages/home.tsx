@@ -37,8 +37,8 @@ export default function HomePage() {
   };
 
   return (
-    <div className="min-h-full bg-muted md:py-8">
-      <div className="mx-auto flex min-h-full w-full max-w-2xl flex-col bg-background md:min-h-[calc(100dvh-4rem)] md:rounded-2xl md:border md:border-border md:shadow-sm">
+    <div className="flex min-h-full flex-col bg-muted md:py-8">
+      <div className="mx-auto flex w-full max-w-2xl flex-1 flex-col bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
         <header className="sticky top-0 z-10 border-b border-border bg-background/95 backdrop-blur md:rounded-t-2xl">
           <div className="flex h-14 items-center gap-1 px-2">
             <h1 className="flex-1 truncate">

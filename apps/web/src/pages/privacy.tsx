@@ -17,7 +17,7 @@ export default function PrivacyPage() {
         <LegalSection title="1. Information We Collect">
           <ul>
             <li>
-              <strong className="font-medium text-foreground">Account details</strong> you give us: your name, e-mail
+              <strong className="font-medium text-foreground">Account details</strong> you give us: your name, email
               address, phone number, age and username, and a profile picture link if you add one.
             </li>
             <li>
@@ -39,7 +39,7 @@ export default function PrivacyPage() {
         <LegalSection title="2. How We Use It">
           <p>
             Only to run {APP_NAME}: to deliver your messages, let other people find you by your username, show your
-            profile and status to the people you chat with, send you verification and password-reset e-mails, and
+            profile and status to the people you chat with, send you verification and password-reset emails, and
             protect the service against abuse. We do not show advertising and do not build profiles of you.
           </p>
         </LegalSection>
@@ -52,7 +52,7 @@ export default function PrivacyPage() {
               last seen time unless you turn them off in Privacy settings.
             </li>
             <li>The people you chat with see the messages you send them.</li>
-            <li>The administrator of this server can see your e-mail address in order to moderate accounts.</li>
+            <li>The administrator of this server can see your email address in order to moderate accounts.</li>
             <li>We disclose information only where the law requires it.</li>
           </ul>
         </LegalSection>

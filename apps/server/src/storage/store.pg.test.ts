@@ -1,0 +1,22 @@
+import pg from 'pg';
+import { afterAll, describe, it } from 'vitest';
+import { openDb } from './db.ts';
+import { storeContract } from './store.contract.ts';
+
+const url = process.env.TEST_DATABASE_URL;
+
+if (url) {
+  // One throw-away schema per run, so runs never see each other's rows.
+  const schema = `t_${process.pid}_${Date.now().toString(36)}`;
+  storeContract('PostgreSQL', () => openDb({ databaseUrl: url, pgSchema: schema }));
+  afterAll(async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await c.end();
+  });
+} else {
+  describe('Store contract on PostgreSQL', () => {
+    it.skip('skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run it', () => {});
+  });
+}

@@ -1,0 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDb } from './db.ts';
+import { storeContract } from './store.contract.ts';
+
+storeContract('SQLite (file, WAL)', () => openDb({ dataDir: mkdtempSync(path.join(tmpdir(), 'parley-store-')) }));
