@@ -24,7 +24,15 @@ const BlockedPage = lazy(() => import('./pages/blocked'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 /** Screens of later issues: signed-out users are still sent to /signin. */
-const NOT_YET = ['/chat/:userId', '/contacts', '/profile', '/notifications', '/privacy-settings', '/archive', '/locked'];
+const NOT_YET = [
+  '/chat/:userId',
+  '/contacts',
+  '/profile',
+  '/notifications',
+  '/privacy-settings',
+  '/archive',
+  '/locked',
+];
 
 export function App() {
   useEffect(() => {

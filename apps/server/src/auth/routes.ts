@@ -57,6 +57,11 @@ async function findByLogin(ctx: AppContext, login: string): Promise<User | null>
   return ctx.store.userByUsername(handle);
 }
 
+/** The per-account sign-in limiter's key: the account when the login resolves, else the login as typed. */
+function accountLimitKey(user: User | null, login: string): string {
+  return user ? `user:${user.id}` : `login:${login.trim().toLowerCase()}`;
+}
+
 function ipOf(req: FastifyRequest): string {
   return req.ip || 'unknown';
 }
@@ -116,14 +121,15 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.post(API.signIn, async (req, reply): Promise<UserResponse> => {
     const input = parseBody(signInSchema, req.body);
-    const accountKey = input.login.trim().toLowerCase();
     const ip = ipOf(req);
     const ipCheck = limiters.signInIp.check(ip);
     if (!ipCheck.allowed) throw tooMany(ipCheck);
+    const user = await findByLogin(ctx, input.login);
+    // Keyed by the account, so its e-mail, username and '@username' share one counter.
+    const accountKey = accountLimitKey(user, input.login);
     const accountCheck = limiters.signInAccount.check(accountKey);
     if (!accountCheck.allowed) throw tooMany(accountCheck);
 
-    const user = await findByLogin(ctx, input.login);
     const ok = await verifySecret(user?.passwordHash ?? null, input.password);
     if (!user || !ok) {
       limiters.signInIp.hit(ip);
@@ -209,8 +215,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     // Proving control of the mailbox also proves the address.
     if (!user.emailVerified) await store.setEmailVerified(user.id, user.email);
     sessions.clearCookie(reply);
-    limiters.signInAccount.reset(user.email.toLowerCase());
-    limiters.signInAccount.reset(user.username.toLowerCase());
+    limiters.signInAccount.reset(accountLimitKey(user, ''));
     return reply.code(204).send();
   });
 }

@@ -37,7 +37,11 @@ describe('e-mail over SMTP', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.address() as AddressInfo;
     t = await startTestServer({
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Parley <no-reply@parley.test>', PUBLIC_URL: 'https://chat.parley.test' },
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Parley <no-reply@parley.test>',
+        PUBLIC_URL: 'https://chat.parley.test',
+      },
     });
   });
 

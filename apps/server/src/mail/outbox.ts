@@ -33,7 +33,9 @@ function header(raw: string, name: string): string {
 /** Parses one .eml written by the outbox mailer: the plain-text part and its links. */
 export function parseEml(raw: string, file = ''): OutboxMail {
   const normalized = raw.replace(/\r\n/g, '\n');
-  const textPart = normalized.match(/Content-Type: text\/plain[^\n]*\n((?:[A-Za-z-]+: [^\n]*\n)*)\n([\s\S]*?)(?:\n--|$)/i);
+  const textPart = normalized.match(
+    /Content-Type: text\/plain[^\n]*\n((?:[A-Za-z-]+: [^\n]*\n)*)\n([\s\S]*?)(?:\n--|$)/i,
+  );
   const encoding = textPart?.[1]?.match(/Content-Transfer-Encoding: (\S+)/i)?.[1]?.toLowerCase() ?? '7bit';
   const body = textPart?.[2] ?? '';
   const text =

@@ -49,7 +49,11 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
       expect((await store.userById(u.id))?.username).toBe('MixedCase_1');
       expect((await store.userByUsername('mixedcase_1'))?.id).toBe(u.id);
       expect((await store.userByEmail(input.email.toUpperCase()))?.id).toBe(u.id);
-      const settings = await store.db.selectFrom('user_settings').selectAll().where('user_id', '=', u.id).executeTakeFirst();
+      const settings = await store.db
+        .selectFrom('user_settings')
+        .selectAll()
+        .where('user_id', '=', u.id)
+        .executeTakeFirst();
       expect(settings).toMatchObject({ read_receipts: 1, last_seen: 1, require_request: 0 });
       expect(u.createdAt).toBe(input.now);
     });
@@ -59,7 +63,9 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
       await store.createUser(a);
       const before = await store.countUsers();
       await expect(store.createUser(newUser({ username: a.username.toUpperCase() }))).rejects.toThrow(TakenError);
-      await expect(store.createUser(newUser({ email: a.email.toUpperCase() }))).rejects.toMatchObject({ field: 'email' });
+      await expect(store.createUser(newUser({ email: a.email.toUpperCase() }))).rejects.toMatchObject({
+        field: 'email',
+      });
       expect(await store.countUsers()).toBe(before);
     });
 
@@ -82,10 +88,23 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
 
     it('sessions: create, find, touch, delete one, delete all but one, expire', async () => {
       const u = await store.createUser(newUser());
-      const base = { userId: u.id, createdAt: 1, authAt: 1, lastUsedAt: 1, persistent: true, userAgent: 'ua', ip: '127.0.0.1' };
+      const base = {
+        userId: u.id,
+        createdAt: 1,
+        authAt: 1,
+        lastUsedAt: 1,
+        persistent: true,
+        userAgent: 'ua',
+        ip: '127.0.0.1',
+      };
       await store.createSession({ ...base, tokenHash: `a-${u.id}`, expiresAt: 100 });
       await store.createSession({ ...base, tokenHash: `b-${u.id}`, expiresAt: Number.MAX_SAFE_INTEGER });
-      await store.createSession({ ...base, tokenHash: `c-${u.id}`, expiresAt: Number.MAX_SAFE_INTEGER, persistent: false });
+      await store.createSession({
+        ...base,
+        tokenHash: `c-${u.id}`,
+        expiresAt: Number.MAX_SAFE_INTEGER,
+        persistent: false,
+      });
       expect(await store.sessionByHash(`c-${u.id}`)).toMatchObject({ userId: u.id, persistent: false });
       await store.touchSession(`b-${u.id}`, 50, 9_000_000_000_000);
       expect(await store.sessionByHash(`b-${u.id}`)).toMatchObject({ lastUsedAt: 50, expiresAt: 9_000_000_000_000 });
@@ -129,7 +148,16 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
       const a = await store.createUser(newUser());
       const b = await store.createUser(newUser());
       const chat = chatIdOf(a.id, b.id);
-      const msg = { chat_id: chat, text: 'hi', timestamp: 1, status: 'sent' as const, edited: 0 as const, deleted: 0 as const, delivered_at: null, read_at: null };
+      const msg = {
+        chat_id: chat,
+        text: 'hi',
+        timestamp: 1,
+        status: 'sent' as const,
+        edited: 0 as const,
+        deleted: 0 as const,
+        delivered_at: null,
+        read_at: null,
+      };
       await store.db
         .insertInto('messages')
         .values([
@@ -137,7 +165,14 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
           { ...msg, id: 'm2', sender_id: b.id, recipient_id: a.id },
         ])
         .execute();
-      const summary = { chat_id: chat, last_message: 'hi', timestamp: 1, unread_count: 0, archived: 0 as const, locked: 0 as const };
+      const summary = {
+        chat_id: chat,
+        last_message: 'hi',
+        timestamp: 1,
+        unread_count: 0,
+        archived: 0 as const,
+        locked: 0 as const,
+      };
       await store.db
         .insertInto('user_chats')
         .values([
@@ -152,14 +187,28 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
           { user_id: b.id, other_id: a.id, created_at: 1 },
         ])
         .execute();
-      await store.createSession({ tokenHash: `s-${a.id}`, userId: a.id, createdAt: 1, authAt: 1, lastUsedAt: 1, expiresAt: 9e12, persistent: true, userAgent: null, ip: null });
+      await store.createSession({
+        tokenHash: `s-${a.id}`,
+        userId: a.id,
+        createdAt: 1,
+        authAt: 1,
+        lastUsedAt: 1,
+        expiresAt: 9e12,
+        persistent: true,
+        userAgent: null,
+        ip: null,
+      });
 
       await store.deleteUser(a.id);
 
       expect(await store.userById(a.id)).toBeNull();
       expect(await store.userByUsername(a.username)).toBeNull();
       expect(await store.sessionByHash(`s-${a.id}`)).toBeNull();
-      const msgs = await store.db.selectFrom('messages').select(['id', 'sender_id']).where('chat_id', '=', chat).execute();
+      const msgs = await store.db
+        .selectFrom('messages')
+        .select(['id', 'sender_id'])
+        .where('chat_id', '=', chat)
+        .execute();
       expect(msgs).toEqual([{ id: 'm2', sender_id: b.id }]);
       const chats = await store.db.selectFrom('user_chats').select('user_id').where('chat_id', '=', chat).execute();
       expect(chats).toEqual([{ user_id: b.id }]);

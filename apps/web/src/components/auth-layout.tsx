@@ -8,7 +8,10 @@ import { Button } from './ui/button';
 /** The product mark and name, linking to the start. */
 export function BrandLogo() {
   return (
-    <Link to="/" className="flex items-center gap-2 rounded-lg text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white">
+    <Link
+      to="/"
+      className="flex items-center gap-2 rounded-lg text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+    >
       <AppLogo onGradient className="size-10 rounded-xl" />
       <span className="text-2xl font-bold tracking-tight">{APP_NAME}</span>
     </Link>
@@ -45,10 +48,10 @@ export function AuthLayout({
               variant="ghost"
               size="icon"
               aria-label="Back"
-              className="absolute left-2 text-white hover:bg-white/15 hover:text-white sm:-left-1 sm:top-0 sm:-translate-y-0"
+              className="absolute left-2 text-white hover:bg-white/15 hover:text-white sm:-left-1 sm:top-0 [&_svg]:size-5"
               onClick={() => navigate(back)}
             >
-              <ArrowLeft className="size-5" />
+              <ArrowLeft />
             </Button>
           ) : null}
           <BrandLogo />

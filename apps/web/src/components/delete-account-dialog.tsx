@@ -1,8 +1,7 @@
 import { API, MSG } from '@app/protocol';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLeaveSignedOut } from '@/hooks/use-sign-out';
 import { api } from '@/lib/api';
-import { setUser } from '@/lib/session';
 import { Button } from './ui/button';
 import {
   Dialog,
@@ -18,7 +17,7 @@ import { notify, notifyError } from './ui/toaster';
 
 /** The 'Delete Account' button and its confirmation; on success the user goes to /signup. */
 export function DeleteAccountDialog() {
-  const navigate = useNavigate();
+  const leave = useLeaveSignedOut();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -33,8 +32,7 @@ export function DeleteAccountDialog() {
     }
     setOpen(false);
     notify('Account Deleted');
-    setUser(null);
-    navigate('/signup', { replace: true });
+    leave('/signup');
   };
 
   return (

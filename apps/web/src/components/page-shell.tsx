@@ -24,8 +24,8 @@ export function PageShell({
 }) {
   const navigate = useNavigate();
   return (
-    <div className="min-h-full bg-muted md:py-8">
-      <div className="mx-auto flex min-h-full w-full max-w-2xl flex-col bg-background md:min-h-0 md:rounded-2xl md:border md:border-border md:shadow-sm">
+    <div className="flex min-h-full flex-col bg-muted md:py-8">
+      <div className="mx-auto flex w-full max-w-2xl flex-1 flex-col bg-background md:flex-none md:rounded-2xl md:border md:border-border md:shadow-sm">
         <header className="sticky top-0 z-10 flex h-14 items-center gap-2 border-b border-border bg-background/95 px-2 backdrop-blur md:rounded-t-2xl">
           {back ? (
             <Button

@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from 'lucide-react';
-import { useState } from 'react';
 import type * as React from 'react';
+import { useState } from 'react';
 import { Input } from './ui/input';
 import { Label } from './ui/label';
 

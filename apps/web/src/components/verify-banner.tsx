@@ -9,10 +9,14 @@ import { notify, notifyError } from './ui/toaster';
 export function VerifyBanner({ email }: { email: string }) {
   const [busy, setBusy] = useState(false);
   return (
-    <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+    <div
+      role="status"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+    >
       <MailWarning className="size-4 shrink-0" aria-hidden />
       <span className="flex-1 min-w-48">
-        Please verify your e-mail address. We sent a link to <strong className="break-all">{email}</strong>.
+        Please verify your e-mail address. We sent a link to{' '}
+        <strong className="[overflow-wrap:anywhere]">{email}</strong>.
       </span>
       <Button
         size="sm"

@@ -22,3 +22,10 @@ export function useLandAfterAuth(): (user: Me) => void {
   const landingPath = useLandingPath();
   return useCallback((user: Me) => navigate(landingPath(user), { replace: true }), [navigate, landingPath]);
 }
+
+/** The `?next=` query to carry along when moving between sign-in and sign-up, or ''. */
+export function useNextQuery(): string {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  return next ? `?next=${encodeURIComponent(next)}` : '';
+}

@@ -22,11 +22,17 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { 'content-type': 'application/json', accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, { error: 'internal', message: 'Cannot reach the server. Check your connection and try again.' });
+    throw new ApiError(0, {
+      error: 'internal',
+      message: 'Cannot reach the server. Check your connection and try again.',
+    });
   }
   const text = await res.text();
   let data: unknown = null;

@@ -1,7 +1,7 @@
 import { API, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
 import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
 import type * as React from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { DeleteAccountDialog } from '@/components/delete-account-dialog';
 import { PageShell } from '@/components/page-shell';
 import { PasswordField } from '@/components/password-field';

@@ -39,8 +39,8 @@ export default function PrivacyPage() {
         <LegalSection title="2. How We Use It">
           <p>
             Only to run {APP_NAME}: to deliver your messages, let other people find you by your username, show your
-            profile and status to the people you chat with, send you verification and password-reset emails, and
-            protect the service against abuse. We do not show advertising and do not build profiles of you.
+            profile and status to the people you chat with, send you verification and password-reset emails, and protect
+            the service against abuse. We do not show advertising and do not build profiles of you.
           </p>
         </LegalSection>
 

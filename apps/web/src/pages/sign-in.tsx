@@ -8,21 +8,24 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form-field';
 import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
-import { useLandingPath } from '@/hooks/use-auth-redirect';
+import { useLandingPath, useNextQuery } from '@/hooks/use-auth-redirect';
+import { useFinishSignOut } from '@/hooks/use-sign-out';
 import { ApiError, api } from '@/lib/api';
 import { setUser, useSession } from '@/lib/session';
 
 export default function SignInPage() {
   const navigate = useNavigate();
   const landingPath = useLandingPath();
+  const nextQuery = useNextQuery();
   const { user } = useSession();
+  const leaving = useFinishSignOut();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
   const [busy, setBusy] = useState(false);
 
   // Already signed in (on load, or just now): straight to where this user belongs.
-  if (user) return <Navigate to={landingPath(user)} replace />;
+  if (user && !leaving) return <Navigate to={landingPath(user)} replace />;
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -59,7 +62,7 @@ export default function SignInPage() {
       footer={
         <>
           Don&apos;t have an account?{' '}
-          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+          <Link to={`/signup${nextQuery}`} className="font-medium text-primary underline-offset-4 hover:underline">
             Sign up
           </Link>
         </>

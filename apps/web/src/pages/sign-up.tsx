@@ -9,7 +9,8 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
-import { useLandAfterAuth } from '@/hooks/use-auth-redirect';
+import { useLandAfterAuth, useNextQuery } from '@/hooks/use-auth-redirect';
+import { useFinishSignOut } from '@/hooks/use-sign-out';
 import { ApiError, api } from '@/lib/api';
 import { setUser } from '@/lib/session';
 
@@ -36,16 +37,27 @@ function errorsFrom(issues: readonly { path: readonly PropertyKey[] | string; me
 
 export default function SignUpPage() {
   const land = useLandAfterAuth();
+  const nextQuery = useNextQuery();
+  useFinishSignOut(); // after account deletion
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [agree, setAgree] = useState(false);
+  const [agreeMissing, setAgreeMissing] = useState(false);
   const [busy, setBusy] = useState(false);
+
+  /** Shows the field errors and moves the focus to the first field in error. */
+  const showErrors = (next: Errors) => {
+    setErrors(next);
+    const first = FIELDS.find((f) => next[f]);
+    if (first) document.getElementById(`signup-${first}`)?.focus();
+  };
 
   const bind = (field: Field) => ({
     value: values[field],
     error: errors[field],
     onChange: (e: ChangeEvent<HTMLInputElement>) => {
-      const value = e.target.value;
+      // The '@' is shown before the input; someone may still type it.
+      const value = field === 'username' ? e.target.value.replace(/^@+/, '') : e.target.value;
       setValues((v) => ({ ...v, [field]: value }));
       if (errors[field]) setErrors((errs) => ({ ...errs, [field]: undefined }));
     },
@@ -55,18 +67,17 @@ export default function SignUpPage() {
     e.preventDefault();
     if (busy) return;
     if (!agree) {
+      setAgreeMissing(true);
       notifyError('Agreement Required', MSG.agreement);
       return;
     }
     const parsed = signUpSchema.safeParse({
       ...values,
-      // Someone may type the handle as it is shown, '@alice'.
-      username: values.username.trim().replace(/^@/, ''),
       age: values.age.trim() ? Number(values.age) : Number.NaN,
       agree: true,
     });
     if (!parsed.success) {
-      setErrors(errorsFrom(parsed.error.issues));
+      showErrors(errorsFrom(parsed.error.issues));
       notifyError('Sign Up Failed', parsed.error.issues[0]?.message ?? MSG.signUpFailed);
       return;
     }
@@ -80,12 +91,12 @@ export default function SignUpPage() {
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.code === 'username_taken') {
-        setErrors({ username: MSG.usernameTaken });
+        showErrors({ username: MSG.usernameTaken });
         notifyError('Username Taken', MSG.usernameTaken);
         return;
       }
-      if (err instanceof ApiError && err.code === 'email_taken') setErrors({ email: err.message || MSG.emailTaken });
-      if (err instanceof ApiError && err.issues.length > 0) setErrors(errorsFrom(err.issues));
+      if (err instanceof ApiError && err.code === 'email_taken') showErrors({ email: err.message || MSG.emailTaken });
+      if (err instanceof ApiError && err.issues.length > 0) showErrors(errorsFrom(err.issues));
       notifyError('Sign Up Failed', (err instanceof Error && err.message) || MSG.signUpFailed);
     }
   };
@@ -98,7 +109,7 @@ export default function SignUpPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+          <Link to={`/signin${nextQuery}`} className="font-medium text-primary underline-offset-4 hover:underline">
             Sign in
           </Link>
         </>
@@ -147,9 +158,13 @@ export default function SignUpPage() {
           <Checkbox
             id="signup-agree"
             checked={agree}
-            onCheckedChange={(c) => setAgree(c === true)}
+            onCheckedChange={(c) => {
+              setAgree(c === true);
+              setAgreeMissing(false);
+            }}
             required
-            className="mt-0.5"
+            aria-invalid={agreeMissing ? true : undefined}
+            className="mt-0.5 aria-invalid:border-destructive aria-invalid:ring-2 aria-invalid:ring-destructive/30"
           />
           <Label htmlFor="signup-agree" className="text-sm font-normal leading-snug text-muted-foreground">
             I agree to the{' '}
@@ -185,7 +200,10 @@ function UsernameField({
     <div className="grid gap-1.5">
       <Label htmlFor={id}>Username</Label>
       <div className="relative">
-        <span aria-hidden className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground">
+        <span
+          aria-hidden
+          className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-muted-foreground"
+        >
           @
         </span>
         <Input

@@ -1,0 +1,96 @@
+/**
+ * Shared helpers for the browser tests: users created through the real API, the
+ * server's e-mail outbox, and a check that no page breaks its Content-Security-Policy.
+ */
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { readOutbox } from '../../apps/server/src/mail/outbox.ts';
+import { E2E_BASE_URL, E2E_DATA_DIR } from '../env.ts';
+
+export { expect };
+
+let seq = 0;
+
+export interface NewUser {
+  name: string;
+  phone: string;
+  age: number;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** A unique valid user (handles stay within 20 characters). */
+export function makeUser(prefix = 'u', overrides: Partial<NewUser> = {}): NewUser {
+  seq += 1;
+  const tag = `${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}${seq}`;
+  const username = `${prefix}_${tag}`.slice(0, 20);
+  return {
+    name: `${prefix[0]?.toUpperCase()}${prefix.slice(1)} Tester`,
+    phone: '5551234567',
+    age: 30,
+    username,
+    email: `${username.toLowerCase()}@example.com`,
+    password: 'correct-horse-1',
+    ...overrides,
+  };
+}
+
+/** Creates the account through the API (fast); the browser context's cookies are not touched. */
+export async function createUserViaApi(request: APIRequestContext, user: NewUser): Promise<{ id: string }> {
+  const res = await request.post(`${E2E_BASE_URL}/api/auth/signup`, { data: { ...user, agree: true } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).user;
+}
+
+/** Signs in through the API inside the page's context, so the page has the session cookie. */
+export async function signInViaApi(page: Page, login: string, password: string): Promise<void> {
+  const res = await page.request.post(`${E2E_BASE_URL}/api/auth/signin`, { data: { login, password, remember: true } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** The newest e-mail to `to` whose subject matches, waiting for it to arrive. */
+export async function latestMail(to: string, subject: RegExp) {
+  let found: ReturnType<typeof readOutbox>[number] | undefined;
+  await expect
+    .poll(
+      () => {
+        found = readOutbox(E2E_DATA_DIR)
+          .reverse()
+          .find((m) => m.to.includes(to) && subject.test(m.subject));
+        return Boolean(found);
+      },
+      { message: `mail to ${to} matching ${subject}` },
+    )
+    .toBe(true);
+  return found as NonNullable<typeof found>;
+}
+
+/** The link in the newest mail to `to` whose path starts with `pathPrefix`. */
+export async function linkFromMail(to: string, subject: RegExp, pathPrefix: string): Promise<string> {
+  const mail = await latestMail(to, subject);
+  const link = mail.links.find((l) => new URL(l).pathname.startsWith(pathPrefix));
+  expect(link, `link ${pathPrefix} in mail`).toBeTruthy();
+  return link as string;
+}
+
+/** Fails the test if the page logs a CSP violation or an uncaught error. */
+export const test = base.extend<{ cspGuard: undefined }>({
+  cspGuard: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
+      });
+      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+      await use(undefined);
+      expect(problems, 'CSP violations or page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Saves a screenshot under e2e/screenshots for people to look at. */
+export async function shot(page: Page, name: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${import.meta.dirname}/../screenshots/${name}-${width}.png`, fullPage: true });
+}
