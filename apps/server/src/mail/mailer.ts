@@ -33,6 +33,7 @@ export function createMailer(opts: {
   log: FastifyBaseLogger;
 }): Mailer {
   const pending = new Set<Promise<void>>();
+  let written = 0;
   const outboxDir = opts.smtpUrl ? null : path.join(opts.dataDir, 'outbox');
   if (outboxDir) mkdirSync(outboxDir, { recursive: true });
   const transport: Transporter = opts.smtpUrl
@@ -50,7 +51,9 @@ export function createMailer(opts: {
     const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
     if (outboxDir) {
       const safeTo = mail.to.replace(/[^A-Za-z0-9@._-]/g, '_');
-      const file = path.join(outboxDir, `${Date.now()}-${mail.kind}-${safeTo}.eml`);
+      // Time, then a counter: unique and in order even within one millisecond.
+      written += 1;
+      const file = path.join(outboxDir, `${Date.now()}-${String(written).padStart(6, '0')}-${mail.kind}-${safeTo}.eml`);
       writeFileSync(file, (info as unknown as { message: Buffer }).message);
       opts.log.info(
         { mail: { to: mail.to, subject: mail.subject, kind: mail.kind, file, links } },
