@@ -88,6 +88,13 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   };
 
   app.decorateRequest('auth', null);
+  // While shutting down, every response ends its connection, so keep-alive clients
+  // with a request in flight do not hold the process open.
+  let closing = false;
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   await app.register(fastifyCookie);
   registerSecurityHeaders(app, { https });
   // Only JSON bodies: no form posts, so no cross-site form can reach the API.
@@ -191,6 +198,15 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     return sendError(reply, new HttpError(404, 'not_found', 'Not found'));
   });
 
+  // Expired sessions are swept hourly (they are refused on use anyway).
+  const sweep = setInterval(
+    () => {
+      store.deleteExpiredSessions(Date.now()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+    },
+    60 * 60 * 1000,
+  );
+  sweep.unref();
+
   let closed = false;
   return {
     app,
@@ -198,6 +214,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     async close() {
       if (closed) return;
       closed = true;
+      closing = true;
+      clearInterval(sweep);
       await app.close();
       await mailer.drain();
       for (const l of Object.values(limiters)) l.close();

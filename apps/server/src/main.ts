@@ -4,9 +4,10 @@ import { loadConfig } from './config.ts';
 
 const config = loadConfig();
 const server = await buildServer(config);
-await server.app.listen({ port: config.port, host: config.host });
+const address = await server.app.listen({ port: config.port, host: config.host });
 server.app.log.info(
   {
+    address,
     url: config.publicUrl,
     dataDir: config.dataDir,
     engine: server.ctx.store.engine,
