@@ -1,8 +1,7 @@
 /** /account: change e-mail, change password, delete the account, against a real server. */
 import { MSG } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMITS } from '../config.ts';
-import { signUp, startTestServer, type TestResponse, type TestServer, verifyEmail } from '../test/harness.ts';
+import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer, verifyEmail } from '../test/harness.ts';
 
 const EMAIL = '/api/account/email';
 const PASSWORD_PATH = '/api/account/password';
@@ -15,23 +14,12 @@ let t: TestServer;
 
 beforeAll(async () => {
   t = await startTestServer({
-    config: { rateLimits: { ...DEFAULT_RATE_LIMITS, signUpPerIp: 1000, signInPerIp: 1000, mailPerIp: 1000 } },
+    config: { rateLimits: LOOSE_LIMITS },
   });
 });
 afterAll(async () => {
   await t?.close();
 });
-
-function expectError(
-  res: TestResponse<{ error?: string; message?: string }>,
-  status: number,
-  error: string,
-  message?: string,
-): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error).toBe(error);
-  if (message !== undefined) expect(res.body.message).toBe(message);
-}
 
 const signIn = (login: string, password: string) => t.client().post(SIGNIN, { login, password });
 

@@ -1,7 +1,14 @@
 /** Sign-in, sessions and sign-out against a real server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../config.ts';
-import { signUp, startTestServer, type TestClient, type TestResponse, type TestServer } from '../test/harness.ts';
+import {
+  LOOSE_LIMITS,
+  signUp,
+  startTestServer,
+  type TestClient,
+  type TestResponse,
+  type TestServer,
+} from '../test/harness.ts';
 
 const SIGNIN = '/api/auth/signin';
 const SESSION = '/api/session';
@@ -13,7 +20,7 @@ let t: TestServer;
 
 beforeAll(async () => {
   t = await startTestServer({
-    config: { rateLimits: { ...DEFAULT_RATE_LIMITS, signUpPerIp: 1000, signInPerIp: 1000, mailPerIp: 1000 } },
+    config: { rateLimits: LOOSE_LIMITS },
   });
 });
 afterAll(async () => {

@@ -2,14 +2,14 @@
 import { MSG } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
-import { newUserInput, startTestServer, type TestResponse, type TestServer } from '../test/harness.ts';
+import { expectError, LOOSE_LIMITS, newUserInput, startTestServer, type TestServer } from '../test/harness.ts';
 
 const SIGNUP = '/api/auth/signup';
 let t: TestServer;
 
 beforeAll(async () => {
   t = await startTestServer({
-    config: { rateLimits: { ...DEFAULT_RATE_LIMITS, signUpPerIp: 1000, mailPerIp: 1000 } },
+    config: { rateLimits: LOOSE_LIMITS },
   });
 });
 afterAll(async () => {
@@ -17,17 +17,6 @@ afterAll(async () => {
 });
 
 const count = () => t.server.ctx.store.countUsers();
-
-function expectError(
-  res: TestResponse<{ error?: string; message?: string }>,
-  status: number,
-  error: string,
-  message?: string,
-): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error).toBe(error);
-  if (message !== undefined) expect(res.body.message).toBe(message);
-}
 
 /** Posts a body and asserts it is refused and no account appeared. */
 async function refused(body: unknown, status: number, error: string, init: RequestInit = {}) {

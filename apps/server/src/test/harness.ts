@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { buildServer, type Server } from '../app.ts';
-import { type Config, loadConfig } from '../config.ts';
+import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from '../config.ts';
 import { type OutboxMail, readOutbox } from '../mail/outbox.ts';
 
 export interface TestResponse<T = unknown> {
@@ -144,4 +145,19 @@ export async function verifyEmail(t: TestServer, email: string): Promise<void> {
   const token = new URL(link).searchParams.get('token');
   const res = await t.client().post('/api/auth/verify-email', { token });
   if (res.status !== 200) throw new Error(`verify failed: ${res.status}`);
+}
+
+/** Limits high enough that a test file's many sign-ups from 127.0.0.1 are not refused. */
+export const LOOSE_LIMITS = { ...DEFAULT_RATE_LIMITS, signUpPerIp: 1000, signInPerIp: 1000, mailPerIp: 1000 };
+
+/** Asserts an API error answer: status, code and (optionally) the exact message. */
+export function expectError(
+  res: TestResponse<{ error?: string; message?: string }>,
+  status: number,
+  error: string,
+  message?: string,
+): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.error).toBe(error);
+  if (message !== undefined) expect(res.body.message).toBe(message);
 }
