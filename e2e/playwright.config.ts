@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BASE_URL } from './env.ts';
+import { E2E_BASE_URL, E2E_PORT } from './env.ts';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -13,7 +13,8 @@ export const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: './test-results',
+  // Per port, like the data dir: two runs at once must not wipe each other's artifacts.
+  outputDir: `./test-results-${E2E_PORT}`,
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,
   retries: process.env.CI ? 1 : 0,

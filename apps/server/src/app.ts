@@ -191,7 +191,10 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
 
   app.setNotFoundHandler((req, reply) => {
     const isApi = req.url.startsWith('/api/') || req.url === '/api';
-    if (!isApi && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+    // A missing built file (e.g. an old chunk asked for by a tab opened before a deploy) is a
+    // real 404, never the app's HTML under a script's URL.
+    const isAsset = req.url.startsWith('/assets/');
+    if (!isApi && !isAsset && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
       // The single-page app owns every other path, its own 404 included.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -4,6 +4,17 @@ import { BrowserRouter } from 'react-router';
 import { App } from './app';
 import './index.css';
 
+// After a deploy, an open tab may ask for a screen's chunk that no longer exists:
+// reload once to pick up the new build instead of showing a blank screen.
+window.addEventListener('vite:preloadError', (event) => {
+  const key = 'parley:reloaded-for-chunk';
+  if (sessionStorage.getItem(key)) return;
+  sessionStorage.setItem(key, '1');
+  event.preventDefault();
+  window.location.reload();
+});
+window.addEventListener('load', () => setTimeout(() => sessionStorage.removeItem('parley:reloaded-for-chunk'), 10_000));
+
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing');
 createRoot(root).render(

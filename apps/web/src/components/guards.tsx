@@ -12,11 +12,15 @@ export function RequireAuth() {
     const next = location.pathname + location.search;
     return <Navigate to={`/signin?next=${encodeURIComponent(next)}`} replace />;
   }
+  if (user.emailVerified) return <Outlet />;
+  // The screen below fills what the banner leaves, so a short screen does not scroll.
   return (
-    <>
-      {user.emailVerified ? null : <VerifyBanner email={user.email} />}
-      <Outlet />
-    </>
+    <div className="flex min-h-full flex-col">
+      <VerifyBanner email={user.email} />
+      <div className="flex flex-1 flex-col *:flex-1">
+        <Outlet />
+      </div>
+    </div>
   );
 }
 

@@ -14,13 +14,14 @@ export function VerifyBanner({ email }: { email: string }) {
       className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
     >
       <MailWarning className="size-4 shrink-0" aria-hidden />
-      <span className="flex-1 min-w-48">
+      <span className="min-w-0 flex-1 basis-[calc(100%-2rem)] sm:basis-auto">
         Please verify your e-mail address. We sent a link to{' '}
         <strong className="[overflow-wrap:anywhere]">{email}</strong>.
       </span>
       <Button
         size="sm"
         variant="outline"
+        className="ml-7 sm:ml-0"
         disabled={busy}
         onClick={async () => {
           setBusy(true);

@@ -117,7 +117,10 @@ function StepDots({ step }: { step: number }) {
         <span
           key={n}
           aria-hidden
-          className={cn('h-2 rounded-full transition-all', n === step ? 'w-6 bg-primary' : 'w-2 bg-border')}
+          className={cn(
+            'h-2 rounded-full transition-all',
+            n === step ? 'w-6 bg-primary' : 'w-2 bg-muted-foreground/40',
+          )}
         />
       ))}
     </div>
