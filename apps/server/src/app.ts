@@ -13,8 +13,12 @@ import type { Config } from './config.ts';
 import { type AppContext, requireAdmin } from './context.ts';
 import { HttpError, sendError } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
+import { createLocalHub } from './realtime/hub.ts';
+import { PresenceTracker } from './realtime/presence.ts';
+import { Realtime } from './realtime/realtime.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
+import { ChatStore } from './storage/chat-store.ts';
 import { migrate, openDb } from './storage/db.ts';
 import { Store } from './storage/store.ts';
 
@@ -78,10 +82,24 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     mailAccount: new RateLimiter(rl.mailPerAccount, rl.windowMs),
     mailIp: new RateLimiter(rl.mailPerIp, rl.windowMs),
   };
+  const sessions = new Sessions(store, config.sessionSecret, https);
+  const chat = new ChatStore(db.kysely);
+  const hub = createLocalHub();
+  const realtime = new Realtime({
+    sessions,
+    chat,
+    hub,
+    presence: new PresenceTracker(store),
+    log: app.log,
+    publicUrl: config.publicUrl,
+  });
+  realtime.attach(app.server);
   const ctx: AppContext = {
     config,
     store,
-    sessions: new Sessions(store, config.sessionSecret, https),
+    chat,
+    realtime,
+    sessions,
     mailer,
     limiters,
     log: app.log,
@@ -219,7 +237,9 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
       closed = true;
       closing = true;
       clearInterval(sweep);
+      await realtime.close();
       await app.close();
+      await hub.close();
       await mailer.drain();
       for (const l of Object.values(limiters)) l.close();
       await db.close();

@@ -1,10 +1,12 @@
-import type { Me } from '@app/protocol';
+import { CLOSE, type Me } from '@app/protocol';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './http/errors.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { Realtime } from './realtime/realtime.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
+import type { ChatStore } from './storage/chat-store.ts';
 import type { Store, User } from './storage/store.ts';
 
 export interface Limiters {
@@ -19,6 +21,8 @@ export interface Limiters {
 export interface AppContext {
   config: Config;
   store: Store;
+  chat: ChatStore;
+  realtime: Realtime;
   sessions: Sessions;
   mailer: Mailer;
   limiters: Limiters;
@@ -58,6 +62,7 @@ export function requireAuth(ctx: AppContext) {
     if (!auth) throw new HttpError(401, 'unauthenticated', 'Please sign in to continue');
     if (auth.user.blocked) {
       await ctx.store.deleteUserSessions(auth.user.id);
+      ctx.realtime.closeUser(auth.user.id, CLOSE.blocked);
       ctx.sessions.clearCookie(reply);
       throw new HttpError(403, 'blocked', 'This account has been blocked by the administrator');
     }

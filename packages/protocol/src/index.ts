@@ -1,3 +1,5 @@
 export * from './api.ts';
+export * from './chat.ts';
 export * from './constants.ts';
 export * from './validation.ts';
+export * from './ws.ts';

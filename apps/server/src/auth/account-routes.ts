@@ -1,5 +1,5 @@
 /** /account: change e-mail, change password, delete the account. */
-import { API, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
+import { API, CLOSE, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
 import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
@@ -45,6 +45,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     await store.setPasswordHash(a.user.id, await hashSecret(input.newPassword));
     // Every session ends, this one included; this browser gets a fresh token.
     await store.deleteUserSessions(a.user.id);
+    ctx.realtime.closeUser(a.user.id, CLOSE.sessionEnded);
     await sessions.start(req, reply, a.user.id, a.persistent);
     ctx.mailer.send(passwordChangedMail(a.user.email, a.user.name));
     return { user: toMe(a.user, config) };
@@ -63,6 +64,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       throw new HttpError(403, 'reauth_required', MSG.deleteFailed);
     }
     await store.deleteUser(a.user.id);
+    ctx.realtime.closeUser(a.user.id, CLOSE.sessionEnded);
     sessions.clearCookie(reply);
     req.log.info({ userId: a.user.id }, 'account deleted');
     return reply.code(204).send();

@@ -1,6 +1,7 @@
 /** Sign-up, sign-in, sign-out, the current session, e-mail verification and password reset. */
 import {
   API,
+  CLOSE,
   EMAIL_LINK_PATHS,
   forgotPasswordSchema,
   MSG,
@@ -74,6 +75,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (!auth) return { user: null };
     if (auth.user.blocked) {
       await store.deleteUserSessions(auth.user.id);
+      ctx.realtime.closeUser(auth.user.id, CLOSE.blocked);
       sessions.clearCookie(reply);
       throw new HttpError(403, 'blocked', 'This account has been blocked by the administrator');
     }
@@ -140,18 +142,25 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     limiters.signInAccount.reset(accountKey);
     if (user.blocked) {
       await store.deleteUserSessions(user.id);
+      ctx.realtime.closeUser(user.id, CLOSE.blocked);
       throw new HttpError(403, 'blocked', 'This account has been blocked by the administrator');
     }
     // Rotation: a new token at every sign-in; an old cookie of this browser is ended.
     const previous = await sessions.resolve(req);
-    if (previous) await store.deleteSession(previous.tokenHash);
+    if (previous) {
+      await store.deleteSession(previous.tokenHash);
+      ctx.realtime.closeSession(previous.tokenHash);
+    }
     await sessions.start(req, reply, user.id, input.remember);
     return { user: toMe(user, config) };
   });
 
   app.post(API.signOut, async (req, reply) => {
     const auth = await sessions.resolve(req);
-    if (auth) await store.deleteSession(auth.tokenHash);
+    if (auth) {
+      await store.deleteSession(auth.tokenHash);
+      ctx.realtime.closeSession(auth.tokenHash);
+    }
     sessions.clearCookie(reply);
     return reply.code(204).send();
   });
@@ -212,6 +221,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
     await store.setPasswordHash(user.id, await hashSecret(password));
     await store.deleteUserSessions(user.id);
+    ctx.realtime.closeUser(user.id, CLOSE.sessionEnded);
     // Proving control of the mailbox also proves the address.
     if (!user.emailVerified) await store.setEmailVerified(user.id, user.email);
     sessions.clearCookie(reply);

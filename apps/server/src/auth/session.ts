@@ -71,7 +71,11 @@ export class Sessions {
 
   /** The session behind the request's cookie, if it is live. Blocked users are returned too: callers decide. */
   async resolve(req: FastifyRequest, now = Date.now()): Promise<AuthContext | null> {
-    const token = req.cookies[COOKIE];
+    return this.resolveToken(req.cookies[COOKIE], now);
+  }
+
+  /** The live session of a raw cookie value (the WebSocket upgrade has no Fastify request). */
+  async resolveToken(token: string | undefined, now = Date.now()): Promise<AuthContext | null> {
     if (!token || token.length > 200) return null;
     const tokenHash = this.hash(token);
     const s = await this.store.sessionByHash(tokenHash);

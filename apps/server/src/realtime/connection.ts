@@ -1,0 +1,304 @@
+/**
+ * One authenticated socket: the hello/resume handshake, request dispatch with an
+ * exhaustive switch, per-socket rate limiting, presence watching and typing.
+ */
+import {
+  CLOSE,
+  chatIdOf,
+  type DownFrame,
+  HISTORY_PAGE,
+  PROTOCOL_VERSION,
+  type Presence,
+  type ResultData,
+  type UpFrame,
+  USERS_PAGE,
+  upFrameSchema,
+  type WsErrorCode,
+} from '@app/protocol';
+import type { WebSocket } from 'ws';
+import { ChatError, type LoggedUpdate } from '../storage/chat-store.ts';
+import type { RealtimeDeps } from './realtime.ts';
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled frame ${JSON.stringify(x)}`);
+}
+
+class FrameError extends Error {
+  readonly code: WsErrorCode;
+  constructor(code: WsErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Token bucket: `rate` frames per second on average, bursts up to `burst`. */
+class Bucket {
+  private tokens: number;
+  private last = Date.now();
+  private readonly rate: number;
+  private readonly burst: number;
+  constructor(rate: number, burst: number) {
+    this.rate = rate;
+    this.burst = burst;
+    this.tokens = burst;
+  }
+  take(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+export class Connection {
+  readonly ws: WebSocket;
+  readonly userId: string;
+  readonly tokenHash: string;
+  private readonly deps: RealtimeDeps;
+  private state: 'hello' | 'syncing' | 'ready' | 'closed' = 'hello';
+  private lastSentSeq = 0;
+  private pending: DownFrame[] = [];
+  private unsubscribe: (() => void) | null = null;
+  private watched = new Set<string>();
+  private typingTo = new Set<string>();
+  private readonly bucket = new Bucket(20, 100);
+  private refused = 0;
+  private presenceCounted = false;
+  alive = true;
+
+  constructor(ws: WebSocket, userId: string, tokenHash: string, deps: RealtimeDeps) {
+    this.ws = ws;
+    this.userId = userId;
+    this.tokenHash = tokenHash;
+    this.deps = deps;
+    ws.on('message', (data, isBinary) => {
+      void this.onMessage(data.toString(), isBinary);
+    });
+    ws.on('pong', () => {
+      this.alive = true;
+    });
+    ws.on('close', () => {
+      void this.onClose();
+    });
+    ws.on('error', () => {});
+  }
+
+  send(frame: DownFrame): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+  }
+
+  sendPresence(presence: Presence): void {
+    this.send({ t: 'presence', presence });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+  }
+
+  /** Frames from the hub: update frames are deduplicated by seq against what was already sent. */
+  private deliver(frame: DownFrame): void {
+    if (this.state === 'syncing' || this.state === 'hello') {
+      this.pending.push(frame);
+      return;
+    }
+    if (this.state === 'closed') return;
+    if (frame.t === 'update') {
+      if (frame.seq <= this.lastSentSeq) return;
+      this.lastSentSeq = frame.seq;
+    }
+    this.send(frame);
+  }
+
+  private async onMessage(text: string, isBinary: boolean): Promise<void> {
+    if (this.state === 'closed') return;
+    if (!this.bucket.take()) {
+      this.refused += 1;
+      if (this.refused > 200) this.close(CLOSE.rateLimited, 'too many frames');
+      else this.send({ t: 'error', id: null, code: 'rate_limited', message: 'Too many messages. Please slow down.' });
+      return;
+    }
+    let raw: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      raw = JSON.parse(text);
+    } catch {
+      this.send({ t: 'error', id: null, code: 'invalid_frame', message: 'Frames must be JSON text' });
+      return;
+    }
+    const parsed = upFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      const id =
+        typeof (raw as { id?: unknown })?.id === 'string' ? ((raw as { id: string }).id.slice(0, 64) as string) : null;
+      const message = parsed.error.issues[0]?.message ?? 'Invalid frame';
+      this.send({ t: 'error', id, code: 'invalid_frame', message });
+      return;
+    }
+    const frame = parsed.data;
+    if (this.state === 'hello') {
+      if (frame.t !== 'hello') {
+        this.close(CLOSE.protocolError, 'hello first');
+        return;
+      }
+      await this.onHello(frame.v, frame.lastSeq);
+      return;
+    }
+    if (frame.t === 'hello') {
+      this.send({ t: 'error', id: null, code: 'invalid_frame', message: 'Already greeted' });
+      return;
+    }
+    await this.handle(frame);
+  }
+
+  private async onHello(v: number, lastSeq: number | null): Promise<void> {
+    if (v !== PROTOCOL_VERSION) {
+      this.close(CLOSE.versionMismatch, `protocol ${PROTOCOL_VERSION} required`);
+      return;
+    }
+    this.state = 'syncing';
+    this.presenceCounted = true;
+    const online = this.deps.presence.connect(this.userId);
+    // Subscribe first and buffer, so nothing committed between the backlog read and now is lost.
+    this.unsubscribe = this.deps.hub.subscribe(this.userId, (f) => this.deliver(f));
+    const backlog = lastSeq === null ? null : await this.deps.chat.updatesSince(this.userId, lastSeq);
+    const seq = backlog === null ? await this.deps.chat.currentSeq(this.userId) : (lastSeq as number);
+    this.send({ t: 'welcome', v: PROTOCOL_VERSION, userId: this.userId, seq, resumed: backlog !== null });
+    this.lastSentSeq = seq;
+    for (const u of backlog ?? []) {
+      this.send({ t: 'update', seq: u.seq, update: u.update });
+      this.lastSentSeq = u.seq;
+    }
+    const buffered = this.pending;
+    this.pending = [];
+    this.state = 'ready';
+    for (const f of buffered) this.deliver(f);
+    await online;
+  }
+
+  private publish(updates: LoggedUpdate[]): void {
+    for (const u of updates) this.deps.hub.publish(u.userId, { t: 'update', seq: u.seq, update: u.update });
+  }
+
+  private reply<K extends keyof ResultData>(id: string, _kind: K, data: ResultData[K]): void {
+    this.send({ t: 'result', id, data });
+  }
+
+  private async handle(frame: Exclude<UpFrame, { t: 'hello' }>): Promise<void> {
+    const id = 'id' in frame ? frame.id : null;
+    try {
+      await this.dispatch(frame);
+    } catch (e) {
+      if (e instanceof ChatError || e instanceof FrameError) {
+        this.send({ t: 'error', id, code: e.code, message: e.message });
+        return;
+      }
+      this.deps.log.error({ err: e, t: frame.t }, 'realtime request failed');
+      this.send({ t: 'error', id, code: 'internal', message: 'Something went wrong. Please try again.' });
+    }
+  }
+
+  private async dispatch(frame: Exclude<UpFrame, { t: 'hello' }>): Promise<void> {
+    const { chat } = this.deps;
+    const me = this.userId;
+    const now = Date.now();
+    switch (frame.t) {
+      case 'ping':
+        this.send({ t: 'pong' });
+        return;
+      case 'typing': {
+        if (frame.to === me) return;
+        if (frame.typing) this.typingTo.add(frame.to);
+        else this.typingTo.delete(frame.to);
+        this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: frame.typing });
+        return;
+      }
+      case 'send': {
+        if (frame.to === me) throw new FrameError('forbidden', 'You cannot message yourself');
+        const r = await chat.send(me, frame.to, frame.msgId, frame.text, now);
+        this.publish(r.updates);
+        if (this.typingTo.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
+        this.reply(frame.id, 'send', { message: r.message });
+        return;
+      }
+      case 'edit': {
+        this.ownChat(frame.chatId);
+        const r = await chat.edit(me, frame.chatId, frame.msgId, frame.text, now);
+        this.publish(r.updates);
+        this.reply(frame.id, 'edit', { message: r.message });
+        return;
+      }
+      case 'delete': {
+        this.ownChat(frame.chatId);
+        const r = await chat.delete(me, frame.chatId, frame.msgId, now);
+        this.publish(r.updates);
+        this.reply(frame.id, 'delete', { message: r.message });
+        return;
+      }
+      case 'delivered': {
+        this.ownChat(frame.chatId);
+        const updates = await chat.delivered(me, frame.chatId, frame.msgIds, now);
+        this.publish(updates);
+        this.reply(frame.id, 'delivered', { count: updates.length / 2 });
+        return;
+      }
+      case 'read': {
+        const updates = await chat.read(me, frame.peerId, now);
+        this.publish(updates);
+        this.reply(frame.id, 'read', { count: updates.filter((u) => u.update.kind === 'message').length / 2 });
+        return;
+      }
+      case 'history': {
+        const chatId = chatIdOf(me, frame.peerId);
+        const page = await chat.history(chatId, frame.limit ?? HISTORY_PAGE, frame.before);
+        const peer = await chat.publicUser(frame.peerId);
+        this.reply(frame.id, 'history', { ...page, peer });
+        return;
+      }
+      case 'chats':
+        this.reply(frame.id, 'chats', { chats: await chat.chats(me) });
+        return;
+      case 'users': {
+        const users = await chat.searchUsers(me, frame.query, frame.after, USERS_PAGE);
+        const last = users.at(-1);
+        this.reply(frame.id, 'users', {
+          users: users.map((u) => ({ ...u, online: this.deps.presence.isOnline(u.id) })),
+          next: users.length === USERS_PAGE && last ? last.username.toLowerCase() : null,
+        });
+        return;
+      }
+      case 'user': {
+        const user = await chat.publicUser(frame.userId);
+        if (!user) throw new FrameError('not_found', 'User not found');
+        this.reply(frame.id, 'user', { user, presence: await this.deps.presence.get(frame.userId) });
+        return;
+      }
+      case 'watch': {
+        this.deps.presence.unwatch(this, this.watched);
+        this.watched = new Set(frame.userIds);
+        this.deps.presence.watch(this, this.watched);
+        const presence = await Promise.all([...this.watched].map((u) => this.deps.presence.get(u)));
+        this.reply(frame.id, 'watch', { presence });
+        return;
+      }
+      default:
+        assertNever(frame);
+    }
+  }
+
+  /** Only the two participants may touch a chat. */
+  private ownChat(chatId: string): void {
+    const [a, b] = chatId.split('_');
+    if (a !== this.userId && b !== this.userId) throw new FrameError('not_found', 'Chat not found');
+  }
+
+  private async onClose(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.unsubscribe?.();
+    this.deps.presence.unwatch(this, this.watched);
+    for (const to of this.typingTo) this.deps.hub.publish(to, { t: 'typing', from: this.userId, typing: false });
+    this.deps.onClosed(this);
+    if (this.presenceCounted) await this.deps.presence.disconnect(this.userId).catch(() => {});
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The WebSocket endpoint at /ws: the upgrade checks Origin and the session cookie,
+ * then each socket becomes a Connection. Keeps the registry used to close the sockets
+ * of an ended session or a blocked user at once.
+ */
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { CLOSE, MAX_FRAME_BYTES } from '@app/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { WebSocketServer } from 'ws';
+import { COOKIE, type Sessions } from '../auth/session.ts';
+import type { ChatStore } from '../storage/chat-store.ts';
+import { Connection } from './connection.ts';
+import type { Hub } from './hub.ts';
+import type { PresenceTracker } from './presence.ts';
+
+export interface RealtimeDeps {
+  chat: ChatStore;
+  hub: Hub;
+  presence: PresenceTracker;
+  log: FastifyBaseLogger;
+  onClosed(conn: Connection): void;
+}
+
+/** Sockets one user may hold at once (tabs and devices). */
+export const MAX_SOCKETS_PER_USER = 20;
+const HEARTBEAT_MS = 30_000;
+
+function parseCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+export class Realtime {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  private readonly byUser = new Map<string, Set<Connection>>();
+  private readonly deps: RealtimeDeps;
+  private readonly sessions: Sessions;
+  private readonly allowedOrigin: string;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(opts: {
+    sessions: Sessions;
+    chat: ChatStore;
+    hub: Hub;
+    presence: PresenceTracker;
+    log: FastifyBaseLogger;
+    publicUrl: string;
+  }) {
+    this.sessions = opts.sessions;
+    this.allowedOrigin = new URL(opts.publicUrl).origin;
+    this.deps = {
+      chat: opts.chat,
+      hub: opts.hub,
+      presence: opts.presence,
+      log: opts.log,
+      onClosed: (c) => this.forget(c),
+    };
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  attach(server: HttpServer): void {
+    server.on('upgrade', (req, socket, head) => {
+      void this.upgrade(req, socket, head);
+    });
+  }
+
+  private originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (!origin) return false;
+    const host = req.headers.host;
+    return (
+      origin === this.allowedOrigin ||
+      (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
+    );
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => {});
+    try {
+      const path = (req.url ?? '').split('?')[0];
+      if (path !== '/ws') return refuse(socket, 404, 'Not Found');
+      if (!this.originAllowed(req)) return refuse(socket, 403, 'Forbidden');
+      const auth = await this.sessions.resolveToken(parseCookie(req.headers.cookie, COOKIE));
+      if (!auth) return refuse(socket, 401, 'Unauthorized');
+      if (auth.user.blocked) return refuse(socket, 403, 'Forbidden');
+      const open = this.byUser.get(auth.user.id);
+      if (open && open.size >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        const conn = new Connection(ws, auth.user.id, auth.tokenHash, this.deps);
+        let set = this.byUser.get(conn.userId);
+        if (!set) {
+          set = new Set();
+          this.byUser.set(conn.userId, set);
+        }
+        set.add(conn);
+      });
+    } catch (err) {
+      this.deps.log.error({ err }, 'websocket upgrade failed');
+      refuse(socket, 500, 'Internal Server Error');
+    }
+  }
+
+  private forget(conn: Connection): void {
+    const set = this.byUser.get(conn.userId);
+    if (!set) return;
+    set.delete(conn);
+    if (set.size === 0) this.byUser.delete(conn.userId);
+  }
+
+  /** Closes the sockets of one session (sign-out). */
+  closeSession(tokenHash: string, code: number = CLOSE.sessionEnded): void {
+    for (const set of this.byUser.values()) {
+      for (const c of set) if (c.tokenHash === tokenHash) c.close(code, 'session ended');
+    }
+  }
+
+  /** Closes every socket of a user, except those of `keep` (password change, block, deletion). */
+  closeUser(userId: string, code: number, keep?: string): void {
+    for (const c of this.byUser.get(userId) ?? []) if (c.tokenHash !== keep) c.close(code, 'session ended');
+  }
+
+  connectionCount(): number {
+    let n = 0;
+    for (const set of this.byUser.values()) n += set.size;
+    return n;
+  }
+
+  /** Drops sockets that did not answer the previous ping. */
+  private async beat(): Promise<void> {
+    for (const set of this.byUser.values()) {
+      for (const c of set) {
+        if (!c.alive) {
+          c.ws.terminate();
+          continue;
+        }
+        c.alive = false;
+        c.ws.ping();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const set of this.byUser.values()) for (const c of set) c.close(CLOSE.goingAway, 'server shutting down');
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}

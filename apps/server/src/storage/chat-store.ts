@@ -1,0 +1,454 @@
+/**
+ * Messages, chat summaries and the per-user update log. Every change runs in one
+ * transaction together with its log entries, so a client that resumes from its last
+ * seq sees exactly the committed changes, in order.
+ */
+import {
+  type ChatMessage,
+  type ChatSummary,
+  chatIdOf,
+  DELETED_TEXT,
+  type PublicUser,
+  UPDATE_LOG_KEEP,
+  type Update,
+} from '@app/protocol';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
+
+type Tx = Transaction<Database> | Kysely<Database>;
+
+export interface LoggedUpdate {
+  userId: string;
+  seq: number;
+  update: Update;
+}
+
+/** Why a chat operation was refused. */
+export class ChatError extends Error {
+  readonly code: 'not_found' | 'forbidden' | 'conflict' | 'recipient_unavailable';
+  constructor(code: ChatError['code'], message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export function toMessage(r: Selectable<MessagesTable>): ChatMessage {
+  return {
+    chatId: r.chat_id,
+    id: r.id,
+    senderId: r.sender_id,
+    recipientId: r.recipient_id,
+    text: r.text,
+    timestamp: Number(r.timestamp),
+    status: r.status,
+    edited: r.edited === 1,
+    deleted: r.deleted === 1,
+    deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
+    readAt: r.read_at === null ? null : Number(r.read_at),
+  };
+}
+
+export function toPublicUser(
+  r: Pick<Selectable<UsersTable>, 'id' | 'username' | 'name' | 'profile_pic' | 'verified'>,
+): PublicUser {
+  return { id: r.id, username: r.username, name: r.name, profilePic: r.profile_pic, verified: r.verified === 1 };
+}
+
+const PUBLIC_COLUMNS = ['id', 'username', 'name', 'profile_pic', 'verified'] as const;
+
+export class ChatStore {
+  readonly db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
+
+  // ---- reading ---------------------------------------------------------------
+
+  async publicUser(id: string, tx: Tx = this.db): Promise<PublicUser | null> {
+    const r = await tx.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return r ? toPublicUser(r) : null;
+  }
+
+  private async summary(tx: Tx, userId: string, chatId: string): Promise<ChatSummary | null> {
+    const r = await tx
+      .selectFrom('user_chats')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('chat_id', '=', chatId)
+      .executeTakeFirst();
+    if (!r) return null;
+    return this.toSummary(r, await this.publicUser(r.peer_id, tx));
+  }
+
+  private toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null): ChatSummary {
+    return {
+      chatId: r.chat_id,
+      peerId: r.peer_id,
+      peer,
+      lastMessage: r.last_message,
+      timestamp: Number(r.timestamp),
+      unreadCount: r.unread_count,
+      archived: r.archived === 1,
+      locked: r.locked === 1,
+    };
+  }
+
+  /** The user's chat list, newest first, with each peer's public profile (null if deleted). */
+  async chats(userId: string): Promise<ChatSummary[]> {
+    const rows = await this.db
+      .selectFrom('user_chats as c')
+      .leftJoin('users as u', 'u.id', 'c.peer_id')
+      .selectAll('c')
+      .select(['u.id as u_id', 'u.username', 'u.name', 'u.profile_pic', 'u.verified'])
+      .where('c.user_id', '=', userId)
+      .orderBy('c.timestamp', 'desc')
+      .execute();
+    return rows.map((r) =>
+      this.toSummary(
+        r,
+        r.u_id && r.username !== null && r.name !== null && r.verified !== null
+          ? toPublicUser({
+              id: r.u_id,
+              username: r.username,
+              name: r.name,
+              profile_pic: r.profile_pic,
+              verified: r.verified,
+            })
+          : null,
+      ),
+    );
+  }
+
+  /** A page of the chat, oldest first, ending just before `before` (or at the newest). */
+  async history(
+    chatId: string,
+    limit: number,
+    before?: { timestamp: number; id: string },
+  ): Promise<{ messages: ChatMessage[]; hasMore: boolean }> {
+    let q = this.db.selectFrom('messages').selectAll().where('chat_id', '=', chatId);
+    if (before) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('timestamp', '<', before.timestamp),
+          eb.and([eb('timestamp', '=', before.timestamp), eb('id', '<', before.id)]),
+        ]),
+      );
+    }
+    const rows = await q
+      .orderBy('timestamp', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const hasMore = rows.length > limit;
+    return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+  }
+
+  async message(chatId: string, id: string, tx: Tx = this.db): Promise<ChatMessage | null> {
+    const r = await tx
+      .selectFrom('messages')
+      .selectAll()
+      .where('chat_id', '=', chatId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r ? toMessage(r) : null;
+  }
+
+  /** Update-log entries after `seq`, or null when some of them were already pruned. */
+  async updatesSince(userId: string, seq: number): Promise<LoggedUpdate[] | null> {
+    const user = await this.db.selectFrom('users').select('update_seq').where('id', '=', userId).executeTakeFirst();
+    if (!user) return null;
+    const current = Number(user.update_seq);
+    if (seq > current) return null;
+    if (seq === current) return [];
+    const rows = await this.db
+      .selectFrom('user_updates')
+      .select(['seq', 'payload'])
+      .where('user_id', '=', userId)
+      .where('seq', '>', seq)
+      .orderBy('seq', 'asc')
+      .execute();
+    // A gap means the log was pruned past the client's position.
+    if (rows.length !== current - seq || Number(rows[0]?.seq) !== seq + 1) return null;
+    return rows.map((r) => ({ userId, seq: Number(r.seq), update: JSON.parse(r.payload) as Update }));
+  }
+
+  async currentSeq(userId: string): Promise<number> {
+    const r = await this.db.selectFrom('users').select('update_seq').where('id', '=', userId).executeTakeFirst();
+    return r ? Number(r.update_seq) : 0;
+  }
+
+  // ---- writing ---------------------------------------------------------------
+
+  /** Appends updates to their users' logs (skipping users that no longer exist). */
+  private async log(tx: Tx, entries: { userId: string; update: Update }[], now: number): Promise<LoggedUpdate[]> {
+    const out: LoggedUpdate[] = [];
+    for (const { userId, update } of entries) {
+      const r = await tx
+        .updateTable('users')
+        .set((eb) => ({ update_seq: eb('update_seq', '+', 1) }))
+        .where('id', '=', userId)
+        .returning('update_seq')
+        .executeTakeFirst();
+      if (!r) continue;
+      const seq = Number(r.update_seq);
+      await tx
+        .insertInto('user_updates')
+        .values({ user_id: userId, seq, kind: update.kind, payload: JSON.stringify(update), created_at: now })
+        .execute();
+      out.push({ userId, seq, update });
+    }
+    return out;
+  }
+
+  /**
+   * Stores a new message from `senderId` to `recipientId` and updates both summaries.
+   * A retry with the same message id is answered with the stored message and changes nothing.
+   */
+  async send(
+    senderId: string,
+    recipientId: string,
+    msgId: string,
+    text: string,
+    now: number,
+  ): Promise<{ message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean }> {
+    const chatId = chatIdOf(senderId, recipientId);
+    return this.db.transaction().execute(async (tx) => {
+      const existing = await this.message(chatId, msgId, tx);
+      if (existing) {
+        if (existing.senderId !== senderId) throw new ChatError('conflict', 'That message id is already used');
+        return { message: existing, updates: [], duplicate: true };
+      }
+      const recipient = await tx
+        .selectFrom('users')
+        .select(['id', 'blocked'])
+        .where('id', '=', recipientId)
+        .executeTakeFirst();
+      if (!recipient || recipient.blocked === 1) {
+        throw new ChatError('recipient_unavailable', 'This account is not available');
+      }
+      // Timestamps never go backwards within a chat, so ordering by time is ordering by arrival.
+      const last = await tx
+        .selectFrom('messages')
+        .select('timestamp')
+        .where('chat_id', '=', chatId)
+        .orderBy('timestamp', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const timestamp = Math.max(now, last ? Number(last.timestamp) : 0);
+      const row = {
+        chat_id: chatId,
+        id: msgId,
+        sender_id: senderId,
+        recipient_id: recipientId,
+        text,
+        timestamp,
+        status: 'sent' as const,
+        edited: 0 as const,
+        deleted: 0 as const,
+        delivered_at: null,
+        read_at: null,
+      };
+      await tx.insertInto('messages').values(row).execute();
+      await tx
+        .insertInto('user_chats')
+        .values({
+          user_id: senderId,
+          chat_id: chatId,
+          peer_id: recipientId,
+          last_message: text,
+          timestamp,
+          unread_count: 0,
+          archived: 0,
+          locked: 0,
+        })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'chat_id']).doUpdateSet({ last_message: text, timestamp, unread_count: 0 }),
+        )
+        .execute();
+      await tx
+        .insertInto('user_chats')
+        .values({
+          user_id: recipientId,
+          chat_id: chatId,
+          peer_id: senderId,
+          last_message: text,
+          timestamp,
+          unread_count: 1,
+          archived: 0,
+          locked: 0,
+        })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'chat_id']).doUpdateSet((eb) => ({
+            last_message: text,
+            timestamp,
+            unread_count: eb('user_chats.unread_count', '+', 1),
+          })),
+        )
+        .execute();
+      const message = toMessage(row);
+      const senderChat = await this.summary(tx, senderId, chatId);
+      const recipientChat = await this.summary(tx, recipientId, chatId);
+      const updates = await this.log(
+        tx,
+        [
+          { userId: senderId, update: { kind: 'message', message } },
+          ...(senderChat ? [{ userId: senderId, update: { kind: 'chat' as const, chat: senderChat } }] : []),
+          { userId: recipientId, update: { kind: 'message', message } },
+          ...(recipientChat ? [{ userId: recipientId, update: { kind: 'chat' as const, chat: recipientChat } }] : []),
+        ],
+        now,
+      );
+      return { message, updates, duplicate: false };
+    });
+  }
+
+  /** Rewrites one of the sender's own messages (edit or delete) and the summaries it heads. */
+  private async rewrite(
+    userId: string,
+    chatId: string,
+    msgId: string,
+    change: { text: string; edited: boolean; deleted: boolean },
+    now: number,
+  ): Promise<{ message: ChatMessage; updates: LoggedUpdate[] }> {
+    return this.db.transaction().execute(async (tx) => {
+      const current = await this.message(chatId, msgId, tx);
+      if (!current || (current.senderId !== userId && current.recipientId !== userId)) {
+        throw new ChatError('not_found', 'Message not found');
+      }
+      if (current.senderId !== userId) throw new ChatError('forbidden', 'Only the sender can change a message');
+      if (current.deleted) throw new ChatError('conflict', 'This message was deleted');
+      await tx
+        .updateTable('messages')
+        .set({
+          text: change.text,
+          status: 'sent',
+          edited: change.edited ? 1 : 0,
+          deleted: change.deleted ? 1 : 0,
+          delivered_at: null,
+          read_at: null,
+        })
+        .where('chat_id', '=', chatId)
+        .where('id', '=', msgId)
+        .execute();
+      const message = (await this.message(chatId, msgId, tx)) as ChatMessage;
+      const newest = await tx
+        .selectFrom('messages')
+        .select('id')
+        .where('chat_id', '=', chatId)
+        .orderBy('timestamp', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const entries: { userId: string; update: Update }[] = [
+        { userId: current.senderId, update: { kind: 'message', message } },
+        { userId: current.recipientId, update: { kind: 'message', message } },
+      ];
+      if (newest?.id === msgId) {
+        await tx.updateTable('user_chats').set({ last_message: change.text }).where('chat_id', '=', chatId).execute();
+        for (const uid of [current.senderId, current.recipientId]) {
+          const chat = await this.summary(tx, uid, chatId);
+          if (chat) entries.push({ userId: uid, update: { kind: 'chat', chat } });
+        }
+      }
+      return { message, updates: await this.log(tx, entries, now) };
+    });
+  }
+
+  edit(userId: string, chatId: string, msgId: string, text: string, now: number) {
+    return this.rewrite(userId, chatId, msgId, { text, edited: true, deleted: false }, now);
+  }
+
+  delete(userId: string, chatId: string, msgId: string, now: number) {
+    return this.rewrite(userId, chatId, msgId, { text: DELETED_TEXT, edited: false, deleted: true }, now);
+  }
+
+  /** The recipient's client has these messages: sent → delivered. */
+  async delivered(userId: string, chatId: string, msgIds: string[], now: number): Promise<LoggedUpdate[]> {
+    return this.db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .updateTable('messages')
+        .set({ status: 'delivered', delivered_at: now })
+        .where('chat_id', '=', chatId)
+        .where('recipient_id', '=', userId)
+        .where('status', '=', 'sent')
+        .where('id', 'in', msgIds)
+        .returningAll()
+        .execute();
+      const entries = rows.flatMap((r) => {
+        const message = toMessage(r);
+        return [
+          { userId: message.senderId, update: { kind: 'message' as const, message } },
+          { userId: message.recipientId, update: { kind: 'message' as const, message } },
+        ];
+      });
+      return this.log(tx, entries, now);
+    });
+  }
+
+  /** The recipient has the chat open: everything from the peer is read, and the unread count is 0. */
+  async read(userId: string, peerId: string, now: number): Promise<LoggedUpdate[]> {
+    const chatId = chatIdOf(userId, peerId);
+    return this.db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .updateTable('messages')
+        .set((eb) => ({
+          status: 'read',
+          read_at: now,
+          delivered_at: eb.fn.coalesce('delivered_at', eb.val(now)),
+        }))
+        .where('chat_id', '=', chatId)
+        .where('recipient_id', '=', userId)
+        .where('status', '!=', 'read')
+        .returningAll()
+        .execute();
+      const entries: { userId: string; update: Update }[] = rows.flatMap((r) => {
+        const message = toMessage(r);
+        return [
+          { userId: message.senderId, update: { kind: 'message' as const, message } },
+          { userId: message.recipientId, update: { kind: 'message' as const, message } },
+        ];
+      });
+      const reset = await tx
+        .updateTable('user_chats')
+        .set({ unread_count: 0 })
+        .where('user_id', '=', userId)
+        .where('chat_id', '=', chatId)
+        .where('unread_count', '>', 0)
+        .executeTakeFirst();
+      if (Number(reset.numUpdatedRows) > 0 || rows.length > 0) {
+        const chat = await this.summary(tx, userId, chatId);
+        if (chat) entries.push({ userId, update: { kind: 'chat', chat } });
+      }
+      return this.log(tx, entries, now);
+    });
+  }
+
+  /** Users other than `me` whose handle contains `query` (any case), by handle, a page at a time. */
+  async searchUsers(me: string, query: string, after: string | undefined, limit: number): Promise<PublicUser[]> {
+    const needle = query.trim().toLowerCase().replace(/^@/, '');
+    let q = this.db
+      .selectFrom('users')
+      .select([...PUBLIC_COLUMNS, 'username_lower'])
+      .where('id', '!=', me)
+      .where('blocked', '=', 0);
+    if (needle) {
+      const escaped = needle.replace(/[\\%_]/g, (c) => `\\${c}`);
+      q = q.where(sql<boolean>`username_lower LIKE ${`%${escaped}%`} ESCAPE '\\'`);
+    }
+    if (after) q = q.where('username_lower', '>', after);
+    const rows = await q.orderBy('username_lower').limit(limit).execute();
+    return rows.map(toPublicUser);
+  }
+
+  /** Drops log entries beyond the newest UPDATE_LOG_KEEP of a user. */
+  async pruneLog(userId: string): Promise<void> {
+    const current = await this.currentSeq(userId);
+    if (current <= UPDATE_LOG_KEEP) return;
+    await this.db
+      .deleteFrom('user_updates')
+      .where('user_id', '=', userId)
+      .where('seq', '<=', current - UPDATE_LOG_KEEP)
+      .execute();
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The WebSocket protocol at /ws. Every frame is JSON; both ends parse every frame with
+ * these schemas. Client frames are "up", server frames are "down".
+ *
+ * - The client opens with `hello` (its last update `seq`, or null on a fresh start).
+ * - Requests carry a client-chosen `id`, answered by `result` or `error` with that id.
+ * - Changes that concern a user are appended to their update log with an increasing
+ *   `seq` and pushed as `update`; a client that reconnects with its last seq gets
+ *   exactly what it missed. `presence` and `typing` are pushed but not logged.
+ */
+import { z } from 'zod';
+import {
+  type ChatMessage,
+  type ChatSummary,
+  chatIdSchema,
+  messageIdSchema,
+  messageTextSchema,
+  type Presence,
+  type PublicUser,
+  userIdSchema,
+} from './chat.ts';
+
+/** Largest frame the server reads. A 4096-character message in JSON fits with room to spare. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+/** Close codes shared by both ends (4000–4999 are the application's). */
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  protocolError: 4000,
+  unauthenticated: 4001,
+  blocked: 4003,
+  versionMismatch: 4005,
+  tooManyConnections: 4008,
+  rateLimited: 4029,
+  sessionEnded: 4010,
+} as const;
+
+const requestId = z.string().min(1).max(64);
+
+export const helloSchema = z.strictObject({
+  t: z.literal('hello'),
+  v: z.number().int(),
+  lastSeq: z.number().int().nonnegative().nullable(),
+});
+
+export const sendSchema = z.strictObject({
+  t: z.literal('send'),
+  id: requestId,
+  to: userIdSchema,
+  msgId: messageIdSchema,
+  text: messageTextSchema,
+});
+
+export const editSchema = z.strictObject({
+  t: z.literal('edit'),
+  id: requestId,
+  chatId: chatIdSchema,
+  msgId: messageIdSchema,
+  text: messageTextSchema,
+});
+
+export const deleteSchema = z.strictObject({
+  t: z.literal('delete'),
+  id: requestId,
+  chatId: chatIdSchema,
+  msgId: messageIdSchema,
+});
+
+/** The recipient's client received these messages. */
+export const deliveredSchema = z.strictObject({
+  t: z.literal('delivered'),
+  id: requestId,
+  chatId: chatIdSchema,
+  msgIds: z.array(messageIdSchema).min(1).max(500),
+});
+
+/** The recipient has the chat open and visible: everything from the peer is read. */
+export const readSchema = z.strictObject({
+  t: z.literal('read'),
+  id: requestId,
+  peerId: userIdSchema,
+});
+
+export const historySchema = z.strictObject({
+  t: z.literal('history'),
+  id: requestId,
+  peerId: userIdSchema,
+  /** Messages strictly older than this (timestamp, id) position; omitted for the newest page. */
+  before: z.strictObject({ timestamp: z.number().int().nonnegative(), id: messageIdSchema }).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+});
+
+export const chatsSchema = z.strictObject({ t: z.literal('chats'), id: requestId });
+
+export const usersSchema = z.strictObject({
+  t: z.literal('users'),
+  id: requestId,
+  query: z.string().max(50).default(''),
+  /** The last username_lower of the previous page. */
+  after: z.string().max(50).optional(),
+});
+
+export const userSchema = z.strictObject({ t: z.literal('user'), id: requestId, userId: userIdSchema });
+
+/** Presence of these users is pushed from now on (replaces the previous set). */
+export const watchSchema = z.strictObject({
+  t: z.literal('watch'),
+  id: requestId,
+  userIds: z.array(userIdSchema).max(500),
+});
+
+export const typingUpSchema = z.strictObject({ t: z.literal('typing'), to: userIdSchema, typing: z.boolean() });
+
+export const pingSchema = z.strictObject({ t: z.literal('ping') });
+
+export const upFrameSchema = z.discriminatedUnion('t', [
+  helloSchema,
+  sendSchema,
+  editSchema,
+  deleteSchema,
+  deliveredSchema,
+  readSchema,
+  historySchema,
+  chatsSchema,
+  usersSchema,
+  userSchema,
+  watchSchema,
+  typingUpSchema,
+  pingSchema,
+]);
+export type UpFrame = z.infer<typeof upFrameSchema>;
+export type RequestFrame = Extract<UpFrame, { id: string }>;
+
+/** What each request answers with. */
+export interface ResultData {
+  send: { message: ChatMessage };
+  edit: { message: ChatMessage };
+  delete: { message: ChatMessage };
+  delivered: { count: number };
+  read: { count: number };
+  history: { messages: ChatMessage[]; hasMore: boolean; peer: PublicUser | null };
+  chats: { chats: ChatSummary[] };
+  users: { users: (PublicUser & { online: boolean })[]; next: string | null };
+  user: { user: PublicUser; presence: Presence };
+  watch: { presence: Presence[] };
+}
+
+export type WsErrorCode =
+  | 'invalid_frame'
+  | 'not_found'
+  | 'forbidden'
+  | 'conflict'
+  | 'rate_limited'
+  | 'too_large'
+  | 'recipient_unavailable'
+  | 'internal';
+
+/** One entry of a user's update log. Each carries the full new state: applying it twice is harmless. */
+export type Update =
+  | { kind: 'message'; message: ChatMessage }
+  | { kind: 'chat'; chat: ChatSummary }
+  | { kind: 'chatRemoved'; chatId: string };
+
+export type DownFrame =
+  /**
+   * After hello. `resumed`: the updates after the client's lastSeq follow, then live ones.
+   * Not resumed (fresh start, or too far behind): the client loads its state anew; live
+   * updates after `seq` follow.
+   */
+  | { t: 'welcome'; v: number; userId: string; seq: number; resumed: boolean }
+  | { t: 'update'; seq: number; update: Update }
+  | { t: 'result'; id: string; data: unknown }
+  | { t: 'error'; id: string | null; code: WsErrorCode; message: string }
+  | { t: 'presence'; presence: Presence }
+  | { t: 'typing'; from: string; typing: boolean }
+  | { t: 'pong' };
+
+/** Updates kept per user for resuming; a client further behind reloads its state. */
+export const UPDATE_LOG_KEEP = 5000;
