@@ -1,0 +1,237 @@
+/** /ws against a real server: handshake, permissions, idempotent sends, status, resume after a gap. */
+import { CLOSE, chatIdOf, DELETED_TEXT, MESSAGE_MAX, PROTOCOL_VERSION } from '@app/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { WsTestClient } from '../test/ws-client.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ config: { rateLimits: LOOSE_LIMITS } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function pair() {
+  const a = await signUp(t);
+  const b = await signUp(t);
+  return {
+    a: { ...a, ws: await WsTestClient.connect(t, a.client.cookie) },
+    b: { ...b, ws: await WsTestClient.connect(t, b.client.cookie) },
+  };
+}
+
+let n = 0;
+const mid = () => `m-${Date.now().toString(36)}-${++n}`;
+
+describe('upgrade and handshake', () => {
+  it('refuses a socket without a session, with a tampered cookie, or from another origin', async () => {
+    const { client } = await signUp(t);
+    await expect(WsTestClient.open(t, null)).rejects.toThrow('HTTP 401');
+    await expect(WsTestClient.open(t, `${client.cookie}x`)).rejects.toThrow('HTTP 401');
+    await expect(WsTestClient.open(t, client.cookie, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    const ok = await WsTestClient.connect(t, client.cookie);
+    expect(ok.welcome).toMatchObject({ v: PROTOCOL_VERSION, resumed: false });
+    await ok.close();
+  });
+
+  it('closes on a wrong protocol version and on a request before hello', async () => {
+    const { client } = await signUp(t);
+    const old = await WsTestClient.open(t, client.cookie);
+    old.sendRaw({ t: 'hello', v: PROTOCOL_VERSION + 1, lastSeq: null });
+    await old.waitClosed();
+    expect(old.closed?.code).toBe(CLOSE.versionMismatch);
+    const early = await WsTestClient.open(t, client.cookie);
+    early.sendRaw({ t: 'chats', id: '1' });
+    await early.waitClosed();
+    expect(early.closed?.code).toBe(CLOSE.protocolError);
+  });
+
+  it('answers malformed frames with typed errors and keeps the socket', async () => {
+    const { a } = await pair();
+    a.ws.sendRaw('not json');
+    a.ws.sendRaw({ t: 'nope', id: 'x1' });
+    a.ws.sendRaw({ t: 'send', id: 'x2', to: 'short', msgId: 'abc', text: 'hi' });
+    await a.ws.waitFor(() => a.ws.frames.filter((f) => f.t === 'error').length >= 3);
+    const errors = a.ws.frames.filter((f) => f.t === 'error');
+    expect(errors.map((e) => e.code)).toEqual(['invalid_frame', 'invalid_frame', 'invalid_frame']);
+    expect(errors.map((e) => e.id)).toEqual([null, 'x1', 'x2']);
+    expect((await a.ws.request('chats')).chats).toEqual([]);
+  });
+});
+
+describe('sending', () => {
+  it('stores a message once, updates both summaries and pushes it to both users live', async () => {
+    const { a, b } = await pair();
+    const id = mid();
+    const { message } = await a.ws.request('send', { to: b.user.id, msgId: id, text: 'hello bob' });
+    expect(message).toMatchObject({
+      id,
+      senderId: a.user.id,
+      recipientId: b.user.id,
+      status: 'sent',
+      text: 'hello bob',
+    });
+    await b.ws.waitFor(() => b.ws.updates().some((u) => u.update.kind === 'chat'));
+    const bChat = (await b.ws.request('chats')).chats[0];
+    expect(bChat).toMatchObject({ peerId: a.user.id, lastMessage: 'hello bob', unreadCount: 1 });
+    expect(bChat?.peer?.username).toBe(a.user.username);
+    expect((await a.ws.request('chats')).chats[0]).toMatchObject({ unreadCount: 0, lastMessage: 'hello bob' });
+
+    // A retry with the same id is acknowledged again and stored once.
+    const before = b.ws.updates().length;
+    const again = await a.ws.request('send', { to: b.user.id, msgId: id, text: 'hello bob' });
+    expect(again.message).toEqual(message);
+    const history = await b.ws.request('history', { peerId: a.user.id });
+    expect(history.messages.map((m) => m.id)).toEqual([id]);
+    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'second' });
+    await b.ws.waitFor(() => b.ws.updates().length >= before + 2);
+    expect((await b.ws.request('chats')).chats[0]?.unreadCount).toBe(2);
+  });
+
+  it('refuses empty, oversized, self-addressed, stolen-id and unavailable-recipient sends', async () => {
+    const { a, b } = await pair();
+    expect((await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: '   ' })).message).toBe(
+      'Message text is required',
+    );
+    const long = await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: 'x'.repeat(MESSAGE_MAX + 1) });
+    expect(long.message).toBe(`Messages can be at most ${MESSAGE_MAX} characters`);
+    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'x'.repeat(MESSAGE_MAX) });
+    expect((await a.ws.requestError('send', { to: a.user.id, msgId: mid(), text: 'me' })).code).toBe('forbidden');
+    const id = mid();
+    await a.ws.request('send', { to: b.user.id, msgId: id, text: 'mine' });
+    expect((await b.ws.requestError('send', { to: a.user.id, msgId: id, text: 'theirs' })).code).toBe('conflict');
+    expect((await a.ws.requestError('send', { to: 'A'.repeat(20), msgId: mid(), text: 'hi' })).code).toBe(
+      'recipient_unavailable',
+    );
+    await t.server.ctx.store.setFlags(b.user.id, { blocked: true });
+    expect((await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: 'hi' })).code).toBe(
+      'recipient_unavailable',
+    );
+  });
+});
+
+describe('permissions and status', () => {
+  it('only the sender edits or deletes; strangers cannot touch the chat', async () => {
+    const { a, b } = await pair();
+    const eve = await signUp(t);
+    const eveWs = await WsTestClient.connect(t, eve.client.cookie);
+    const id = mid();
+    await a.ws.request('send', { to: b.user.id, msgId: id, text: 'original' });
+    const chatId = chatIdOf(a.user.id, b.user.id);
+    expect((await b.ws.requestError('edit', { chatId, msgId: id, text: 'forged' })).code).toBe('forbidden');
+    expect((await b.ws.requestError('delete', { chatId, msgId: id })).code).toBe('forbidden');
+    expect((await eveWs.requestError('edit', { chatId, msgId: id, text: 'forged' })).code).toBe('not_found');
+    expect((await eveWs.requestError('delivered', { chatId, msgIds: [id] })).code).toBe('not_found');
+    expect((await eveWs.request('history', { peerId: a.user.id })).messages).toEqual([]);
+
+    const edited = await a.ws.request('edit', { chatId, msgId: id, text: 'fixed' });
+    expect(edited.message).toMatchObject({ text: 'fixed', edited: true, status: 'sent' });
+    const deleted = await a.ws.request('delete', { chatId, msgId: id });
+    expect(deleted.message).toMatchObject({ text: DELETED_TEXT, deleted: true, status: 'sent' });
+    expect((await a.ws.requestError('edit', { chatId, msgId: id, text: 'again' })).code).toBe('conflict');
+    expect((await b.ws.request('chats')).chats[0]?.lastMessage).toBe(DELETED_TEXT);
+  });
+
+  it('only the recipient advances a message to delivered and read, and reading clears the unread count', async () => {
+    const { a, b } = await pair();
+    const chatId = chatIdOf(a.user.id, b.user.id);
+    const id = mid();
+    await a.ws.request('send', { to: b.user.id, msgId: id, text: 'tick tock' });
+    expect((await a.ws.request('delivered', { chatId, msgIds: [id] })).count).toBe(0);
+    expect((await b.ws.request('delivered', { chatId, msgIds: [id] })).count).toBe(1);
+    await a.ws.waitFor(() =>
+      a.ws.updates().some((u) => u.update.kind === 'message' && u.update.message.status === 'delivered'),
+    );
+    expect((await a.ws.request('read', { peerId: b.user.id })).count).toBe(0);
+    expect((await b.ws.request('read', { peerId: a.user.id })).count).toBe(1);
+    await a.ws.waitFor(() =>
+      a.ws.updates().some((u) => u.update.kind === 'message' && u.update.message.status === 'read'),
+    );
+    const [m] = (await a.ws.request('history', { peerId: b.user.id })).messages;
+    expect(m?.status).toBe('read');
+    expect(m?.deliveredAt).toBeGreaterThan(0);
+    expect(m?.readAt).toBeGreaterThanOrEqual(m?.deliveredAt ?? 0);
+    expect((await b.ws.request('chats')).chats[0]?.unreadCount).toBe(0);
+  });
+});
+
+describe('resume after a gap', () => {
+  it('replays exactly the missed updates, in order, once', async () => {
+    const { a, b } = await pair();
+    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'before' });
+    await b.ws.waitFor(() => b.ws.updates().length >= 2);
+    const seenSeq = b.ws.lastSeq;
+    await b.ws.close();
+    const missed = [mid(), mid(), mid()];
+    for (const id of missed) await a.ws.request('send', { to: b.user.id, msgId: id, text: id });
+
+    const back = await WsTestClient.connect(t, b.client.cookie, seenSeq);
+    expect(back.welcome?.resumed).toBe(true);
+    await back.waitFor(() => back.updates().length >= 6);
+    const seqs = back.updates().map((u) => u.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seenSeq + 1 + i));
+    const ids = back
+      .updates()
+      .flatMap((u) => (u.update.kind === 'message' ? [u.update.message.id] : []))
+      .filter((id) => missed.includes(id));
+    expect(ids).toEqual(missed);
+
+    // Live updates continue after the replay without duplicates.
+    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'after' });
+    await back.waitFor(() => back.updates().length >= 8);
+    const all = back.updates().map((u) => u.seq);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('tells a client that is ahead or unknown to reload (resumed: false)', async () => {
+    const { b } = await pair();
+    const ahead = await WsTestClient.connect(t, b.client.cookie, 10_000);
+    expect(ahead.welcome?.resumed).toBe(false);
+  });
+});
+
+describe('presence, typing, search and session end', () => {
+  it('is online while any socket is open and records last seen when the last one closes', async () => {
+    const { a, b } = await pair();
+    expect((await a.ws.request('watch', { userIds: [b.user.id] })).presence[0]).toMatchObject({ online: true });
+    const second = await WsTestClient.connect(t, b.client.cookie);
+    await b.ws.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await a.ws.request('user', { userId: b.user.id })).presence.online).toBe(true);
+    const before = Date.now();
+    await second.close();
+    await a.ws.waitFor(() => a.ws.frames.some((f) => f.t === 'presence' && !f.presence.online));
+    const offline = a.ws.frames.find((f) => f.t === 'presence' && !f.presence.online);
+    expect(offline?.t === 'presence' && (offline.presence.lastSeen ?? 0) >= before - 5).toBe(true);
+  });
+
+  it('forwards typing to the peer and clears it when the typist leaves', async () => {
+    const { a, b } = await pair();
+    a.ws.sendRaw({ t: 'typing', to: b.user.id, typing: true });
+    await b.ws.waitFor(() => b.ws.frames.some((f) => f.t === 'typing' && f.from === a.user.id && f.typing));
+    await a.ws.close();
+    await b.ws.waitFor(() => b.ws.frames.some((f) => f.t === 'typing' && f.from === a.user.id && !f.typing));
+  });
+
+  it('searches other users by handle substring in any case, never itself or blocked users', async () => {
+    const tag = Date.now().toString(36).slice(-5);
+    const me = await signUp(t, { username: `Zed_${tag}_me` });
+    await signUp(t, { username: `Zed_${tag}_Two` });
+    const blocked = await signUp(t, { username: `zed_${tag}_blk` });
+    await t.server.ctx.store.setFlags(blocked.user.id, { blocked: true });
+    const ws = await WsTestClient.connect(t, me.client.cookie);
+    const r = await ws.request('users', { query: `ZED_${tag}` });
+    expect(r.users.map((u) => u.username)).toEqual([`Zed_${tag}_Two`]);
+    expect((await ws.request('users', { query: '%' })).users).toEqual([]);
+    expect(r.users[0]).not.toHaveProperty('email');
+  });
+
+  it('closes the sockets of a session at sign-out', async () => {
+    const { a } = await pair();
+    await a.client.post('/api/auth/signout');
+    await a.ws.waitClosed();
+    expect(a.ws.closed?.code).toBe(CLOSE.sessionEnded);
+    await expect(WsTestClient.open(t, a.client.cookie)).rejects.toThrow();
+  });
+});
