@@ -12,6 +12,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /** The PostgreSQL schema in use, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+    return { kysely, engine: 'postgres', ...(schema ? { schema } : {}), close: () => kysely.destroy() };
   }
   const file = opts.sqliteFile ?? path.join(opts.dataDir ?? 'data', 'parley.sqlite');
   const sqlite = new SQLite(file);
@@ -60,7 +62,13 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider });
+  // Kysely looks for its bookkeeping tables in every schema: name ours, so databases
+  // holding several schemas (tests, tenants) do not see each other's.
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider,
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
