@@ -177,7 +177,13 @@ export class Connection {
   }
 
   private publish(updates: LoggedUpdate[]): void {
-    for (const u of updates) this.deps.hub.publish(u.userId, { t: 'update', seq: u.seq, update: u.update });
+    for (const u of updates) {
+      this.deps.hub.publish(u.userId, { t: 'update', seq: u.seq, update: u.update });
+      // Now and then, drop log entries too old to resume from.
+      if (u.seq % 1000 === 0) {
+        this.deps.chat.pruneLog(u.userId).catch((err: unknown) => this.deps.log.warn({ err }, 'log prune failed'));
+      }
+    }
   }
 
   private reply<K extends keyof ResultData>(id: string, _kind: K, data: ResultData[K]): void {
