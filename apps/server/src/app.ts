@@ -87,6 +87,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   const hub = createLocalHub();
   const realtime = new Realtime({
     sessions,
+    store,
     chat,
     hub,
     presence: new PresenceTracker(store),

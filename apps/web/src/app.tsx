@@ -14,6 +14,8 @@ const ForgotPasswordPage = lazy(() => import('./pages/forgot-password'));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password'));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email'));
 const HomePage = lazy(() => import('./pages/home'));
+const ChatPage = lazy(() => import('./pages/chat'));
+const ContactsPage = lazy(() => import('./pages/contacts'));
 const SettingsPage = lazy(() => import('./pages/settings'));
 const AccountPage = lazy(() => import('./pages/account'));
 const TermsPage = lazy(() => import('./pages/terms'));
@@ -24,15 +26,7 @@ const BlockedPage = lazy(() => import('./pages/blocked'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 /** Screens of later issues: signed-out users are still sent to /signin. */
-const NOT_YET = [
-  '/chat/:userId',
-  '/contacts',
-  '/profile',
-  '/notifications',
-  '/privacy-settings',
-  '/archive',
-  '/locked',
-];
+const NOT_YET = ['/profile', '/notifications', '/privacy-settings', '/archive', '/locked'];
 
 export function App() {
   useEffect(() => {
@@ -55,6 +49,8 @@ export function App() {
           <Route path="/blocked" element={<BlockedPage />} />
           <Route element={<RequireAuth />}>
             <Route path="/home" element={<HomePage />} />
+            <Route path="/chat/:userId" element={<ChatPage />} />
+            <Route path="/contacts" element={<ContactsPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="/account" element={<AccountPage />} />
             {NOT_YET.map((path) => (

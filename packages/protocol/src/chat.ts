@@ -19,50 +19,57 @@ export const messageTextSchema = z
   .max(MESSAGE_MAX, { error: `Messages can be at most ${MESSAGE_MAX} characters` })
   .refine((t) => t.trim().length > 0, { error: 'Message text is required' });
 
-export type MessageStatus = 'sent' | 'delivered' | 'read';
+const time = z.number().int().nonnegative();
 
-export interface ChatMessage {
-  chatId: string;
-  id: string;
-  senderId: string;
-  recipientId: string;
-  text: string;
-  timestamp: number;
-  status: MessageStatus;
-  edited: boolean;
-  deleted: boolean;
-  deliveredAt: number | null;
-  readAt: number | null;
-}
+export const messageStatusSchema = z.enum(['sent', 'delivered', 'read']);
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+
+export const chatMessageSchema = z.object({
+  chatId: z.string(),
+  id: z.string(),
+  senderId: z.string(),
+  recipientId: z.string(),
+  text: z.string(),
+  timestamp: time,
+  status: messageStatusSchema,
+  edited: z.boolean(),
+  deleted: z.boolean(),
+  deliveredAt: time.nullable(),
+  readAt: time.nullable(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** Another user as anyone may see them. */
-export interface PublicUser {
-  id: string;
-  username: string;
-  name: string;
-  profilePic: string | null;
-  verified: boolean;
-}
+export const publicUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  profilePic: z.string().nullable(),
+  verified: z.boolean(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
 
-export interface Presence {
-  userId: string;
-  online: boolean;
+export const presenceSchema = z.object({
+  userId: z.string(),
+  online: z.boolean(),
   /** ms timestamp, or null when unknown or hidden. */
-  lastSeen: number | null;
-}
+  lastSeen: time.nullable(),
+});
+export type Presence = z.infer<typeof presenceSchema>;
 
 /** One row of the chat list: the user's summary of a chat with `peer`. */
-export interface ChatSummary {
-  chatId: string;
-  peerId: string;
+export const chatSummarySchema = z.object({
+  chatId: z.string(),
+  peerId: z.string(),
   /** null when the peer's account was deleted. */
-  peer: PublicUser | null;
-  lastMessage: string | null;
-  timestamp: number;
-  unreadCount: number;
-  archived: boolean;
-  locked: boolean;
-}
+  peer: publicUserSchema.nullable(),
+  lastMessage: z.string().nullable(),
+  timestamp: time,
+  unreadCount: z.number().int().nonnegative(),
+  archived: z.boolean(),
+  locked: z.boolean(),
+});
+export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
 export const DELETED_TEXT = 'This message deleted';
 export const DELETED_ACCOUNT = 'Deleted account';

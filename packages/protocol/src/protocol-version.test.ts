@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from './constants.ts';
 
 const PINNED: Record<number, string> = {
-  1: '4a1ebd893860d83a',
+  1: '6a196dd11dbd796a',
 };
 
 function protocolHash(): string {

@@ -13,10 +13,13 @@ import {
   type ChatMessage,
   type ChatSummary,
   chatIdSchema,
+  chatMessageSchema,
+  chatSummarySchema,
   messageIdSchema,
   messageTextSchema,
   type Presence,
   type PublicUser,
+  presenceSchema,
   userIdSchema,
 } from './chat.ts';
 
@@ -146,35 +149,49 @@ export interface ResultData {
   watch: { presence: Presence[] };
 }
 
-export type WsErrorCode =
-  | 'invalid_frame'
-  | 'not_found'
-  | 'forbidden'
-  | 'conflict'
-  | 'rate_limited'
-  | 'too_large'
-  | 'recipient_unavailable'
-  | 'internal';
+export const wsErrorCodeSchema = z.enum([
+  'invalid_frame',
+  'not_found',
+  'forbidden',
+  'conflict',
+  'rate_limited',
+  'too_large',
+  'recipient_unavailable',
+  'internal',
+]);
+export type WsErrorCode = z.infer<typeof wsErrorCodeSchema>;
 
 /** One entry of a user's update log. Each carries the full new state: applying it twice is harmless. */
-export type Update =
-  | { kind: 'message'; message: ChatMessage }
-  | { kind: 'chat'; chat: ChatSummary }
-  | { kind: 'chatRemoved'; chatId: string };
+export const updateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), message: chatMessageSchema }),
+  z.object({ kind: z.literal('chat'), chat: chatSummarySchema }),
+  z.object({ kind: z.literal('chatRemoved'), chatId: z.string() }),
+]);
+export type Update = z.infer<typeof updateSchema>;
 
-export type DownFrame =
+/** Server frames: the client parses every one with this schema. */
+export const downFrameSchema = z.discriminatedUnion('t', [
   /**
    * After hello. `resumed`: the updates after the client's lastSeq follow, then live ones.
    * Not resumed (fresh start, or too far behind): the client loads its state anew; live
    * updates after `seq` follow.
    */
-  | { t: 'welcome'; v: number; userId: string; seq: number; resumed: boolean }
-  | { t: 'update'; seq: number; update: Update }
-  | { t: 'result'; id: string; data: unknown }
-  | { t: 'error'; id: string | null; code: WsErrorCode; message: string }
-  | { t: 'presence'; presence: Presence }
-  | { t: 'typing'; from: string; typing: boolean }
-  | { t: 'pong' };
+  z.object({
+    t: z.literal('welcome'),
+    v: z.number().int(),
+    userId: z.string(),
+    seq: z.number().int(),
+    resumed: z.boolean(),
+  }),
+  z.object({ t: z.literal('update'), seq: z.number().int().positive(), update: updateSchema }),
+  /** `data` is the ResultData entry of the request's type. */
+  z.object({ t: z.literal('result'), id: z.string(), data: z.unknown() }),
+  z.object({ t: z.literal('error'), id: z.string().nullable(), code: wsErrorCodeSchema, message: z.string() }),
+  z.object({ t: z.literal('presence'), presence: presenceSchema }),
+  z.object({ t: z.literal('typing'), from: z.string(), typing: z.boolean() }),
+  z.object({ t: z.literal('pong') }),
+]);
+export type DownFrame = z.infer<typeof downFrameSchema>;
 
 /** Updates kept per user for resuming; a client further behind reloads its state. */
 export const UPDATE_LOG_KEEP = 5000;

@@ -66,6 +66,9 @@ export class Connection {
   private readonly bucket = new Bucket(20, 100);
   private refused = 0;
   private presenceCounted = false;
+  private queue: Promise<void> = Promise.resolve();
+  /** Typing targets already checked to exist (and not be blocked). */
+  private readonly typingTargets = new Map<string, boolean>();
   alive = true;
 
   constructor(ws: WebSocket, userId: string, tokenHash: string, deps: RealtimeDeps) {
@@ -73,8 +76,11 @@ export class Connection {
     this.userId = userId;
     this.tokenHash = tokenHash;
     this.deps = deps;
+    // Frames are handled one at a time, in arrival order: a result never overtakes the
+    // welcome, and an edit never overtakes the send it follows.
     ws.on('message', (data, isBinary) => {
-      void this.onMessage(data.toString(), isBinary);
+      const text = data.toString();
+      this.queue = this.queue.then(() => this.onMessage(text, isBinary)).catch(() => {});
     });
     ws.on('pong', () => {
       this.alive = true;
@@ -214,6 +220,14 @@ export class Connection {
         return;
       case 'typing': {
         if (frame.to === me) return;
+        let ok = this.typingTargets.get(frame.to);
+        if (ok === undefined) {
+          const target = await this.deps.store.userById(frame.to);
+          ok = target !== null && !target.blocked;
+          if (this.typingTargets.size > 1000) this.typingTargets.clear();
+          this.typingTargets.set(frame.to, ok);
+        }
+        if (!ok) return;
         if (frame.typing) this.typingTo.add(frame.to);
         else this.typingTo.delete(frame.to);
         this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: frame.typing });

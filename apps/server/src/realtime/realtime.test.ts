@@ -25,14 +25,36 @@ let n = 0;
 const mid = () => `m-${Date.now().toString(36)}-${++n}`;
 
 describe('upgrade and handshake', () => {
-  it('refuses a socket without a session, with a tampered cookie, or from another origin', async () => {
+  it('refuses a socket without a session, with a tampered cookie, blocked, or from another origin', async () => {
     const { client } = await signUp(t);
-    await expect(WsTestClient.open(t, null)).rejects.toThrow('HTTP 401');
-    await expect(WsTestClient.open(t, `${client.cookie}x`)).rejects.toThrow('HTTP 401');
+    for (const cookie of [null, `${client.cookie}x`]) {
+      const anon = await WsTestClient.open(t, cookie);
+      await anon.waitClosed();
+      expect(anon.closed?.code).toBe(CLOSE.unauthenticated);
+    }
     await expect(WsTestClient.open(t, client.cookie, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(WsTestClient.open(t, client.cookie, { origin: '' })).rejects.toThrow('HTTP 403');
+    const other = await signUp(t);
+    await t.server.ctx.store.setFlags(other.user.id, { blocked: true });
+    const blocked = await WsTestClient.open(t, other.client.cookie);
+    await blocked.waitClosed();
+    expect(blocked.closed?.code).toBe(CLOSE.blocked);
     const ok = await WsTestClient.connect(t, client.cookie);
     expect(ok.welcome).toMatchObject({ v: PROTOCOL_VERSION, resumed: false });
     await ok.close();
+  });
+
+  it('handles frames in order: requests sent right after hello are answered after the welcome', async () => {
+    const me = await signUp(t);
+    const peer = await signUp(t);
+    const c = await WsTestClient.open(t, me.client.cookie);
+    c.sendRaw({ t: 'hello', v: PROTOCOL_VERSION, lastSeq: null });
+    c.sendRaw({ t: 'send', id: 'o1', to: peer.user.id, msgId: 'order-0001', text: 'one' });
+    c.sendRaw({ t: 'edit', id: 'o2', chatId: chatIdOf(me.user.id, peer.user.id), msgId: 'order-0001', text: 'uno' });
+    await c.waitFor(() => c.frames.some((f) => f.t === 'result' && f.id === 'o2'));
+    const kinds = c.frames.map((f) => (f.t === 'result' ? `result:${f.id}` : f.t));
+    expect(kinds[0]).toBe('welcome');
+    expect(kinds.indexOf('result:o1')).toBeLessThan(kinds.indexOf('result:o2'));
   });
 
   it('closes on a wrong protocol version and on a request before hello', async () => {
@@ -232,6 +254,8 @@ describe('presence, typing, search and session end', () => {
     await a.client.post('/api/auth/signout');
     await a.ws.waitClosed();
     expect(a.ws.closed?.code).toBe(CLOSE.sessionEnded);
-    await expect(WsTestClient.open(t, a.client.cookie)).rejects.toThrow();
+    const stale = await WsTestClient.open(t, a.client.cookie);
+    await stale.waitClosed();
+    expect(stale.closed?.code).toBe(CLOSE.unauthenticated);
   });
 });

@@ -10,12 +10,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
 import type { ChatStore } from '../storage/chat-store.ts';
+import type { Store } from '../storage/store.ts';
 import { Connection } from './connection.ts';
 import type { Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
 
 export interface RealtimeDeps {
   chat: ChatStore;
+  store: Store;
   hub: Hub;
   presence: PresenceTracker;
   log: FastifyBaseLogger;
@@ -56,6 +58,7 @@ export class Realtime {
 
   constructor(opts: {
     sessions: Sessions;
+    store: Store;
     chat: ChatStore;
     hub: Hub;
     presence: PresenceTracker;
@@ -66,6 +69,7 @@ export class Realtime {
     this.allowedOrigin = new URL(opts.publicUrl).origin;
     this.deps = {
       chat: opts.chat,
+      store: opts.store,
       hub: opts.hub,
       presence: opts.presence,
       log: opts.log,
@@ -98,8 +102,12 @@ export class Realtime {
       if (path !== '/ws') return refuse(socket, 404, 'Not Found');
       if (!this.originAllowed(req)) return refuse(socket, 403, 'Forbidden');
       const auth = await this.sessions.resolveToken(parseCookie(req.headers.cookie, COOKIE));
-      if (!auth) return refuse(socket, 401, 'Unauthorized');
-      if (auth.user.blocked) return refuse(socket, 403, 'Forbidden');
+      // Our own pages learn why with a close code; a browser cannot read an HTTP refusal.
+      if (!auth || auth.user.blocked) {
+        const code = auth ? CLOSE.blocked : CLOSE.unauthenticated;
+        this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, auth ? 'blocked' : 'sign in first'));
+        return;
+      }
       const open = this.byUser.get(auth.user.id);
       if (open && open.size >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
       this.wss.handleUpgrade(req, socket, head, (ws) => {

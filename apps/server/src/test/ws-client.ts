@@ -1,5 +1,5 @@
 /** A real WebSocket client for integration tests: hello/resume, requests, and waiting for frames. */
-import { type DownFrame, PROTOCOL_VERSION, type ResultData } from '@app/protocol';
+import { type DownFrame, downFrameSchema, PROTOCOL_VERSION, type ResultData } from '@app/protocol';
 import WebSocket from 'ws';
 import type { TestServer } from './harness.ts';
 
@@ -17,7 +17,8 @@ export class WsTestClient {
   private constructor(ws: WebSocket) {
     this.ws = ws;
     ws.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as DownFrame;
+      // Every frame the server sends must match the protocol: a mismatch fails the test.
+      const frame = downFrameSchema.parse(JSON.parse(data.toString()));
       this.frames.push(frame);
       if (frame.t === 'update') this.lastSeq = Math.max(this.lastSeq, frame.seq);
       if (frame.t === 'welcome') {

@@ -57,6 +57,9 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Calls `listener` on every session change (for modules outside React). */
+export const subscribeSession = subscribe;
+
 export function useSession(): SessionState {
   return useSyncExternalStore(subscribe, getSession, getSession);
 }

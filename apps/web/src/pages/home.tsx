@@ -1,35 +1,48 @@
-import { APP_NAME } from '@app/protocol';
+import { APP_NAME, type ChatSummary } from '@app/protocol';
 import { Bell, MessageCircle, MessageSquarePlus, Search, Settings, Users } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ChatRow } from '@/components/chat-row';
+import { ConnectionBar } from '@/components/connection-bar';
+import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { UserAvatar } from '@/components/user-avatar';
+import { useChatList, useConnectionStatus } from '@/lib/chat-hooks';
 import { cn } from '@/lib/utils';
 
-/** One row of the chat list. The messaging issue replaces this with the ChatClient's summary type. */
-interface ChatListItem {
-  peerId: string;
-  username: string;
-}
-
-// Until the ChatClient exists (messaging issue) there are no chats, archived chats or notifications.
-// These three become `useChatList()` and a notifications hook.
-const chats: ChatListItem[] = [];
-const archivedCount = 0;
+// Notifications arrive with their own issue; the bell's badge stays hidden until then.
 const unreadNotifications = 0;
 
 /** Case-insensitive substring match on the username (spec: chat list search). */
-function matchesUsername(item: ChatListItem, query: string): boolean {
-  return item.username.toLowerCase().includes(query.trim().toLowerCase());
+function matchesUsername(chat: ChatSummary, query: string): boolean {
+  return (chat.peer?.username ?? '').toLowerCase().includes(query.trim().toLowerCase().replace(/^@/, ''));
+}
+
+/** The current time, refreshed every minute (list times switch from clock time to dates). */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(t);
+  }, []);
+  return now;
 }
 
 export default function HomePage() {
   const navigate = useNavigate();
   const [searchOpen, setSearchOpen] = useState(false);
   const [query, setQuery] = useState('');
+  const list = useChatList();
+  const connection = useConnectionStatus();
+  const now = useMinuteClock();
 
-  const visible = useMemo(() => (query.trim() ? chats.filter((c) => matchesUsername(c, query)) : chats), [query]);
+  // Archived and locked chats live on their own screens.
+  const chats = useMemo(() => list.chats.filter((c) => !c.archived && !c.locked), [list.chats]);
+  const archivedCount = useMemo(() => list.chats.filter((c) => c.archived).length, [list.chats]);
+  const visible = useMemo(
+    () => (query.trim() ? chats.filter((c) => matchesUsername(c, query)) : chats),
+    [chats, query],
+  );
 
   const closeSearch = () => {
     setSearchOpen(false);
@@ -106,25 +119,26 @@ export default function HomePage() {
               </div>
             </div>
           ) : null}
+          <ConnectionBar />
         </header>
 
         <main className="flex flex-1 flex-col">
           {visible.length > 0 ? (
             <ul aria-label="Chats" className="divide-y divide-border">
               {visible.map((chat) => (
-                <li key={chat.peerId}>
-                  <Link
-                    to={`/chat/${chat.peerId}`}
-                    className="flex items-center gap-3 px-4 py-3 transition-colors hover:bg-accent"
-                  >
-                    <UserAvatar name={chat.username} />
-                    <span className="truncate font-medium">@{chat.username}</span>
-                  </Link>
-                </li>
+                <ChatRow key={chat.chatId} chat={chat} now={now} />
               ))}
             </ul>
           ) : chats.length > 0 ? (
             <EmptyState title="No users found" text={`No chats match “${query.trim()}”`} />
+          ) : (list.status === 'loading' || list.status === 'idle') && connection === 'offline' ? (
+            <EmptyState title="You are offline" text="Your chats will appear when you are back online" />
+          ) : list.status === 'loading' || list.status === 'idle' ? (
+            <div className="flex flex-1 items-center justify-center py-16">
+              <Spinner />
+            </div>
+          ) : list.status === 'error' ? (
+            <EmptyState title="Could not load your chats" text={list.error ?? 'Please try again.'} />
           ) : (
             <EmptyState title="No conversations yet" text="Search for users to start chatting" />
           )}

@@ -1,0 +1,82 @@
+import { BUBBLE_MAX_WIDTH } from '@app/protocol';
+import { MoreVertical } from 'lucide-react';
+import type * as React from 'react';
+import { memo } from 'react';
+import type { UiMessage } from '@/lib/conversation';
+import { formatClock, formatDateTime } from '@/lib/format-time';
+import { cn } from '@/lib/utils';
+import { MessageTicks } from './message-ticks';
+import { anchorOf, type MenuAnchor } from './ui/action-menu';
+
+/**
+ * One message: own ones on the right, the peer's on the left, each with its time;
+ * own ones with ticks. A button (and a right-click) opens the message menu, except
+ * on deleted messages.
+ */
+export const MessageBubble = memo(function MessageBubble({
+  message,
+  own,
+  onMenu,
+}: {
+  message: UiMessage;
+  own: boolean;
+  onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
+}) {
+  const { deleted } = message;
+  const openAtPointer = (e: React.MouseEvent<HTMLElement>) => {
+    if (deleted) return;
+    e.preventDefault();
+    onMenu(message, { x: e.clientX, y: e.clientY, returnFocus: null });
+  };
+
+  const optionsButton = deleted ? null : (
+    <button
+      type="button"
+      aria-label="Message options"
+      aria-haspopup="menu"
+      onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
+      className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground opacity-0 transition-opacity hover:bg-background hover:text-foreground focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover:opacity-100 [@media(hover:none)]:opacity-60"
+    >
+      <MoreVertical className="size-4" aria-hidden />
+    </button>
+  );
+
+  return (
+    <div className={cn('group flex items-center gap-1 px-3 py-0.5', own ? 'justify-end' : 'justify-start')}>
+      {own ? optionsButton : null}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: right-click is a shortcut; the options button is the accessible way to the menu */}
+      <div
+        onContextMenu={openAtPointer}
+        style={{ maxWidth: BUBBLE_MAX_WIDTH }}
+        className={cn(
+          'flex min-w-0 flex-wrap items-end justify-end gap-x-2 rounded-2xl px-3 py-1.5 text-[15px] leading-snug shadow-sm',
+          own ? 'rounded-br-sm bg-primary text-primary-foreground' : 'rounded-bl-sm bg-background text-foreground',
+          message.pending && 'opacity-80',
+        )}
+        data-message-id={message.id}
+      >
+        <p
+          className={cn(
+            'min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]',
+            deleted && 'italic opacity-60',
+          )}
+        >
+          {message.text}
+        </p>
+        <span
+          className={cn(
+            'ml-auto flex shrink-0 translate-y-0.5 items-center gap-1 text-[11px] leading-none',
+            own ? 'text-primary-foreground/75' : 'text-muted-foreground',
+          )}
+        >
+          {message.edited && !deleted ? <span className="italic">edited</span> : null}
+          <time dateTime={new Date(message.timestamp).toISOString()} title={formatDateTime(message.timestamp)}>
+            {formatClock(message.timestamp)}
+          </time>
+          {own && !deleted ? <MessageTicks message={message} /> : null}
+        </span>
+      </div>
+      {own ? null : optionsButton}
+    </div>
+  );
+});

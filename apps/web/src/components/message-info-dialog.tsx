@@ -1,0 +1,47 @@
+import type { UiMessage } from '@/lib/conversation';
+import { formatDateTime } from '@/lib/format-time';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/dialog';
+
+/** The message's text, its Sent time, and its Delivered and Read times when it has them. */
+export function MessageInfoDialog({ message, onClose }: { message: UiMessage | null; onClose: () => void }) {
+  return (
+    <Dialog
+      open={message !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Message info</DialogTitle>
+          <DialogDescription className="sr-only">When this message was sent, delivered and read.</DialogDescription>
+        </DialogHeader>
+        {message ? (
+          <>
+            <p className="max-h-48 overflow-y-auto whitespace-pre-wrap rounded-xl bg-muted px-4 py-3 text-sm [overflow-wrap:anywhere]">
+              {message.text}
+            </p>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+              <dt className="font-medium">Sent</dt>
+              <dd className="text-muted-foreground">
+                {message.pending ? 'Waiting to be sent' : formatDateTime(message.timestamp)}
+              </dd>
+              {message.deliveredAt !== null ? (
+                <>
+                  <dt className="font-medium">Delivered</dt>
+                  <dd className="text-muted-foreground">{formatDateTime(message.deliveredAt)}</dd>
+                </>
+              ) : null}
+              {message.readAt !== null ? (
+                <>
+                  <dt className="font-medium">Read</dt>
+                  <dd className="text-muted-foreground">{formatDateTime(message.readAt)}</dd>
+                </>
+              ) : null}
+            </dl>
+          </>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

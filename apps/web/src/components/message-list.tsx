@@ -1,0 +1,156 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { MessageCircle } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import type { ConversationView, UiMessage } from '@/lib/conversation';
+import { MessageBubble } from './message-bubble';
+import { Spinner } from './spinner';
+import { TypingDots } from './typing-dots';
+import type { MenuAnchor } from './ui/action-menu';
+
+const ESTIMATED_ROW_PX = 52;
+/** Closer than this to the bottom counts as "at the bottom": new messages scroll into view. */
+const AT_END_PX = 96;
+/** Closer than this to the top loads the previous page. */
+const LOAD_OLDER_PX = 800;
+const TYPING_KEY = '__typing__';
+
+/**
+ * The conversation, virtualised (rows measured as they render), so a chat of any
+ * length opens at its newest message and scrolls smoothly. Scrolling near the top
+ * loads the previous page while the rows in view stay put; a new message scrolls
+ * smoothly into view when the reader is at the bottom (and always after sending).
+ */
+export function MessageList({
+  view,
+  me,
+  peerHandle,
+  typing,
+  sentCount,
+  onLoadOlder,
+  onMenu,
+}: {
+  view: ConversationView;
+  me: string;
+  peerHandle: string;
+  typing: boolean;
+  /** Bumped when the user sends: scroll to the newest message. */
+  sentCount: number;
+  onLoadOlder: () => void;
+  onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
+}) {
+  const scrollRef = useRef<HTMLElement>(null);
+  const { messages } = view;
+  const count = messages.length + (typing ? 1 : 0);
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey: (i) => messages[i]?.id ?? TYPING_KEY,
+    overscan: 10,
+    paddingStart: 12,
+    paddingEnd: 12,
+    // Rows prepended above (an older page) keep the rows in view where they are.
+    anchorTo: 'end',
+    scrollEndThreshold: AT_END_PX,
+  });
+
+  // Whether the reader is at the bottom: only scrolling up leaves it.
+  const atEnd = useRef(true);
+  const lastTop = useRef(0);
+  const canLoadOlder = view.status === 'ready' && view.hasMore && !view.loadingOlder;
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    const up = el.scrollTop < lastTop.current - 1;
+    lastTop.current = el.scrollTop;
+    if (distance <= AT_END_PX) atEnd.current = true;
+    else if (up) atEnd.current = false;
+    if (up && el.scrollTop < LOAD_OLDER_PX && canLoadOlder) onLoadOlder();
+  }, [canLoadOlder, onLoadOlder]);
+
+  // Open at the newest message.
+  useLayoutEffect(() => {
+    virtualizer.scrollToEnd();
+  }, [virtualizer]);
+
+  // Follow new messages (and the typing dots) while at the bottom.
+  const lastKey = count > 0 ? virtualizer.options.getItemKey(count - 1) : null;
+  const seenLastKey = useRef(lastKey);
+  useEffect(() => {
+    if (lastKey === seenLastKey.current) return;
+    seenLastKey.current = lastKey;
+    if (atEnd.current) virtualizer.scrollToEnd({ behavior: 'smooth' });
+  }, [lastKey, virtualizer]);
+
+  // After sending, go to the newest message even when reading older ones.
+  const seenSent = useRef(sentCount);
+  useEffect(() => {
+    if (sentCount === seenSent.current) return;
+    seenSent.current = sentCount;
+    atEnd.current = true;
+    // Smooth over a short way; a jump from far up in the history.
+    const el = scrollRef.current;
+    const far = el ? el.scrollHeight - el.scrollTop - el.clientHeight > 2 * el.clientHeight : false;
+    virtualizer.scrollToEnd({ behavior: far ? 'auto' : 'smooth' });
+  }, [sentCount, virtualizer]);
+
+  // A page that does not fill the screen cannot be scrolled up: load more at once.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el && canLoadOlder && el.scrollHeight <= el.clientHeight + 1) onLoadOlder();
+  });
+
+  const items = virtualizer.getVirtualItems();
+
+  return (
+    <div className="relative min-h-0 flex-1">
+      <section
+        ref={scrollRef}
+        onScroll={onScroll}
+        className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
+        aria-label={`Conversation with ${peerHandle}`}
+        tabIndex={-1}
+      >
+        {count === 0 ? (
+          <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-muted-foreground">
+            <MessageCircle className="size-10 text-primary/60" aria-hidden />
+            <p className="text-sm">No messages yet. Say hi to {peerHandle}!</p>
+          </div>
+        ) : (
+          // mt-auto: a short conversation sits at the bottom, next to the input.
+          <div className="relative mt-auto w-full shrink-0" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const m = messages[item.index];
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute left-0 top-0 w-full"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  {m ? (
+                    <MessageBubble message={m} own={m.senderId === me} onMenu={onMenu} />
+                  ) : (
+                    <div className="px-3 py-1">
+                      <TypingDots handle={peerHandle} />
+                    </div>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </section>
+      {view.loadingOlder ? (
+        <div className="pointer-events-none absolute inset-x-0 top-2 flex justify-center">
+          <span className="rounded-full bg-background p-1.5 shadow">
+            <Spinner />
+          </span>
+        </div>
+      ) : null}
+    </div>
+  );
+}

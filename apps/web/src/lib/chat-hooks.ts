@@ -1,0 +1,115 @@
+/**
+ * React's view of the ChatClient: useSyncExternalStore over its immutable snapshots.
+ * Hooks that show something from the server also tell the client they need it
+ * (open conversation, watched presence, user profile, search page).
+ */
+import type { ChatSummary, Presence, PublicUser } from '@app/protocol';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import type { ChatClient } from './chat-client';
+import { getChatClient, subscribeChatClient } from './chat-client-singleton';
+import type { ConnectionStatus } from './chat-socket';
+import {
+  type ChatListView,
+  type ConversationView,
+  EMPTY_CHAT_LIST,
+  EMPTY_CONVERSATION,
+  EMPTY_SEARCH,
+  type UserSearchView,
+} from './conversation';
+
+const noSubscribe = () => () => {};
+
+export function useChatClient(): ChatClient | null {
+  return useSyncExternalStore(subscribeChatClient, getChatClient, getChatClient);
+}
+
+/** Reads one snapshot of the client; `select` must return the same value until it changes. */
+function useClientValue<T>(select: (c: ChatClient) => T, fallback: T): T {
+  const client = useChatClient();
+  const get = () => (client ? select(client) : fallback);
+  return useSyncExternalStore(client ? client.subscribe : noSubscribe, get, get);
+}
+
+export function useConnectionStatus(): ConnectionStatus {
+  return useClientValue((c) => c.status, 'offline');
+}
+
+/** Every chat summary, newest first (archived and locked included: screens filter). */
+export function useChatList(): ChatListView {
+  return useClientValue((c) => c.getChatList(), EMPTY_CHAT_LIST);
+}
+
+export function useChatSummary(peerId: string): ChatSummary | undefined {
+  return useClientValue((c) => c.chatWith(peerId), undefined);
+}
+
+/** The conversation with `peerId`; opening it loads its newest page. */
+export function useConversation(peerId: string): ConversationView {
+  const client = useChatClient();
+  useEffect(() => (client && peerId ? client.openConversation(peerId) : undefined), [client, peerId]);
+  return useClientValue((c) => c.getConversation(peerId), EMPTY_CONVERSATION);
+}
+
+/** A user's presence, pushed by the server while a screen shows it. */
+export function usePresence(userId: string | null | undefined): Presence | undefined {
+  const client = useChatClient();
+  useEffect(() => (client && userId ? client.users.watch([userId]) : undefined), [client, userId]);
+  return useClientValue((c) => (userId ? c.getPresence(userId) : undefined), undefined);
+}
+
+/** Whether `peerId` is typing to us. */
+export function useTyping(peerId: string): boolean {
+  return useClientValue((c) => c.isTyping(peerId), false);
+}
+
+/** A user's public profile: undefined while unknown, null when there is no such user. */
+export function useUser(userId: string): PublicUser | null | undefined {
+  const client = useChatClient();
+  const status = useConnectionStatus();
+  const user = useClientValue((c) => c.getUser(userId), undefined);
+  useEffect(() => {
+    if (client && status === 'online' && user === undefined) client.users.request(userId);
+  }, [client, status, user, userId]);
+  return user;
+}
+
+/** The server-side username search (the first page, then more on `loadMore`). */
+export function useUserSearch(query: string): UserSearchView & { loadMore: () => void } {
+  const client = useChatClient();
+  const status = useConnectionStatus();
+  useEffect(() => {
+    if (client && status === 'online') client.users.search(query);
+  }, [client, status, query]);
+  const view = useClientValue((c) => c.users.getSearch(query), EMPTY_SEARCH);
+  const loadMore = useCallback(() => client?.users.loadMore(query), [client, query]);
+  return { ...view, loadMore };
+}
+
+function subscribeVisibility(listener: () => void): () => void {
+  document.addEventListener('visibilitychange', listener);
+  return () => document.removeEventListener('visibilitychange', listener);
+}
+
+export function useDocumentVisible(): boolean {
+  return useSyncExternalStore(
+    subscribeVisibility,
+    () => document.visibilityState === 'visible',
+    () => true,
+  );
+}
+
+/**
+ * While the conversation is open and the page visible, messages from the peer that
+ * are not read yet (or an unread count on the summary) are marked read.
+ */
+export function useMarkRead(peerId: string, view: ConversationView): void {
+  const client = useChatClient();
+  const status = useConnectionStatus();
+  const visible = useDocumentVisible();
+  const summary = useChatSummary(peerId);
+  const unread =
+    (summary?.unreadCount ?? 0) > 0 || view.messages.some((m) => m.senderId === peerId && m.status !== 'read');
+  useEffect(() => {
+    if (client && status === 'online' && visible && unread && view.status === 'ready') client.markRead(peerId);
+  }, [client, status, visible, unread, view, peerId]);
+}
