@@ -34,7 +34,12 @@ export const ChatRow = memo(function ChatRow({ chat, now }: { chat: ChatSummary;
         <span className="relative">
           <UserAvatar name={peer?.username ?? DELETED_ACCOUNT} src={peer?.profilePic} />
           {presence?.online ? (
-            <span className="absolute bottom-0 right-0 size-3.5 rounded-full border-2 border-background bg-success" />
+            <span
+              role="img"
+              aria-label="Online"
+              title="Online"
+              className="absolute bottom-0 right-0 size-3.5 rounded-full border-2 border-background bg-success"
+            />
           ) : null}
         </span>
         <span className="flex min-w-0 flex-1 flex-col gap-0.5">

@@ -10,7 +10,7 @@ export function MessageTicks({ message, className }: { message: UiMessage; class
   const [label, Icon, tint] = message.pending
     ? (['Pending', Clock, 'opacity-80'] as const)
     : message.status === 'read'
-      ? (['Read', CheckCheck, 'text-sky-300'] as const)
+      ? (['Read', CheckCheck, 'text-cyan-200'] as const)
       : message.status === 'delivered'
         ? (['Delivered', CheckCheck, 'opacity-80'] as const)
         : (['Sent', Check, 'opacity-80'] as const);

@@ -41,6 +41,9 @@ function assertNever(x: never): void {
   console.warn('Unknown update', x);
 }
 
+/** Most chats whose unread messages are fetched at load to acknowledge them (the socket's burst is 100 frames). */
+const ACK_UNREAD_CHATS_MAX = 20;
+
 function message(e: unknown): string {
   return e instanceof Error ? e.message : 'Something went wrong. Please try again.';
 }
@@ -239,6 +242,7 @@ export class ChatClient {
       this.chats = new Map(r.chats.map((c) => [c.chatId, c]));
       for (const c of r.chats) if (c.peer) this.users.remember(c.peer);
       ok = true;
+      this.acknowledgeUnread(r.chats);
       this.chatsStatus = 'ready';
       this.chatsError = null;
     } catch (e) {
@@ -248,6 +252,26 @@ export class ChatClient {
       this.endLoad(start, (u) => ok && u.kind !== 'message');
       this.chatListView = null;
       this.changed();
+    }
+  }
+
+  /**
+   * Messages that arrived while no page of ours was connected reach us only as unread
+   * counts in the chat list: fetch them (newest chats first, a page each) so they are
+   * acknowledged as delivered, as they are when they arrive live.
+   */
+  private acknowledgeUnread(chats: readonly ChatSummary[]): void {
+    const unread = chats
+      .filter((c) => c.unreadCount > 0 && !this.conversations.get(c.peerId)?.opens)
+      .sort((a, b) => b.timestamp - a.timestamp)
+      .slice(0, ACK_UNREAD_CHATS_MAX);
+    for (const c of unread) {
+      this.socket.request('history', { peerId: c.peerId, limit: Math.min(c.unreadCount, HISTORY_PAGE) }).then(
+        (r) => {
+          if (!this.destroyed) for (const m of r.messages) this.received(m);
+        },
+        () => {},
+      );
     }
   }
 

@@ -73,8 +73,12 @@ export function ActionMenu({
     let top = anchor.y;
     if (top + height > window.innerHeight - margin) top = Math.max(margin, anchor.y - height - 8);
     setPos({ left, top });
-    el.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [anchor]);
+
+  // Focus the first item once the menu is placed: while it is still hidden it cannot take focus.
+  useEffect(() => {
+    if (pos) ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [pos]);
 
   const close = useCallback(
     (restoreFocus: boolean) => {
