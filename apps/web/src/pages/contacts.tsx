@@ -1,9 +1,10 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { ArrowLeft, MessageCircle, Search, UserRoundSearch } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ConnectionBar } from '@/components/connection-bar';
 import { ContactRow } from '@/components/contact-row';
+import { FloatingLink } from '@/components/floating-link';
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -147,13 +148,9 @@ export default function ContactsPage() {
           ) : null}
         </main>
 
-        <div className="pointer-events-none sticky bottom-0 flex justify-end p-5">
-          <Button asChild size="icon" className="pointer-events-auto size-14 rounded-full shadow-lg [&_svg]:size-6">
-            <Link to="/home" aria-label="Chats">
-              <MessageCircle aria-hidden />
-            </Link>
-          </Button>
-        </div>
+        <FloatingLink to="/home" label="Chats">
+          <MessageCircle aria-hidden />
+        </FloatingLink>
       </div>
     </div>
   );

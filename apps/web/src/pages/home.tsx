@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ChatRow } from '@/components/chat-row';
 import { ConnectionBar } from '@/components/connection-bar';
+import { FloatingLink } from '@/components/floating-link';
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -144,13 +145,9 @@ export default function HomePage() {
           )}
         </main>
 
-        <div className="pointer-events-none sticky bottom-0 flex justify-end p-5">
-          <Button asChild size="icon" className="pointer-events-auto size-14 rounded-full shadow-lg [&_svg]:size-6">
-            <Link to="/contacts" aria-label="New chat">
-              <MessageSquarePlus aria-hidden />
-            </Link>
-          </Button>
-        </div>
+        <FloatingLink to="/contacts" label="New chat">
+          <MessageSquarePlus aria-hidden />
+        </FloatingLink>
       </div>
     </div>
   );
