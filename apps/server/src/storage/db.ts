@@ -55,7 +55,14 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Write transactions take the write lock up front (BEGIN IMMEDIATE): a deferred one that
+  // reads first and then writes fails at once with SQLITE_BUSY when another connection
+  // (a second process, a maintenance script) committed in between; an immediate one waits.
+  const database = {
+    close: () => sqlite.close(),
+    prepare: (query: string) => sqlite.prepare(query === 'begin' ? 'begin immediate' : query),
+  };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
 }
 
