@@ -18,8 +18,10 @@ import { PresenceTracker } from './realtime/presence.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
+import { registerMeRoutes } from './social/me-routes.ts';
 import { ChatStore } from './storage/chat-store.ts';
 import { migrate, openDb } from './storage/db.ts';
+import { SocialStore } from './storage/social-store.ts';
 import { Store } from './storage/store.ts';
 
 /** JSON bodies are small: the largest legitimate one is a sign-up form. */
@@ -84,13 +86,15 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   };
   const sessions = new Sessions(store, config.sessionSecret, https);
   const chat = new ChatStore(db.kysely);
+  const social = new SocialStore(db.kysely);
   const hub = createLocalHub();
   const realtime = new Realtime({
     sessions,
     store,
     chat,
+    social,
     hub,
-    presence: new PresenceTracker(store),
+    presence: new PresenceTracker(store, social),
     log: app.log,
     publicUrl: config.publicUrl,
   });
@@ -99,6 +103,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     config,
     store,
     chat,
+    social,
     realtime,
     sessions,
     mailer,
@@ -171,9 +176,10 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     });
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
+    registerMeRoutes(api, ctx);
 
     api.get(API.publicSettings, async (): Promise<PublicSettings> => {
-      return { helpLink: await store.getSetting('helpLink') };
+      return { helpLink: await store.getSetting('helpLink'), uploadUrl: config.uploadUrl };
     });
 
     api.get(API.adminStats, { preHandler: requireAdmin(ctx) }, async () => {

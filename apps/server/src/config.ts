@@ -34,6 +34,22 @@ export interface Config {
   rateLimits: RateLimits;
   /** How recent a sign-in must be to delete the account. */
   reauthWindowMs: number;
+  /** The image-upload site the profile's Upload button opens (http/https). */
+  uploadUrl: string;
+}
+
+export const DEFAULT_UPLOAD_URL = 'https://postimages.org/';
+
+function httpUrl(name: string, value: string | undefined, fallback: string): string {
+  if (value === undefined || value === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL`);
+  return url.href;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -95,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     rateLimits: limits,
     reauthWindowMs: int(env.REAUTH_WINDOW_MS, 10 * 60 * 1000),
+    uploadUrl: httpUrl('UPLOAD_URL', env.UPLOAD_URL, DEFAULT_UPLOAD_URL),
     ...overrides,
   };
 }

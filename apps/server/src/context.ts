@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import type { ChatStore } from './storage/chat-store.ts';
+import type { SocialStore } from './storage/social-store.ts';
 import type { Store, User } from './storage/store.ts';
 
 export interface Limiters {
@@ -22,6 +23,7 @@ export interface AppContext {
   config: Config;
   store: Store;
   chat: ChatStore;
+  social: SocialStore;
   realtime: Realtime;
   sessions: Sessions;
   mailer: Mailer;

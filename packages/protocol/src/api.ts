@@ -25,6 +25,8 @@ export interface UserResponse {
 
 export interface PublicSettings {
   helpLink: string | null;
+  /** The image-upload site the profile's Upload button opens. */
+  uploadUrl: string;
 }
 
 export interface ApiErrorBody {
@@ -32,6 +34,8 @@ export interface ApiErrorBody {
   message: string;
   /** Field-level messages from validation, first one first. */
   issues?: { path: string; message: string }[];
+  /** When a refused attempt may be tried again (ms), e.g. after too many wrong PINs. */
+  retryAt?: number;
 }
 
 export type ApiErrorCode =
@@ -50,6 +54,9 @@ export type ApiErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'bad_origin'
+  | 'invalid_pin'
+  | 'pin_locked'
+  | 'no_pin'
   | 'internal';
 
 export const API = {
@@ -65,6 +72,10 @@ export const API = {
   changePassword: '/api/account/password',
   deleteAccount: '/api/account',
   publicSettings: '/api/settings',
+  profile: '/api/me/profile',
+  privacy: '/api/me/privacy',
+  pin: '/api/me/pin',
+  verifyPin: '/api/me/pin/verify',
   adminStats: '/api/admin/stats',
 } as const;
 

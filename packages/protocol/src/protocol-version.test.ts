@@ -11,11 +11,12 @@ import { PROTOCOL_VERSION } from './constants.ts';
 
 const PINNED: Record<number, string> = {
   1: '6a196dd11dbd796a',
+  2: 'x',
 };
 
 function protocolHash(): string {
   const h = createHash('sha256');
-  for (const file of ['ws.ts', 'chat.ts']) {
+  for (const file of ['ws.ts', 'chat.ts', ...(PROTOCOL_VERSION >= 2 ? ['social.ts'] : [])]) {
     const source = readFileSync(path.join(import.meta.dirname, file), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/\/\/.*$/gm, '')

@@ -20,8 +20,10 @@ import {
   type Presence,
   type PublicUser,
   presenceSchema,
+  publicUserSchema,
   userIdSchema,
 } from './chat.ts';
+import { type Access, accessSchema, type NotificationItem, notificationItemSchema, privacySchema } from './social.ts';
 
 /** Largest frame the server reads. A 4096-character message in JSON fits with room to spare. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -117,6 +119,31 @@ export const typingUpSchema = z.strictObject({ t: z.literal('typing'), to: userI
 
 export const pingSchema = z.strictObject({ t: z.literal('ping') });
 
+/** Archive or lock (or undo either) the user's own chat with `peerId`. Unlocking needs a PIN grant. */
+export const chatFlagsSchema = z
+  .strictObject({
+    t: z.literal('chatFlags'),
+    id: requestId,
+    peerId: userIdSchema,
+    archived: z.boolean().optional(),
+    locked: z.boolean().optional(),
+  })
+  .refine((f) => f.archived !== undefined || f.locked !== undefined, { error: 'Nothing to change' });
+
+/** The merged notification list and the bell count. */
+export const notificationsSchema = z.strictObject({ t: z.literal('notifications'), id: requestId });
+
+/** The user opened /notifications: everything so far is seen. */
+export const notificationsSeenSchema = z.strictObject({ t: z.literal('notificationsSeen'), id: requestId });
+
+/** Accept or decline a contact request addressed to this user. */
+export const respondRequestSchema = z.strictObject({
+  t: z.literal('respondRequest'),
+  id: requestId,
+  notificationId: z.string().min(1).max(64),
+  accept: z.boolean(),
+});
+
 export const upFrameSchema = z.discriminatedUnion('t', [
   helloSchema,
   sendSchema,
@@ -131,22 +158,31 @@ export const upFrameSchema = z.discriminatedUnion('t', [
   watchSchema,
   typingUpSchema,
   pingSchema,
+  chatFlagsSchema,
+  notificationsSchema,
+  notificationsSeenSchema,
+  respondRequestSchema,
 ]);
 export type UpFrame = z.infer<typeof upFrameSchema>;
 export type RequestFrame = Extract<UpFrame, { id: string }>;
 
 /** What each request answers with. */
 export interface ResultData {
-  send: { message: ChatMessage };
+  /** Stored, or (to a user who takes messages from contacts only) sent as a contact request. */
+  send: { message: ChatMessage } | { request: Access };
   edit: { message: ChatMessage };
   delete: { message: ChatMessage };
   delivered: { count: number };
   read: { count: number };
-  history: { messages: ChatMessage[]; hasMore: boolean; peer: PublicUser | null };
+  history: { messages: ChatMessage[]; hasMore: boolean; peer: PublicUser | null; access: Access };
   chats: { chats: ChatSummary[] };
   users: { users: (PublicUser & { online: boolean })[]; next: string | null };
   user: { user: PublicUser; presence: Presence };
   watch: { presence: Presence[] };
+  chatFlags: { chat: ChatSummary };
+  notifications: { items: NotificationItem[]; unseen: number };
+  notificationsSeen: { unseen: number };
+  respondRequest: { accepted: boolean };
 }
 
 export const wsErrorCodeSchema = z.enum([
@@ -157,6 +193,9 @@ export const wsErrorCodeSchema = z.enum([
   'rate_limited',
   'too_large',
   'recipient_unavailable',
+  'request_pending',
+  'pin_required',
+  'locked',
   'internal',
 ]);
 export type WsErrorCode = z.infer<typeof wsErrorCodeSchema>;
@@ -166,6 +205,17 @@ export const updateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), message: chatMessageSchema }),
   z.object({ kind: z.literal('chat'), chat: chatSummarySchema }),
   z.object({ kind: z.literal('chatRemoved'), chatId: z.string() }),
+  /** A peer's or contact's public profile changed. */
+  z.object({ kind: z.literal('peer'), user: publicUserSchema }),
+  /** The user's own privacy settings changed (in any tab). */
+  z.object({ kind: z.literal('privacy'), privacy: privacySchema }),
+  /** A personal notification was added (or replaced). */
+  z.object({ kind: z.literal('notification'), notification: notificationItemSchema }),
+  z.object({ kind: z.literal('notificationRemoved'), id: z.string() }),
+  /** Everything up to `at` was seen on /notifications. */
+  z.object({ kind: z.literal('notificationsSeen'), at: z.number().int().nonnegative() }),
+  /** Whether the user may message `peerId` changed. */
+  z.object({ kind: z.literal('access'), peerId: z.string(), access: accessSchema }),
 ]);
 export type Update = z.infer<typeof updateSchema>;
 
@@ -182,6 +232,8 @@ export const downFrameSchema = z.discriminatedUnion('t', [
     userId: z.string(),
     seq: z.number().int(),
     resumed: z.boolean(),
+    /** The user's own privacy settings (they decide which ticks and times the user sees). */
+    privacy: privacySchema,
   }),
   z.object({ t: z.literal('update'), seq: z.number().int().positive(), update: updateSchema }),
   /** `data` is the ResultData entry of the request's type. */

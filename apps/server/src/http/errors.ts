@@ -7,6 +7,7 @@ export class HttpError extends Error {
   readonly status: number;
   readonly code: ApiErrorCode;
   readonly issues: ApiErrorBody['issues'];
+  retryAt?: number;
 
   constructor(status: number, code: ApiErrorCode, message: string, issues?: ApiErrorBody['issues']) {
     super(message);
@@ -19,6 +20,7 @@ export class HttpError extends Error {
 export function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
   const body: ApiErrorBody = { error: err.code, message: err.message };
   if (err.issues?.length) body.issues = err.issues;
+  if (err.retryAt !== undefined) body.retryAt = err.retryAt;
   return reply.code(err.status).send(body);
 }
 

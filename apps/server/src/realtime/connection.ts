@@ -3,20 +3,26 @@
  * exhaustive switch, per-socket rate limiting, presence watching and typing.
  */
 import {
+  type ChatMessage,
+  type ChatSummary,
   CLOSE,
   chatIdOf,
   type DownFrame,
   HISTORY_PAGE,
+  PRIVACY_DEFAULTS,
   PROTOCOL_VERSION,
   type Presence,
+  type Privacy,
   type ResultData,
+  SOCIAL_MSG,
+  type Update,
   type UpFrame,
   USERS_PAGE,
   upFrameSchema,
   type WsErrorCode,
 } from '@app/protocol';
 import type { WebSocket } from 'ws';
-import { ChatError, type LoggedUpdate } from '../storage/chat-store.ts';
+import { ChatError } from '../storage/chat-store.ts';
 import type { RealtimeDeps } from './realtime.ts';
 
 function assertNever(x: never): never {
@@ -67,8 +73,14 @@ export class Connection {
   private refused = 0;
   private presenceCounted = false;
   private queue: Promise<void> = Promise.resolve();
-  /** Typing targets already checked to exist (and not be blocked). */
+  /** Typing targets already checked to exist, not be blocked, and take our messages. */
   private readonly typingTargets = new Map<string, boolean>();
+  /** The user's own privacy settings: which ticks and last-seen times this socket shows. */
+  private privacy: Privacy = { ...PRIVACY_DEFAULTS };
+  /** The user's locked chats: their text reaches this socket only under a PIN grant. */
+  private readonly locked = new Set<string>();
+  /** Until when this session's PIN grant opens locked chats (ms). */
+  grantUntil = 0;
   alive = true;
 
   constructor(ws: WebSocket, userId: string, tokenHash: string, deps: RealtimeDeps) {
@@ -96,7 +108,61 @@ export class Connection {
   }
 
   sendPresence(presence: Presence): void {
-    this.send({ t: 'presence', presence });
+    this.send({ t: 'presence', presence: this.viewPresence(presence) });
+  }
+
+  // ---- what this socket may see ----------------------------------------------------
+
+  private granted(): boolean {
+    return this.grantUntil > Date.now();
+  }
+
+  /** A grant may have been given on another process: ask the database before refusing. */
+  private async ensureGranted(): Promise<boolean> {
+    if (this.granted()) return true;
+    this.grantUntil = await this.deps.social.sessionGrant(this.tokenHash);
+    return this.granted();
+  }
+
+  /** Someone who hides their own last seen sees no one's. */
+  private viewPresence(p: Presence): Presence {
+    return this.privacy.lastSeen || p.lastSeen === null ? p : { ...p, lastSeen: null };
+  }
+
+  /**
+   * A message as this socket may see it: with read receipts off, the user's own messages
+   * never show read; in a locked chat without a PIN grant the text stays on the server.
+   */
+  private viewMessage(m: ChatMessage): ChatMessage {
+    let v = m;
+    if (!this.privacy.readReceipts && m.senderId === this.userId && m.status === 'read') {
+      v = { ...v, status: 'delivered', readAt: null };
+    }
+    if (this.locked.has(m.chatId) && !this.granted()) v = { ...v, text: '' };
+    return v;
+  }
+
+  private viewChat(c: ChatSummary): ChatSummary {
+    return c.locked && c.lastMessage !== null && !this.granted() ? { ...c, lastMessage: null } : c;
+  }
+
+  private viewUpdate(u: Update): Update {
+    if (u.kind === 'message') return { kind: 'message', message: this.viewMessage(u.message) };
+    if (u.kind === 'chat') return { kind: 'chat', chat: this.viewChat(u.chat) };
+    return u;
+  }
+
+  /** Live updates that change what this socket may see. */
+  private track(u: Update): void {
+    if (u.kind === 'privacy') this.privacy = u.privacy;
+    else if (u.kind === 'chat') {
+      if (u.chat.locked) this.locked.add(u.chat.chatId);
+      else this.locked.delete(u.chat.chatId);
+    } else if (u.kind === 'access') this.typingTargets.delete(u.peerId);
+  }
+
+  private sendUpdate(seq: number, update: Update): void {
+    this.send({ t: 'update', seq, update: this.viewUpdate(update) });
   }
 
   close(code: number, reason: string): void {
@@ -113,6 +179,13 @@ export class Connection {
     if (frame.t === 'update') {
       if (frame.seq <= this.lastSentSeq) return;
       this.lastSentSeq = frame.seq;
+      this.track(frame.update);
+      this.sendUpdate(frame.seq, frame.update);
+      return;
+    }
+    if (frame.t === 'presence') {
+      this.sendPresence(frame.presence);
+      return;
     }
     this.send(frame);
   }
@@ -167,12 +240,23 @@ export class Connection {
     const online = this.deps.presence.connect(this.userId);
     // Subscribe first and buffer, so nothing committed between the backlog read and now is lost.
     this.unsubscribe = this.deps.hub.subscribe(this.userId, (f) => this.deliver(f));
+    // The current state decides what the backlog may show (a chat locked since is masked).
+    this.privacy = await this.deps.social.privacy(this.userId);
+    for (const id of await this.deps.social.lockedChats(this.userId)) this.locked.add(id);
+    this.grantUntil = await this.deps.social.sessionGrant(this.tokenHash);
     const backlog = lastSeq === null ? null : await this.deps.chat.updatesSince(this.userId, lastSeq);
     const seq = backlog === null ? await this.deps.chat.currentSeq(this.userId) : (lastSeq as number);
-    this.send({ t: 'welcome', v: PROTOCOL_VERSION, userId: this.userId, seq, resumed: backlog !== null });
+    this.send({
+      t: 'welcome',
+      v: PROTOCOL_VERSION,
+      userId: this.userId,
+      seq,
+      resumed: backlog !== null,
+      privacy: this.privacy,
+    });
     this.lastSentSeq = seq;
     for (const u of backlog ?? []) {
-      this.send({ t: 'update', seq: u.seq, update: u.update });
+      this.sendUpdate(u.seq, u.update);
       this.lastSentSeq = u.seq;
     }
     const buffered = this.pending;
@@ -180,16 +264,6 @@ export class Connection {
     this.state = 'ready';
     for (const f of buffered) this.deliver(f);
     await online;
-  }
-
-  private publish(updates: LoggedUpdate[]): void {
-    for (const u of updates) {
-      this.deps.hub.publish(u.userId, { t: 'update', seq: u.seq, update: u.update });
-      // Now and then, drop log entries too old to resume from.
-      if (u.seq % 1000 === 0) {
-        this.deps.chat.pruneLog(u.userId).catch((err: unknown) => this.deps.log.warn({ err }, 'log prune failed'));
-      }
-    }
   }
 
   private reply<K extends keyof ResultData>(id: string, _kind: K, data: ResultData[K]): void {
@@ -223,7 +297,7 @@ export class Connection {
         let ok = this.typingTargets.get(frame.to);
         if (ok === undefined) {
           const target = await this.deps.store.userById(frame.to);
-          ok = target !== null && !target.blocked;
+          ok = target !== null && !target.blocked && (await this.deps.social.access(me, frame.to)).state === 'open';
           if (this.typingTargets.size > 1000) this.typingTargets.clear();
           this.typingTargets.set(frame.to, ok);
         }
@@ -236,47 +310,61 @@ export class Connection {
       case 'send': {
         if (frame.to === me) throw new FrameError('forbidden', 'You cannot message yourself');
         const r = await chat.send(me, frame.to, frame.msgId, frame.text, now);
-        this.publish(r.updates);
+        this.deps.publish(r.updates);
         if (this.typingTo.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
-        this.reply(frame.id, 'send', { message: r.message });
+        this.reply(
+          frame.id,
+          'send',
+          'request' in r ? { request: r.request } : { message: this.viewMessage(r.message) },
+        );
         return;
       }
       case 'edit': {
         this.ownChat(frame.chatId);
         const r = await chat.edit(me, frame.chatId, frame.msgId, frame.text, now);
-        this.publish(r.updates);
-        this.reply(frame.id, 'edit', { message: r.message });
+        this.deps.publish(r.updates);
+        this.reply(frame.id, 'edit', { message: this.viewMessage(r.message) });
         return;
       }
       case 'delete': {
         this.ownChat(frame.chatId);
         const r = await chat.delete(me, frame.chatId, frame.msgId, now);
-        this.publish(r.updates);
-        this.reply(frame.id, 'delete', { message: r.message });
+        this.deps.publish(r.updates);
+        this.reply(frame.id, 'delete', { message: this.viewMessage(r.message) });
         return;
       }
       case 'delivered': {
         this.ownChat(frame.chatId);
         const updates = await chat.delivered(me, frame.chatId, frame.msgIds, now);
-        this.publish(updates);
+        this.deps.publish(updates);
         this.reply(frame.id, 'delivered', { count: updates.length / 2 });
         return;
       }
       case 'read': {
         const updates = await chat.read(me, frame.peerId, now);
-        this.publish(updates);
+        this.deps.publish(updates);
         this.reply(frame.id, 'read', { count: updates.filter((u) => u.update.kind === 'message').length / 2 });
         return;
       }
       case 'history': {
         const chatId = chatIdOf(me, frame.peerId);
+        if (this.locked.has(chatId) && !(await this.ensureGranted())) {
+          throw new FrameError('locked', SOCIAL_MSG.chatLocked);
+        }
         const page = await chat.history(chatId, frame.limit ?? HISTORY_PAGE, frame.before);
         const peer = await chat.publicUser(frame.peerId);
-        this.reply(frame.id, 'history', { ...page, peer });
+        const access =
+          frame.peerId === me ? { state: 'open' as const } : await this.deps.social.access(me, frame.peerId);
+        this.reply(frame.id, 'history', {
+          messages: page.messages.map((m) => this.viewMessage(m)),
+          hasMore: page.hasMore,
+          peer,
+          access,
+        });
         return;
       }
       case 'chats':
-        this.reply(frame.id, 'chats', { chats: await chat.chats(me) });
+        this.reply(frame.id, 'chats', { chats: (await chat.chats(me)).map((c) => this.viewChat(c)) });
         return;
       case 'users': {
         const users = await chat.searchUsers(me, frame.query, frame.after, USERS_PAGE);
@@ -290,7 +378,10 @@ export class Connection {
       case 'user': {
         const user = await chat.publicUser(frame.userId);
         if (!user) throw new FrameError('not_found', 'User not found');
-        this.reply(frame.id, 'user', { user, presence: await this.deps.presence.get(frame.userId) });
+        this.reply(frame.id, 'user', {
+          user,
+          presence: this.viewPresence(await this.deps.presence.get(frame.userId)),
+        });
         return;
       }
       case 'watch': {
@@ -298,9 +389,33 @@ export class Connection {
         this.watched = new Set(frame.userIds);
         this.deps.presence.watch(this, this.watched);
         const presence = await Promise.all([...this.watched].map((u) => this.deps.presence.get(u)));
-        this.reply(frame.id, 'watch', { presence });
+        this.reply(frame.id, 'watch', { presence: presence.map((p) => this.viewPresence(p)) });
         return;
       }
+      case 'chatFlags': {
+        const chatId = chatIdOf(me, frame.peerId);
+        // Unlocking shows the chat again: only under a PIN grant.
+        if (frame.locked === false && this.locked.has(chatId) && !(await this.ensureGranted())) {
+          throw new FrameError('locked', SOCIAL_MSG.chatLocked);
+        }
+        const r = await this.deps.social.setChatFlags(me, frame.peerId, frame, now);
+        if (r.chat.locked) this.locked.add(chatId);
+        else this.locked.delete(chatId);
+        this.deps.publish(r.updates);
+        this.reply(frame.id, 'chatFlags', { chat: this.viewChat(r.chat) });
+        return;
+      }
+      case 'notifications':
+        this.reply(frame.id, 'notifications', await this.deps.social.notifications(me));
+        return;
+      case 'notificationsSeen':
+        this.deps.publish(await this.deps.social.markSeen(me, now));
+        this.reply(frame.id, 'notificationsSeen', { unseen: 0 });
+        return;
+      case 'respondRequest':
+        this.deps.publish(await this.deps.social.respondRequest(me, frame.notificationId, frame.accept, now));
+        this.reply(frame.id, 'respondRequest', { accepted: frame.accept });
+        return;
       default:
         assertNever(frame);
     }

@@ -1,8 +1,11 @@
 /**
  * Who is online: a user is online while at least one of their sockets is open. The
- * first socket marks them online, the last one to close records lastSeen.
+ * first socket marks them online, the last one to close records lastSeen. A user who
+ * hides their last seen is shown with lastSeen null ("Last seen recently"); the
+ * watcher's own setting is applied by the watcher (Connection.sendPresence).
  */
 import type { Presence } from '@app/protocol';
+import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
 
 export interface PresenceWatcher {
@@ -13,9 +16,11 @@ export class PresenceTracker {
   private readonly counts = new Map<string, number>();
   private readonly watchers = new Map<string, Set<PresenceWatcher>>();
   private readonly store: Store;
+  private readonly social: SocialStore;
 
-  constructor(store: Store) {
+  constructor(store: Store, social: SocialStore) {
     this.store = store;
+    this.social = social;
   }
 
   isOnline(userId: string): boolean {
@@ -27,7 +32,8 @@ export class PresenceTracker {
     this.counts.set(userId, n);
     if (n === 1) {
       await this.store.setPresence(userId, 'online', now);
-      this.notify({ userId, online: true, lastSeen: now });
+      const shown = await this.social.showsLastSeen(userId);
+      this.notify({ userId, online: true, lastSeen: shown ? now : null });
     }
   }
 
@@ -39,12 +45,20 @@ export class PresenceTracker {
     }
     this.counts.delete(userId);
     await this.store.setPresence(userId, 'offline', now);
-    this.notify({ userId, online: false, lastSeen: now });
+    const shown = await this.social.showsLastSeen(userId);
+    this.notify({ userId, online: false, lastSeen: shown ? now : null });
   }
 
   async get(userId: string): Promise<Presence> {
     const user = await this.store.userById(userId);
-    return { userId, online: this.isOnline(userId), lastSeen: user?.lastSeen ?? null };
+    const shown = user ? await this.social.showsLastSeen(userId) : false;
+    return { userId, online: this.isOnline(userId), lastSeen: shown ? (user?.lastSeen ?? null) : null };
+  }
+
+  /** The user's privacy changed: their watchers get their presence anew. */
+  async refresh(userId: string): Promise<void> {
+    if (!this.watchers.has(userId)) return;
+    this.notify(await this.get(userId));
   }
 
   watch(watcher: PresenceWatcher, userIds: Iterable<string>): void {

@@ -86,7 +86,7 @@ describe('sending', () => {
   it('stores a message once, updates both summaries and pushes it to both users live', async () => {
     const { a, b } = await pair();
     const id = mid();
-    const { message } = await a.ws.request('send', { to: b.user.id, msgId: id, text: 'hello bob' });
+    const message = await a.ws.sendMessage(b.user.id, 'hello bob', id);
     expect(message).toMatchObject({
       id,
       senderId: a.user.id,
@@ -102,8 +102,8 @@ describe('sending', () => {
 
     // A retry with the same id is acknowledged again and stored once.
     const before = b.ws.updates().length;
-    const again = await a.ws.request('send', { to: b.user.id, msgId: id, text: 'hello bob' });
-    expect(again.message).toEqual(message);
+    const again = await a.ws.sendMessage(b.user.id, 'hello bob', id);
+    expect(again).toEqual(message);
     const history = await b.ws.request('history', { peerId: a.user.id });
     expect(history.messages.map((m) => m.id)).toEqual([id]);
     await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'second' });

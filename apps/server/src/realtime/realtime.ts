@@ -9,7 +9,8 @@ import { CLOSE, MAX_FRAME_BYTES } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
-import type { ChatStore } from '../storage/chat-store.ts';
+import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
+import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
 import { Connection } from './connection.ts';
 import type { Hub } from './hub.ts';
@@ -17,11 +18,14 @@ import type { PresenceTracker } from './presence.ts';
 
 export interface RealtimeDeps {
   chat: ChatStore;
+  social: SocialStore;
   store: Store;
   hub: Hub;
   presence: PresenceTracker;
   log: FastifyBaseLogger;
   onClosed(conn: Connection): void;
+  /** Pushes committed update-log entries to their users' sockets. */
+  publish(updates: LoggedUpdate[]): void;
 }
 
 /** Sockets one user may hold at once (tabs and devices). */
@@ -60,6 +64,7 @@ export class Realtime {
     sessions: Sessions;
     store: Store;
     chat: ChatStore;
+    social: SocialStore;
     hub: Hub;
     presence: PresenceTracker;
     log: FastifyBaseLogger;
@@ -69,11 +74,13 @@ export class Realtime {
     this.allowedOrigin = new URL(opts.publicUrl).origin;
     this.deps = {
       chat: opts.chat,
+      social: opts.social,
       store: opts.store,
       hub: opts.hub,
       presence: opts.presence,
       log: opts.log,
       onClosed: (c) => this.forget(c),
+      publish: (updates) => this.publish(updates),
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -130,6 +137,27 @@ export class Realtime {
     if (!set) return;
     set.delete(conn);
     if (set.size === 0) this.byUser.delete(conn.userId);
+  }
+
+  /** Pushes committed update-log entries to their users' sockets (any process, via the hub). */
+  publish(updates: LoggedUpdate[]): void {
+    for (const u of updates) {
+      this.deps.hub.publish(u.userId, { t: 'update', seq: u.seq, update: u.update });
+      // Now and then, drop log entries too old to resume from.
+      if (u.seq % 1000 === 0) {
+        this.deps.chat.pruneLog(u.userId).catch((err: unknown) => this.deps.log.warn({ err }, 'log prune failed'));
+      }
+    }
+  }
+
+  /** A PIN was verified in this session: its open sockets may see its locked chats. */
+  grantSession(tokenHash: string, until: number): void {
+    for (const set of this.byUser.values()) for (const c of set) if (c.tokenHash === tokenHash) c.grantUntil = until;
+  }
+
+  /** The user's last-seen setting changed: their watchers get their presence anew. */
+  refreshPresence(userId: string): Promise<void> {
+    return this.deps.presence.refresh(userId);
   }
 
   /** Closes the sockets of one session (sign-out). */

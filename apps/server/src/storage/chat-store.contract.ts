@@ -6,6 +6,13 @@ import type { Db } from './db.ts';
 import { migrate } from './db.ts';
 import { Store } from './store.ts';
 
+/** A send that must store a message (no contact request is involved in these tests). */
+async function sendOk(chat: ChatStore, ...args: Parameters<ChatStore['send']>) {
+  const r = await chat.send(...args);
+  if (!('message' in r)) throw new Error('unexpected contact request');
+  return r;
+}
+
 let n = 0;
 async function user(store: Store, username?: string) {
   n += 1;
@@ -39,7 +46,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
     it('send: summaries, unread counting, idempotent retry, monotonic time, logged updates', async () => {
       const a = await user(store);
       const b = await user(store);
-      const first = await chat.send(a.id, b.id, 'msg-00001', 'one', 1000);
+      const first = await sendOk(chat, a.id, b.id, 'msg-00001', 'one', 1000);
       expect(first.duplicate).toBe(false);
       expect(first.updates.map((u) => [u.userId === a.id ? 'a' : 'b', u.seq, u.update.kind])).toEqual([
         ['a', 1, 'message'],
@@ -47,23 +54,24 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
         ['b', 1, 'message'],
         ['b', 2, 'chat'],
       ]);
-      const retry = await chat.send(a.id, b.id, 'msg-00001', 'one', 5000);
+      const retry = await sendOk(chat, a.id, b.id, 'msg-00001', 'one', 5000);
       expect(retry).toMatchObject({ duplicate: true, updates: [] });
       expect(retry.message).toEqual(first.message);
       // A clock that went backwards still orders after the previous message.
-      const second = await chat.send(a.id, b.id, 'msg-00002', 'two', 900);
+      const second = await sendOk(chat, a.id, b.id, 'msg-00002', 'two', 900);
       expect(second.message.timestamp).toBe(1000);
       const [bChat] = await chat.chats(b.id);
       expect(bChat).toMatchObject({ peerId: a.id, lastMessage: 'two', unreadCount: 2, archived: false, locked: false });
       expect(bChat?.peer?.username).toBe(a.username);
       expect((await chat.chats(a.id))[0]?.unreadCount).toBe(0);
-      await expect(chat.send(b.id, a.id, 'msg-00001', 'steal', 1)).rejects.toBeInstanceOf(ChatError);
+      await expect(sendOk(chat, b.id, a.id, 'msg-00001', 'steal', 1)).rejects.toBeInstanceOf(ChatError);
     });
 
     it('history pages newest-first windows in ascending order', async () => {
       const a = await user(store);
       const b = await user(store);
-      for (let i = 0; i < 7; i++) await chat.send(a.id, b.id, `hist-${String(i).padStart(4, '0')}`, `m${i}`, 100 + i);
+      for (let i = 0; i < 7; i++)
+        await sendOk(chat, a.id, b.id, `hist-${String(i).padStart(4, '0')}`, `m${i}`, 100 + i);
       const chatId = chatIdOf(a.id, b.id);
       const p1 = await chat.history(chatId, 3);
       expect(p1.messages.map((m) => m.text)).toEqual(['m4', 'm5', 'm6']);
@@ -80,7 +88,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       const a = await user(store);
       const b = await user(store);
       const chatId = chatIdOf(a.id, b.id);
-      await chat.send(a.id, b.id, 'st-00001', 'hello', 10);
+      await sendOk(chat, a.id, b.id, 'st-00001', 'hello', 10);
       expect(await chat.delivered(a.id, chatId, ['st-00001'], 11)).toEqual([]);
       const d = await chat.delivered(b.id, chatId, ['st-00001'], 12);
       expect(d.map((u) => u.update.kind)).toEqual(['message', 'message']);
@@ -101,8 +109,8 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
     it('updatesSince replays in order and reports pruned gaps', async () => {
       const a = await user(store);
       const b = await user(store);
-      await chat.send(a.id, b.id, 'log-00001', 'x', 1);
-      await chat.send(a.id, b.id, 'log-00002', 'y', 2);
+      await sendOk(chat, a.id, b.id, 'log-00001', 'x', 1);
+      await sendOk(chat, a.id, b.id, 'log-00002', 'y', 2);
       const all = await chat.updatesSince(b.id, 0);
       expect(all?.map((u) => u.seq)).toEqual([1, 2, 3, 4]);
       expect((await chat.updatesSince(b.id, 2))?.map((u) => u.seq)).toEqual([3, 4]);

@@ -4,57 +4,34 @@
  * seq sees exactly the committed changes, in order.
  */
 import {
+  type Access,
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
   DELETED_TEXT,
   type PublicUser,
+  SOCIAL_MSG,
   UPDATE_LOG_KEEP,
   type Update,
 } from '@app/protocol';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
+import { type Kysely, sql } from 'kysely';
+import {
+  appendLog,
+  ChatError,
+  insertMessage,
+  type LoggedUpdate,
+  PUBLIC_COLUMNS,
+  publicUserOf,
+  summaryOf,
+  type Tx,
+  toMessage,
+  toPublicUser,
+  toSummary,
+} from './chat-rows.ts';
+import type { Database } from './schema.ts';
+import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
-type Tx = Transaction<Database> | Kysely<Database>;
-
-export interface LoggedUpdate {
-  userId: string;
-  seq: number;
-  update: Update;
-}
-
-/** Why a chat operation was refused. */
-export class ChatError extends Error {
-  readonly code: 'not_found' | 'forbidden' | 'conflict' | 'recipient_unavailable';
-  constructor(code: ChatError['code'], message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
-export function toMessage(r: Selectable<MessagesTable>): ChatMessage {
-  return {
-    chatId: r.chat_id,
-    id: r.id,
-    senderId: r.sender_id,
-    recipientId: r.recipient_id,
-    text: r.text,
-    timestamp: Number(r.timestamp),
-    status: r.status,
-    edited: r.edited === 1,
-    deleted: r.deleted === 1,
-    deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
-    readAt: r.read_at === null ? null : Number(r.read_at),
-  };
-}
-
-export function toPublicUser(
-  r: Pick<Selectable<UsersTable>, 'id' | 'username' | 'name' | 'profile_pic' | 'verified'>,
-): PublicUser {
-  return { id: r.id, username: r.username, name: r.name, profilePic: r.profile_pic, verified: r.verified === 1 };
-}
-
-const PUBLIC_COLUMNS = ['id', 'username', 'name', 'profile_pic', 'verified'] as const;
+export { ChatError, type LoggedUpdate, toMessage, toPublicUser } from './chat-rows.ts';
 
 export class ChatStore {
   readonly db: Kysely<Database>;
@@ -65,33 +42,8 @@ export class ChatStore {
 
   // ---- reading ---------------------------------------------------------------
 
-  async publicUser(id: string, tx: Tx = this.db): Promise<PublicUser | null> {
-    const r = await tx.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
-    return r ? toPublicUser(r) : null;
-  }
-
-  private async summary(tx: Tx, userId: string, chatId: string): Promise<ChatSummary | null> {
-    const r = await tx
-      .selectFrom('user_chats')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('chat_id', '=', chatId)
-      .executeTakeFirst();
-    if (!r) return null;
-    return this.toSummary(r, await this.publicUser(r.peer_id, tx));
-  }
-
-  private toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null): ChatSummary {
-    return {
-      chatId: r.chat_id,
-      peerId: r.peer_id,
-      peer,
-      lastMessage: r.last_message,
-      timestamp: Number(r.timestamp),
-      unreadCount: r.unread_count,
-      archived: r.archived === 1,
-      locked: r.locked === 1,
-    };
+  publicUser(id: string, tx: Tx = this.db): Promise<PublicUser | null> {
+    return publicUserOf(tx, id);
   }
 
   /** The user's chat list, newest first, with each peer's public profile (null if deleted). */
@@ -105,7 +57,7 @@ export class ChatStore {
       .orderBy('c.timestamp', 'desc')
       .execute();
     return rows.map((r) =>
-      this.toSummary(
+      toSummary(
         r,
         r.u_id && r.username !== null && r.name !== null && r.verified !== null
           ? toPublicUser({
@@ -180,30 +132,11 @@ export class ChatStore {
 
   // ---- writing ---------------------------------------------------------------
 
-  /** Appends updates to their users' logs (skipping users that no longer exist). */
-  private async log(tx: Tx, entries: { userId: string; update: Update }[], now: number): Promise<LoggedUpdate[]> {
-    const out: LoggedUpdate[] = [];
-    for (const { userId, update } of entries) {
-      const r = await tx
-        .updateTable('users')
-        .set((eb) => ({ update_seq: eb('update_seq', '+', 1) }))
-        .where('id', '=', userId)
-        .returning('update_seq')
-        .executeTakeFirst();
-      if (!r) continue;
-      const seq = Number(r.update_seq);
-      await tx
-        .insertInto('user_updates')
-        .values({ user_id: userId, seq, kind: update.kind, payload: JSON.stringify(update), created_at: now })
-        .execute();
-      out.push({ userId, seq, update });
-    }
-    return out;
-  }
-
   /**
    * Stores a new message from `senderId` to `recipientId` and updates both summaries.
-   * A retry with the same message id is answered with the stored message and changes nothing.
+   * A retry with the same message id is answered with the stored message and changes
+   * nothing. To a user who takes messages from contacts only, the first message of a
+   * stranger becomes a contact request instead (see social-store.ts).
    */
   async send(
     senderId: string,
@@ -211,7 +144,9 @@ export class ChatStore {
     msgId: string,
     text: string,
     now: number,
-  ): Promise<{ message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean }> {
+  ): Promise<
+    { message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean } | { request: Access; updates: LoggedUpdate[] }
+  > {
     const chatId = chatIdOf(senderId, recipientId);
     return this.db.transaction().execute(async (tx) => {
       const existing = await this.message(chatId, msgId, tx);
@@ -227,79 +162,16 @@ export class ChatStore {
       if (!recipient || recipient.blocked === 1) {
         throw new ChatError('recipient_unavailable', 'This account is not available');
       }
-      // Timestamps never go backwards within a chat, so ordering by time is ordering by arrival.
-      const last = await tx
-        .selectFrom('messages')
-        .select('timestamp')
-        .where('chat_id', '=', chatId)
-        .orderBy('timestamp', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const timestamp = Math.max(now, last ? Number(last.timestamp) : 0);
-      const row = {
-        chat_id: chatId,
-        id: msgId,
-        sender_id: senderId,
-        recipient_id: recipientId,
-        text,
-        timestamp,
-        status: 'sent' as const,
-        edited: 0 as const,
-        deleted: 0 as const,
-        delivered_at: null,
-        read_at: null,
-      };
-      await tx.insertInto('messages').values(row).execute();
-      await tx
-        .insertInto('user_chats')
-        .values({
-          user_id: senderId,
-          chat_id: chatId,
-          peer_id: recipientId,
-          last_message: text,
-          timestamp,
-          unread_count: 0,
-          archived: 0,
-          locked: 0,
-        })
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'chat_id']).doUpdateSet({ last_message: text, timestamp, unread_count: 0 }),
-        )
-        .execute();
-      await tx
-        .insertInto('user_chats')
-        .values({
-          user_id: recipientId,
-          chat_id: chatId,
-          peer_id: senderId,
-          last_message: text,
-          timestamp,
-          unread_count: 1,
-          archived: 0,
-          locked: 0,
-        })
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'chat_id']).doUpdateSet((eb) => ({
-            last_message: text,
-            timestamp,
-            unread_count: eb('user_chats.unread_count', '+', 1),
-          })),
-        )
-        .execute();
-      const message = toMessage(row);
-      const senderChat = await this.summary(tx, senderId, chatId);
-      const recipientChat = await this.summary(tx, recipientId, chatId);
-      const updates = await this.log(
-        tx,
-        [
-          { userId: senderId, update: { kind: 'message', message } },
-          ...(senderChat ? [{ userId: senderId, update: { kind: 'chat' as const, chat: senderChat } }] : []),
-          { userId: recipientId, update: { kind: 'message', message } },
-          ...(recipientChat ? [{ userId: recipientId, update: { kind: 'chat' as const, chat: recipientChat } }] : []),
-        ],
-        now,
-      );
-      return { message, updates, duplicate: false };
+      const access = await accessOf(tx, senderId, recipientId);
+      if (access.state === 'pending') {
+        const pending = await pendingRequest(tx, senderId, recipientId);
+        // A retried send of the request itself is acknowledged again.
+        if (pending?.msg_id === msgId) return { request: access, updates: [] };
+        throw new ChatError('request_pending', SOCIAL_MSG.requestPending);
+      }
+      if (access.state === 'request') return createRequest(tx, senderId, recipientId, msgId, text, now);
+      const { message, entries } = await insertMessage(tx, senderId, recipientId, msgId, text, now);
+      return { message, updates: await appendLog(tx, entries, now), duplicate: false };
     });
   }
 
@@ -347,11 +219,11 @@ export class ChatStore {
       if (newest?.id === msgId) {
         await tx.updateTable('user_chats').set({ last_message: change.text }).where('chat_id', '=', chatId).execute();
         for (const uid of [current.senderId, current.recipientId]) {
-          const chat = await this.summary(tx, uid, chatId);
+          const chat = await summaryOf(tx, uid, chatId);
           if (chat) entries.push({ userId: uid, update: { kind: 'chat', chat } });
         }
       }
-      return { message, updates: await this.log(tx, entries, now) };
+      return { message, updates: await appendLog(tx, entries, now) };
     });
   }
 
@@ -382,7 +254,7 @@ export class ChatStore {
           { userId: message.recipientId, update: { kind: 'message' as const, message } },
         ];
       });
-      return this.log(tx, entries, now);
+      return appendLog(tx, entries, now);
     });
   }
 
@@ -390,18 +262,35 @@ export class ChatStore {
   async read(userId: string, peerId: string, now: number): Promise<LoggedUpdate[]> {
     const chatId = chatIdOf(userId, peerId);
     return this.db.transaction().execute(async (tx) => {
-      const rows = await tx
-        .updateTable('messages')
-        .set((eb) => ({
-          status: 'read',
-          read_at: now,
-          delivered_at: eb.fn.coalesce('delivered_at', eb.val(now)),
-        }))
-        .where('chat_id', '=', chatId)
-        .where('recipient_id', '=', userId)
-        .where('status', '!=', 'read')
-        .returningAll()
-        .execute();
+      // With read receipts off the reading is never recorded: what was only sent becomes
+      // delivered (the reader's client has it), and nothing becomes read.
+      const receipts = await tx
+        .selectFrom('user_settings')
+        .select('read_receipts')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      const rows =
+        (receipts?.read_receipts ?? 1) === 1
+          ? await tx
+              .updateTable('messages')
+              .set((eb) => ({
+                status: 'read',
+                read_at: now,
+                delivered_at: eb.fn.coalesce('delivered_at', eb.val(now)),
+              }))
+              .where('chat_id', '=', chatId)
+              .where('recipient_id', '=', userId)
+              .where('status', '!=', 'read')
+              .returningAll()
+              .execute()
+          : await tx
+              .updateTable('messages')
+              .set({ status: 'delivered', delivered_at: now })
+              .where('chat_id', '=', chatId)
+              .where('recipient_id', '=', userId)
+              .where('status', '=', 'sent')
+              .returningAll()
+              .execute();
       const entries: { userId: string; update: Update }[] = rows.flatMap((r) => {
         const message = toMessage(r);
         return [
@@ -417,10 +306,10 @@ export class ChatStore {
         .where('unread_count', '>', 0)
         .executeTakeFirst();
       if (Number(reset.numUpdatedRows) > 0 || rows.length > 0) {
-        const chat = await this.summary(tx, userId, chatId);
+        const chat = await summaryOf(tx, userId, chatId);
         if (chat) entries.push({ userId, update: { kind: 'chat', chat } });
       }
-      return this.log(tx, entries, now);
+      return appendLog(tx, entries, now);
     });
   }
 

@@ -27,6 +27,8 @@ export interface UsersTable {
   pin_locked_until: number | null;
   /** Next update-log sequence number for this user. */
   update_seq: number;
+  /** When the user last opened /notifications (broadcasts after it are unseen). */
+  notifications_seen_at: number | null;
 }
 
 export interface SessionsTable {
@@ -40,6 +42,8 @@ export interface SessionsTable {
   persistent: Bool;
   user_agent: string | null;
   ip: string | null;
+  /** Until when a verified PIN opens this session's locked chats. */
+  pin_unlocked_until: number | null;
 }
 
 export type EmailTokenKind = 'verify' | 'reset';
@@ -91,12 +95,14 @@ export interface NotificationsTable {
 export interface UserNotificationsTable {
   id: string;
   user_id: string;
-  type: string;
+  type: 'request' | 'info';
   from_id: string | null;
   from_username: string | null;
   message: string;
   timestamp: number;
   read: Bool;
+  /** A request's client message id: the message it becomes once accepted. */
+  msg_id: string | null;
 }
 
 export interface ContactsTable {

@@ -132,6 +132,7 @@ export class Store {
       pin_failures: 0,
       pin_locked_until: null,
       update_seq: 0,
+      notifications_seen_at: null,
     };
     try {
       await this.db.transaction().execute(async (tx) => {

@@ -1,5 +1,6 @@
 /** A real WebSocket client for integration tests: hello/resume, requests, and waiting for frames. */
-import { type DownFrame, downFrameSchema, PROTOCOL_VERSION, type ResultData } from '@app/protocol';
+import { randomUUID } from 'node:crypto';
+import { type ChatMessage, type DownFrame, downFrameSchema, PROTOCOL_VERSION, type ResultData } from '@app/protocol';
 import WebSocket from 'ws';
 import type { TestServer } from './harness.ts';
 
@@ -90,6 +91,13 @@ export class WsTestClient {
     if (!answer) throw new Error(`socket closed: ${JSON.stringify(this.closed)}`);
     if (answer.t === 'error') throw Object.assign(new Error(answer.message), { frame: answer as ErrorFrame });
     return (answer as { data: ResultData[K] }).data;
+  }
+
+  /** Sends a message that must be stored (not turned into a contact request). */
+  async sendMessage(to: string, text: string, msgId: string = randomUUID()): Promise<ChatMessage> {
+    const r = await this.request('send', { to, msgId, text });
+    if (!('message' in r)) throw new Error(`sent as a contact request: ${JSON.stringify(r)}`);
+    return r.message;
   }
 
   /** The error frame a request is answered with. */

@@ -1,0 +1,115 @@
+/** /profile and /privacy-settings: the profile, privacy settings and the chat PIN. */
+import {
+  API,
+  PIN_GRANT_MS,
+  type PinGrantResponse,
+  type PrivacyResponse,
+  privacySchema,
+  profileSchema,
+  removePinSchema,
+  SOCIAL_MSG,
+  setPinSchema,
+  type UserResponse,
+  verifyPinSchema,
+} from '@app/protocol';
+import type { FastifyInstance } from 'fastify';
+import { hashSecret, verifySecret } from '../auth/passwords.ts';
+import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
+import { HttpError, parseBody } from '../http/errors.ts';
+
+export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { store, social, config, realtime } = ctx;
+  const auth = requireAuth(ctx);
+
+  async function privacyResponse(userId: string): Promise<PrivacyResponse> {
+    const pin = await social.pinState(userId);
+    return {
+      privacy: await social.privacy(userId),
+      hasPin: pin.hash !== null,
+      pinLockedUntil: pin.lockedUntil !== null && pin.lockedUntil > Date.now() ? pin.lockedUntil : null,
+    };
+  }
+
+  app.put(API.profile, { preHandler: auth }, async (req): Promise<UserResponse> => {
+    const { user } = authOf(req);
+    const input = parseBody(profileSchema, req.body);
+    const r = await social.updateProfile(user.id, input, Date.now());
+    if (!r) throw new HttpError(404, 'not_found', 'Account not found');
+    realtime.publish(r.updates);
+    const updated = await store.userById(user.id);
+    if (!updated) throw new HttpError(404, 'not_found', 'Account not found');
+    return { user: toMe(updated, config) };
+  });
+
+  app.get(API.privacy, { preHandler: auth }, async (req) => privacyResponse(authOf(req).user.id));
+
+  app.put(API.privacy, { preHandler: auth }, async (req): Promise<PrivacyResponse> => {
+    const { user } = authOf(req);
+    const input = parseBody(privacySchema, req.body);
+    const before = await social.privacy(user.id);
+    realtime.publish(await social.setPrivacy(user.id, input, Date.now()));
+    // Whoever watches this user sees their last-seen time appear or go at once.
+    if (before.lastSeen !== input.lastSeen) await realtime.refreshPresence(user.id);
+    return privacyResponse(user.id);
+  });
+
+  /** Sets a first PIN, or changes the PIN with the account password. */
+  app.put(API.pin, { preHandler: auth }, async (req): Promise<PrivacyResponse> => {
+    const { user } = authOf(req);
+    const input = parseBody(setPinSchema, req.body);
+    const pin = await social.pinState(user.id);
+    if (pin.hash !== null) {
+      if (!input.password) throw new HttpError(403, 'wrong_password', SOCIAL_MSG.pinPasswordRequired);
+      if (!(await verifySecret(user.passwordHash, input.password))) {
+        throw new HttpError(403, 'wrong_password', 'The password is incorrect');
+      }
+    }
+    realtime.publish(await social.setPin(user.id, await hashSecret(input.pin), Date.now()));
+    return privacyResponse(user.id);
+  });
+
+  /** Removes the PIN (with the account password); locked chats are unlocked. */
+  app.delete(API.pin, { preHandler: auth }, async (req): Promise<PrivacyResponse> => {
+    const { user } = authOf(req);
+    const input = parseBody(removePinSchema, req.body);
+    const pin = await social.pinState(user.id);
+    if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
+    if (!(await verifySecret(user.passwordHash, input.password))) {
+      throw new HttpError(403, 'wrong_password', 'The password is incorrect');
+    }
+    realtime.publish(await social.setPin(user.id, null, Date.now()));
+    return privacyResponse(user.id);
+  });
+
+  /**
+   * Checks the PIN. Right: this session may open locked chats for PIN_GRANT_MS. Wrong:
+   * counted; the fifth in a row refuses checks for 15 minutes.
+   */
+  app.post(API.verifyPin, { preHandler: auth }, async (req): Promise<PinGrantResponse> => {
+    const a = authOf(req);
+    const input = parseBody(verifyPinSchema, req.body);
+    const now = Date.now();
+    const pin = await social.pinState(a.user.id);
+    if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
+    if (pin.lockedUntil !== null && pin.lockedUntil > now) {
+      const e = new HttpError(429, 'pin_locked', SOCIAL_MSG.pinLocked);
+      e.retryAt = pin.lockedUntil;
+      throw e;
+    }
+    if (!(await verifySecret(pin.hash, input.pin))) {
+      const f = await social.recordPinFailure(a.user.id, now);
+      if (f.lockedUntil !== null) {
+        const e = new HttpError(429, 'pin_locked', SOCIAL_MSG.pinLocked);
+        e.retryAt = f.lockedUntil;
+        throw e;
+      }
+      const left = f.left === 1 ? '1 attempt left' : `${f.left} attempts left`;
+      throw new HttpError(403, 'invalid_pin', `${SOCIAL_MSG.pinInvalid} (${left})`);
+    }
+    await social.clearPinFailures(a.user.id);
+    const until = now + PIN_GRANT_MS;
+    await social.grantSession(a.tokenHash, until);
+    realtime.grantSession(a.tokenHash, until);
+    return { until };
+  });
+}
