@@ -24,9 +24,11 @@ const AboutPage = lazy(() => import('./pages/about'));
 const AdminPage = lazy(() => import('./pages/admin'));
 const BlockedPage = lazy(() => import('./pages/blocked'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
-
-/** Screens of later issues: signed-out users are still sent to /signin. */
-const NOT_YET = ['/profile', '/notifications', '/privacy-settings', '/archive', '/locked'];
+const ProfilePage = lazy(() => import('./pages/profile'));
+const PrivacySettingsPage = lazy(() => import('./pages/privacy-settings'));
+const ArchivePage = lazy(() => import('./pages/archive'));
+const LockedPage = lazy(() => import('./pages/locked'));
+const NotificationsPage = lazy(() => import('./pages/notifications'));
 
 export function App() {
   useEffect(() => {
@@ -53,9 +55,11 @@ export function App() {
             <Route path="/contacts" element={<ContactsPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route path="/account" element={<AccountPage />} />
-            {NOT_YET.map((path) => (
-              <Route key={path} path={path} element={<NotFoundPage />} />
-            ))}
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/privacy-settings" element={<PrivacySettingsPage />} />
+            <Route path="/archive" element={<ArchivePage />} />
+            <Route path="/locked" element={<LockedPage />} />
+            <Route path="/notifications" element={<NotificationsPage />} />
             <Route element={<RequireAdmin />}>
               <Route path="/admin" element={<AdminPage />} />
             </Route>

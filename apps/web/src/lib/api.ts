@@ -5,11 +5,14 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ApiErrorCode;
   readonly issues: { path: string; message: string }[];
+  /** When a refused attempt may be tried again (ms), e.g. after too many wrong PINs. */
+  readonly retryAt: number | null;
   constructor(status: number, body: ApiErrorBody) {
     super(body.message);
     this.status = status;
     this.code = body.error;
     this.issues = body.issues ?? [];
+    this.retryAt = body.retryAt ?? null;
   }
 }
 
@@ -49,6 +52,7 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
       error: err?.error ?? 'internal',
       message: err?.message ?? `Request failed (${res.status})`,
       issues: err?.issues ?? [],
+      ...(typeof err?.retryAt === 'number' ? { retryAt: err.retryAt } : {}),
     });
   }
   return data as T;

@@ -5,16 +5,20 @@
  * drains the outbox. Screens read immutable snapshots through lib/chat-hooks.ts.
  */
 import {
+  type Access,
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
   HISTORY_PAGE,
   MESSAGE_MAX,
+  type NotificationItem,
+  PRIVACY_DEFAULTS,
   type Presence,
+  type Privacy,
   type PublicUser,
   type Update,
 } from '@app/protocol';
-import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './chat-socket';
+import { ChatSocket, type ConnectionStatus, RequestError, type SocketHandlers } from './chat-socket';
 import {
   type ChatListView,
   type ConversationView,
@@ -23,6 +27,7 @@ import {
   peerOfMessage,
 } from './conversation';
 import { ConversationState } from './conversation-state';
+import { NotificationCenter, type NotificationsView } from './notification-center';
 import { Outbox } from './outbox-queue';
 import { Receipts } from './receipts';
 import { Typing } from './typing';
@@ -35,6 +40,11 @@ export interface ClientEvents {
   checkSession(): void;
   outdated(): void;
 }
+
+/** Something that may deserve a browser notification while the tab is hidden. */
+export type Alert =
+  | { kind: 'message'; message: ChatMessage; locked: boolean }
+  | { kind: 'request'; notification: Extract<NotificationItem, { type: 'request' }> };
 
 /** Exhaustiveness at compile time; at run time an update of a newer server is skipped. */
 function assertNever(x: never): void {
@@ -71,6 +81,15 @@ export class ChatClient {
   private loadsInFlight = 0;
   private replayLog: Update[] = [];
 
+  /** The user's own privacy settings, from the welcome and the update log. */
+  private privacy: Privacy = { ...PRIVACY_DEFAULTS };
+  /** Whether the user may message each peer (from history and the update log). */
+  private readonly access = new Map<string, Access>();
+  readonly notifications: NotificationCenter;
+  private readonly alertListeners = new Set<(a: Alert) => void>();
+  /** Messages already alerted about (an update may be replayed after a reconnect). */
+  private readonly alerted = new Set<string>();
+
   constructor(userId: string, events: ClientEvents) {
     this.userId = userId;
     this.events = events;
@@ -90,6 +109,7 @@ export class ChatClient {
     this.users = new UserDirectory(this.socket, changed);
     this.receipts = new Receipts(this.socket);
     this.typing = new Typing(this.socket, changed);
+    this.notifications = new NotificationCenter(this.socket, changed);
     this.outbox = new Outbox(userId, this.socket, {
       changed: (peerId) => {
         this.conversations.get(peerId)?.touch();
@@ -97,6 +117,10 @@ export class ChatClient {
       },
       acknowledged: (m) => {
         this.applyMessage(m);
+        this.changed();
+      },
+      requested: (peerId, access) => {
+        this.setAccess(peerId, access);
         this.changed();
       },
       failed: (text) => events.error('Message Not Sent', text),
@@ -144,7 +168,7 @@ export class ChatClient {
     this.changed();
   }
 
-  private onWelcome(w: { userId: string; seq: number; resumed: boolean }): void {
+  private onWelcome(w: { userId: string; seq: number; resumed: boolean; privacy: Privacy }): void {
     if (w.userId !== this.userId) {
       // Another account signed in in this browser: stop before its updates reach our
       // caches; the session module then replaces this client.
@@ -152,6 +176,8 @@ export class ChatClient {
       this.events.checkSession();
       return;
     }
+    this.privacy = w.privacy;
+    void this.notifications.load();
     if (!w.resumed) {
       this.lastSeq = w.seq;
       void this.loadChats();
@@ -193,6 +219,27 @@ export class ChatClient {
         this.chats.delete(update.chatId);
         this.chatListView = null;
         return;
+      case 'peer':
+        this.users.remember(update.user);
+        for (const [id, c] of this.chats) if (c.peerId === update.user.id) this.chats.set(id, { ...c, peer: update.user });
+        this.chatListView = null;
+        return;
+      case 'privacy':
+        this.privacy = update.privacy;
+        return;
+      case 'access':
+        this.setAccess(update.peerId, update.access);
+        return;
+      case 'notification':
+        this.notifications.apply(update);
+        if (update.notification.type === 'request' && !update.notification.read) {
+          this.alert({ kind: 'request', notification: update.notification });
+        }
+        return;
+      case 'notificationRemoved':
+      case 'notificationsSeen':
+        this.notifications.apply(update);
+        return;
       default:
         assertNever(update);
     }
@@ -204,8 +251,28 @@ export class ChatClient {
   }
 
   private applyMessage(m: ChatMessage): void {
+    const fresh = m.recipientId === this.userId && m.status === 'sent' && !m.deleted && !m.edited;
+    const conv = this.conversations.get(peerOfMessage(m, this.userId));
+    if (fresh && !conv?.has(m.id)) {
+      const summary = this.chats.get(m.chatId);
+      this.alert({ kind: 'message', message: m, locked: summary?.locked === true || m.text === '' });
+    }
     this.received(m);
-    this.conversations.get(peerOfMessage(m, this.userId))?.upsert(m);
+    conv?.upsert(m);
+  }
+
+  private alert(a: Alert): void {
+    const key = a.kind === 'message' ? a.message.id : a.notification.id;
+    if (this.alerted.has(key)) return;
+    if (this.alerted.size > 500) this.alerted.clear();
+    this.alerted.add(key);
+    for (const l of [...this.alertListeners]) l(a);
+  }
+
+  /** New messages and requests, for browser notifications. */
+  onAlert(listener: (a: Alert) => void): () => void {
+    this.alertListeners.add(listener);
+    return () => this.alertListeners.delete(listener);
   }
 
   private beginLoad(): number {
@@ -316,12 +383,19 @@ export class ChatClient {
       const r = await this.socket.request('history', { peerId: c.peerId, limit: HISTORY_PAGE });
       if (generation !== c.generation || this.destroyed) return;
       this.users.remember(r.peer, c.peerId);
+      this.setAccess(c.peerId, r.access);
+      c.locked = false;
       c.replace(r.messages, r.hasMore);
       ok = true;
       for (const m of r.messages) this.received(m);
     } catch (e) {
       if (generation !== c.generation) return;
-      if (c.status !== 'ready') c.status = 'error';
+      if (e instanceof RequestError && e.code === 'locked') {
+        // Locked and no PIN grant: whatever was loaded before is dropped from view.
+        c.locked = true;
+        c.replace([], false);
+        c.status = 'error';
+      } else if (c.status !== 'ready') c.status = 'error';
       c.error = message(e);
     } finally {
       this.endLoad(start, (u) => ok && u.kind === 'message' && u.message.chatId === c.chatId);
@@ -387,6 +461,52 @@ export class ChatClient {
   /** The chat with `peerId` is open and visible: everything from them is read (debounced). */
   markRead(peerId: string): void {
     this.receipts.read(peerId);
+  }
+
+  // ---- privacy, access, archive and lock ---------------------------------------------
+
+  getPrivacy(): Privacy {
+    return this.privacy;
+  }
+
+  /** Privacy saved in this tab: applied at once (the update log brings it to other tabs). */
+  setPrivacy(p: Privacy): void {
+    this.privacy = p;
+    this.changed();
+  }
+
+  getAccess(peerId: string): Access | undefined {
+    return this.access.get(peerId);
+  }
+
+  private setAccess(peerId: string, access: Access): void {
+    this.access.set(peerId, access);
+    this.conversations.get(peerId)?.touch();
+  }
+
+  /** Archives, locks, or undoes either; the server refuses locking without a PIN ('pin_required'). */
+  async setChatFlags(peerId: string, flags: { archived?: boolean; locked?: boolean }): Promise<ChatSummary> {
+    const r = await this.socket.request('chatFlags', { peerId, ...flags });
+    this.chats.set(r.chat.chatId, r.chat);
+    this.chatListView = null;
+    this.changed();
+    return r.chat;
+  }
+
+  /** The PIN was verified: locked chats' text may be loaded now. */
+  pinGranted(): void {
+    if (this.socket.status !== 'online') return;
+    void this.loadChats();
+    for (const c of this.conversations.values()) {
+      if (c.locked || this.chats.get(c.chatId)?.locked) {
+        if (c.opens > 0) void this.loadNewest(c);
+        else this.conversations.delete(c.peerId);
+      }
+    }
+  }
+
+  getNotifications(): NotificationsView {
+    return this.notifications.view();
   }
 
   // ---- typing ------------------------------------------------------------------------

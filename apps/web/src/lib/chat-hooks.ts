@@ -3,7 +3,8 @@
  * Hooks that show something from the server also tell the client they need it
  * (open conversation, watched presence, user profile, search page).
  */
-import type { ChatSummary, Presence, PublicUser } from '@app/protocol';
+import type { Access, ChatSummary, Presence, Privacy, PublicUser } from '@app/protocol';
+import { PRIVACY_DEFAULTS } from '@app/protocol';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { ChatClient } from './chat-client';
 import { getChatClient, subscribeChatClient } from './chat-client-singleton';
@@ -16,6 +17,7 @@ import {
   EMPTY_SEARCH,
   type UserSearchView,
 } from './conversation';
+import { EMPTY_NOTIFICATIONS, type NotificationsView } from './notification-center';
 
 const noSubscribe = () => () => {};
 
@@ -107,9 +109,29 @@ export function useMarkRead(peerId: string, view: ConversationView): void {
   const status = useConnectionStatus();
   const visible = useDocumentVisible();
   const summary = useChatSummary(peerId);
+  // With read receipts off, reading leaves messages delivered: only what is still 'sent' waits.
+  const receipts = usePrivacy().readReceipts;
   const unread =
-    (summary?.unreadCount ?? 0) > 0 || view.messages.some((m) => m.senderId === peerId && m.status !== 'read');
+    (summary?.unreadCount ?? 0) > 0 ||
+    view.messages.some((m) => m.senderId === peerId && (receipts ? m.status !== 'read' : m.status === 'sent'));
   useEffect(() => {
     if (client && status === 'online' && visible && unread && view.status === 'ready') client.markRead(peerId);
   }, [client, status, visible, unread, view, peerId]);
+}
+
+const DEFAULT_PRIVACY: Privacy = { ...PRIVACY_DEFAULTS };
+
+/** The user's own privacy settings as the server last said. */
+export function usePrivacy(): Privacy {
+  return useClientValue((c) => c.getPrivacy(), DEFAULT_PRIVACY);
+}
+
+/** Whether the user may message `peerId` (known once the conversation has loaded). */
+export function useAccess(peerId: string): Access | undefined {
+  return useClientValue((c) => c.getAccess(peerId), undefined);
+}
+
+/** The notification list and the bell count, live. */
+export function useNotifications(): NotificationsView {
+  return useClientValue((c) => c.getNotifications(), EMPTY_NOTIFICATIONS);
 }

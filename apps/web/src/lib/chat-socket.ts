@@ -9,6 +9,7 @@ import {
   downFrameSchema,
   PROTOCOL_VERSION,
   type Presence,
+  type Privacy,
   type RequestFrame,
   type ResultData,
   type Update,
@@ -32,7 +33,7 @@ export class RequestError extends Error {
 
 export interface SocketHandlers {
   status(status: ConnectionStatus): void;
-  welcome(w: { userId: string; seq: number; resumed: boolean }): void;
+  welcome(w: { userId: string; seq: number; resumed: boolean; privacy: Privacy }): void;
   update(seq: number, update: Update): void;
   presence(p: Presence): void;
   typing(from: string, typing: boolean): void;
@@ -214,7 +215,12 @@ export class ChatSocket {
         this.failures = 0;
         this.startPing();
         this.setStatus('online');
-        this.handlers.welcome({ userId: frame.userId, seq: frame.seq, resumed: frame.resumed });
+        this.handlers.welcome({
+          userId: frame.userId,
+          seq: frame.seq,
+          resumed: frame.resumed,
+          privacy: frame.privacy,
+        });
         return;
       case 'update':
         this.handlers.update(frame.seq, frame.update);

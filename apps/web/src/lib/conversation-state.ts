@@ -16,6 +16,8 @@ export class ConversationState {
   status: LoadStatus = 'idle';
   loadingOlder = false;
   error: string | null = null;
+  /** The chat is locked and this session has no PIN grant: nothing is shown. */
+  locked = false;
   /** Screens that show it. */
   opens = 0;
   /** Bumped by each newest-page load, so an older page meant for a replaced list is dropped. */
@@ -75,6 +77,7 @@ export class ConversationState {
         status: this.status,
         loadingOlder: this.loadingOlder,
         error: this.error,
+        locked: this.locked,
       };
     }
     return this.cached;

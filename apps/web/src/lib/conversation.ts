@@ -18,6 +18,8 @@ export interface ConversationView {
   status: LoadStatus;
   loadingOlder: boolean;
   error: string | null;
+  /** Locked, and this session has not entered the PIN: the screen asks for it. */
+  locked: boolean;
 }
 
 export interface ChatListView {
@@ -45,6 +47,7 @@ export const EMPTY_CONVERSATION: ConversationView = Object.freeze({
   status: 'idle',
   loadingOlder: false,
   error: null,
+  locked: false,
 });
 
 export const EMPTY_CHAT_LIST: ChatListView = Object.freeze({

@@ -4,7 +4,7 @@
  * they keep their order) whenever the socket is online, and forgotten when the server
  * acknowledges them. A resend with the same id is acknowledged again and stored once.
  */
-import { type ChatMessage, chatIdOf } from '@app/protocol';
+import { type Access, type ChatMessage, chatIdOf } from '@app/protocol';
 import { type ChatSocket, RequestError } from './chat-socket';
 import type { UiMessage } from './conversation';
 import { listOutbox, type OutboxEntry, putOutbox, removeOutbox } from './outbox';
@@ -21,6 +21,8 @@ export interface OutboxHooks {
   /** The waiting messages to this peer changed. */
   changed(peerId: string): void;
   acknowledged(message: ChatMessage): void;
+  /** The peer takes messages from contacts only: this one went to them as a contact request. */
+  requested(peerId: string, access: Access): void;
   /** The server refused a message for good. */
   failed(text: string): void;
 }
@@ -148,7 +150,8 @@ export class Outbox {
         p.inflight = false;
         if (this.stopped) return;
         this.forget(p);
-        this.hooks.acknowledged(r.message);
+        if ('message' in r) this.hooks.acknowledged(r.message);
+        else this.hooks.requested(peerId, r.request);
         this.hooks.changed(peerId);
         this.sendNext(peerId);
       },

@@ -1,0 +1,84 @@
+/**
+ * Browser notifications: while the tab is hidden, a new message or contact request
+ * raises one (with no text for a locked chat). Permission is asked only when the user
+ * clicks Enable (see components/notification-prompt.tsx), never on page load.
+ */
+import type { Alert, ChatClient } from './chat-client';
+
+const DISMISSED_KEY = 'parley:notifications-prompt-dismissed';
+
+export function notificationsSupported(): boolean {
+  return typeof window !== 'undefined' && 'Notification' in window;
+}
+
+export function notificationPermission(): NotificationPermission | 'unsupported' {
+  return notificationsSupported() ? Notification.permission : 'unsupported';
+}
+
+/** Whether to offer the Enable prompt: supported, not decided yet, not dismissed. */
+export function shouldOfferNotifications(): boolean {
+  if (notificationPermission() !== 'default') return false;
+  try {
+    return localStorage.getItem(DISMISSED_KEY) === null;
+  } catch {
+    return true;
+  }
+}
+
+export function dismissNotificationOffer(): void {
+  try {
+    localStorage.setItem(DISMISSED_KEY, String(Date.now()));
+  } catch {
+    // Private mode: the prompt comes back next time, which is harmless.
+  }
+}
+
+export async function requestNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
+  if (!notificationsSupported()) return 'unsupported';
+  const result = await Notification.requestPermission();
+  if (result !== 'default') dismissNotificationOffer();
+  return result;
+}
+
+/** Title, body and target of the browser notification for an alert. */
+export function describeAlert(
+  a: Alert,
+  usernameOf: (id: string) => string | undefined,
+): { title: string; body: string; path: string; tag: string } {
+  if (a.kind === 'request') {
+    return {
+      title: `@${a.notification.fromUsername} sent you a message request`,
+      body: a.notification.message,
+      path: '/notifications',
+      tag: `request-${a.notification.id}`,
+    };
+  }
+  const m = a.message;
+  const name = usernameOf(m.senderId);
+  return {
+    title: name ? `@${name}` : 'New message',
+    // A locked chat's text never leaves the page, not even to the notification centre.
+    body: a.locked ? 'New message' : m.text,
+    path: a.locked ? '/locked' : `/chat/${m.senderId}`,
+    tag: `chat-${m.chatId}`,
+  };
+}
+
+/** Raises browser notifications for the client's alerts while the page is hidden. */
+export function startDesktopNotifications(client: ChatClient, navigate: (path: string) => void): () => void {
+  return client.onAlert((a) => {
+    if (!notificationsSupported() || Notification.permission !== 'granted') return;
+    if (document.visibilityState === 'visible') return;
+    const d = describeAlert(a, (id) => client.getUser(id)?.username);
+    try {
+      const n = new Notification(d.title, { body: d.body, tag: d.tag, icon: '/favicon.svg' });
+      n.onclick = () => {
+        window.focus();
+        navigate(d.path);
+        n.close();
+      };
+    } catch {
+      // Some browsers only allow notifications from a service worker: nothing to do.
+    }
+  });
+}

@@ -1,0 +1,62 @@
+/** HTTP calls of /profile and /privacy-settings, and the PIN check of locked chats. */
+import {
+  API,
+  type PinGrantResponse,
+  type Privacy,
+  type PrivacyResponse,
+  type ProfileInput,
+  type PublicSettings,
+  type UserResponse,
+} from '@app/protocol';
+import { api } from './api';
+import { getChatClient } from './chat-client-singleton';
+import { setUser } from './session';
+
+/** Saves the profile; the session's user is replaced with the saved one. */
+export async function saveProfile(input: ProfileInput): Promise<UserResponse> {
+  const r = await api<UserResponse>('PUT', API.profile, input);
+  setUser(r.user);
+  return r;
+}
+
+export function loadPrivacy(): Promise<PrivacyResponse> {
+  return api<PrivacyResponse>('GET', API.privacy);
+}
+
+export async function savePrivacy(privacy: Privacy): Promise<PrivacyResponse> {
+  const r = await api<PrivacyResponse>('PUT', API.privacy, privacy);
+  getChatClient()?.setPrivacy(r.privacy);
+  return r;
+}
+
+/** Sets a first PIN, or (with the account password) changes it. */
+export function setPin(pin: string, password?: string): Promise<PrivacyResponse> {
+  return api<PrivacyResponse>('PUT', API.pin, password ? { pin, password } : { pin });
+}
+
+/** Removes the PIN (locked chats are unlocked). */
+export function removePin(password: string): Promise<PrivacyResponse> {
+  return api<PrivacyResponse>('DELETE', API.pin, { password });
+}
+
+/**
+ * Checks the PIN on the server. Right: this session may open locked chats for a few
+ * minutes, and the chat client reloads them. Wrong: ApiError 'invalid_pin', or
+ * 'pin_locked' with `retryAt` after too many.
+ */
+export async function verifyPin(pin: string): Promise<PinGrantResponse> {
+  const r = await api<PinGrantResponse>('POST', API.verifyPin, { pin });
+  getChatClient()?.pinGranted();
+  return r;
+}
+
+let settings: Promise<PublicSettings> | null = null;
+
+/** The administrator's help link and the upload site (asked once per page load). */
+export function publicSettings(): Promise<PublicSettings> {
+  settings ??= api<PublicSettings>('GET', API.publicSettings).catch((e: unknown) => {
+    settings = null;
+    throw e;
+  });
+  return settings;
+}
