@@ -3,7 +3,7 @@
  * they sign out (or another account signs in). Loaded lazily by the signed-in
  * screens, so the splash and sign-in screens never carry the chat code.
  */
-import { notifyError } from '@/components/ui/toaster';
+import { notify, notifyError } from '@/components/ui/toaster';
 import { ChatClient } from './chat-client';
 import { getSession, refreshSession, subscribeSession } from './session';
 
@@ -15,6 +15,7 @@ const OUTDATED_KEY = 'parley:reloaded-for-protocol';
 function create(userId: string): ChatClient {
   return new ChatClient(userId, {
     error: (title, text) => notifyError(title, text),
+    notice: (title, text) => notify(title, text),
     blocked: () => {
       if (location.pathname !== '/blocked') location.assign('/blocked');
     },

@@ -36,6 +36,8 @@ import { UserDirectory } from './user-directory';
 export interface ClientEvents {
   /** Something the user should hear about (a toast). */
   error(title: string, text?: string): void;
+  /** Good news worth a toast. */
+  notice(title: string, text?: string): void;
   blocked(): void;
   checkSession(): void;
   outdated(): void;
@@ -121,6 +123,8 @@ export class ChatClient {
       },
       requested: (peerId, access) => {
         this.setAccess(peerId, access);
+        const name = this.users.user(peerId)?.username;
+        events.notice('Request Sent', `${name ? `@${name}` : 'They'} can reply once they accept your request`);
         this.changed();
       },
       failed: (text) => events.error('Message Not Sent', text),
@@ -221,7 +225,8 @@ export class ChatClient {
         return;
       case 'peer':
         this.users.remember(update.user);
-        for (const [id, c] of this.chats) if (c.peerId === update.user.id) this.chats.set(id, { ...c, peer: update.user });
+        for (const [id, c] of this.chats)
+          if (c.peerId === update.user.id) this.chats.set(id, { ...c, peer: update.user });
         this.chatListView = null;
         return;
       case 'privacy':

@@ -104,7 +104,7 @@ export function useDocumentVisible(): boolean {
  * While the conversation is open and the page visible, messages from the peer that
  * are not read yet (or an unread count on the summary) are marked read.
  */
-export function useMarkRead(peerId: string, view: ConversationView): void {
+export function useMarkRead(peerId: string, view: ConversationView, enabled = true): void {
   const client = useChatClient();
   const status = useConnectionStatus();
   const visible = useDocumentVisible();
@@ -115,8 +115,10 @@ export function useMarkRead(peerId: string, view: ConversationView): void {
     (summary?.unreadCount ?? 0) > 0 ||
     view.messages.some((m) => m.senderId === peerId && (receipts ? m.status !== 'read' : m.status === 'sent'));
   useEffect(() => {
-    if (client && status === 'online' && visible && unread && view.status === 'ready') client.markRead(peerId);
-  }, [client, status, visible, unread, view, peerId]);
+    if (enabled && client && status === 'online' && visible && unread && view.status === 'ready') {
+      client.markRead(peerId);
+    }
+  }, [enabled, client, status, visible, unread, view, peerId]);
 }
 
 const DEFAULT_PRIVACY: Privacy = { ...PRIVACY_DEFAULTS };

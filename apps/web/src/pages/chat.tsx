@@ -1,20 +1,30 @@
 import { DELETED_ACCOUNT } from '@app/protocol';
-import { ArrowLeft, Copy, Info, Pencil, Trash2 } from 'lucide-react';
+import { ArrowLeft, Copy, Info, MailQuestion, Pencil, Trash2 } from 'lucide-react';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ConnectionBar } from '@/components/connection-bar';
 import { MessageInfoDialog } from '@/components/message-info-dialog';
 import { MessageInput } from '@/components/message-input';
 import { MessageList } from '@/components/message-list';
+import { PinGate } from '@/components/pin-gate';
 import { Spinner } from '@/components/spinner';
 import { ActionMenu, type MenuAction, type MenuAnchor } from '@/components/ui/action-menu';
 import { Button } from '@/components/ui/button';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
-import { useChatClient, useConversation, useMarkRead, usePresence, useTyping, useUser } from '@/lib/chat-hooks';
+import {
+  useAccess,
+  useChatClient,
+  useChatSummary,
+  useConversation,
+  useMarkRead,
+  usePresence,
+  useTyping,
+  useUser,
+} from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
-import { presenceText } from '@/lib/format-time';
+import { formatListTime, presenceText } from '@/lib/format-time';
 import { useSession } from '@/lib/session';
 
 /** The screen fills the viewport below whatever sits above it (the e-mail banner). */
@@ -31,6 +41,25 @@ function useFillViewport() {
     return () => window.removeEventListener('resize', measure);
   }, []);
   return { ref, style: { height: `calc(100dvh - ${top}px)`, flex: 'none' } as const };
+}
+
+/** In place of the composer while the user's message request waits for the peer. */
+function RequestPending({ handle, message, timestamp }: { handle: string; message: string; timestamp: number }) {
+  return (
+    <section aria-label="Message request" className="border-t border-border bg-background p-4">
+      <div className="rounded-xl border border-border bg-secondary/50 p-3 text-sm">
+        <p className="flex items-center gap-2 font-semibold">
+          <MailQuestion className="size-4 text-primary" aria-hidden />
+          Request pending
+          <span className="ml-auto text-xs font-normal text-muted-foreground">
+            {formatListTime(timestamp, Date.now())}
+          </span>
+        </p>
+        <p className="mt-1 line-clamp-3 break-words text-muted-foreground">“{message}”</p>
+        <p className="mt-2 text-muted-foreground">You can message {handle || 'them'} once they accept your request.</p>
+      </div>
+    </section>
+  );
 }
 
 async function copyText(text: string): Promise<void> {
@@ -58,8 +87,17 @@ export default function ChatPage() {
   const peer = useUser(peerId);
   const presence = usePresence(peer ? peerId : null);
   const typing = useTyping(peerId);
-  useMarkRead(peerId, view);
+  const summary = useChatSummary(peerId);
+  const access = useAccess(peerId);
+  const location = useLocation();
   const fill = useFillViewport();
+  // A locked chat asks for the PIN on every visit, unless /locked just asked for it.
+  const [gatePassed, setGatePassed] = useState(
+    () => (location.state as { unlocked?: boolean } | null)?.unlocked === true,
+  );
+  const gated = view.locked || (summary?.locked === true && !gatePassed);
+  // Nothing of a locked chat counts as read before the PIN.
+  useMarkRead(peerId, view, !gated);
 
   const [menu, setMenu] = useState<{ message: UiMessage; anchor: MenuAnchor } | null>(null);
   const [infoId, setInfoId] = useState<string | null>(null);
@@ -139,7 +177,11 @@ export default function ChatPage() {
         </header>
 
         <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
-          {view.status === 'ready' || view.messages.length > 0 ? (
+          {gated ? (
+            <div className="flex flex-1 flex-col justify-center overflow-y-auto bg-background px-4">
+              <PinGate title="This chat is locked. Enter PIN" onUnlocked={() => setGatePassed(true)} />
+            </div>
+          ) : view.status === 'ready' || view.messages.length > 0 ? (
             <MessageList
               key={peerId}
               view={view}
@@ -161,19 +203,31 @@ export default function ChatPage() {
           )}
         </div>
 
-        {peer === null ? (
+        {gated ? null : peer === null ? (
           <p className="border-t border-border bg-background p-4 text-center text-sm text-muted-foreground">
             This account no longer exists. You cannot reply to this conversation.
           </p>
+        ) : access?.state === 'pending' ? (
+          <RequestPending handle={handle} message={access.message} timestamp={access.timestamp} />
         ) : (
-          <MessageInput
-            key={peerId}
-            client={client}
-            peerId={peerId}
-            editing={editing}
-            onEditDone={() => setEditing(null)}
-            onSent={() => setSentCount((n) => n + 1)}
-          />
+          <>
+            {access?.state === 'request' ? (
+              <p className="flex items-start gap-2 border-t border-border bg-secondary/60 px-4 py-2.5 text-sm text-secondary-foreground">
+                <MailQuestion className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+                <span>
+                  {handle} accepts messages from contacts only. Your first message will be sent as a message request.
+                </span>
+              </p>
+            ) : null}
+            <MessageInput
+              key={peerId}
+              client={client}
+              peerId={peerId}
+              editing={editing}
+              onEditDone={() => setEditing(null)}
+              onSent={() => setSentCount((n) => n + 1)}
+            />
+          </>
         )}
       </div>
 

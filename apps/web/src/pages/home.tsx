@@ -1,5 +1,16 @@
 import { APP_NAME, type ChatSummary } from '@app/protocol';
-import { Bell, MessageCircle, MessageSquarePlus, Search, Settings, Users } from 'lucide-react';
+import {
+  Archive,
+  Bell,
+  ChevronRight,
+  Lock,
+  MessageCircle,
+  MessageSquarePlus,
+  Search,
+  Settings,
+  Users,
+} from 'lucide-react';
+import type * as React from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ChatRow } from '@/components/chat-row';
@@ -8,11 +19,8 @@ import { FloatingLink } from '@/components/floating-link';
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { useChatList, useConnectionStatus } from '@/lib/chat-hooks';
+import { useChatList, useConnectionStatus, useNotifications } from '@/lib/chat-hooks';
 import { cn } from '@/lib/utils';
-
-// Notifications arrive with their own issue; the bell's badge stays hidden until then.
-const unreadNotifications = 0;
 
 /** Case-insensitive substring match on the username (spec: chat list search). */
 function matchesUsername(chat: ChatSummary, query: string): boolean {
@@ -39,7 +47,11 @@ export default function HomePage() {
 
   // Archived and locked chats live on their own screens.
   const chats = useMemo(() => list.chats.filter((c) => !c.archived && !c.locked), [list.chats]);
-  const archivedCount = useMemo(() => list.chats.filter((c) => c.archived).length, [list.chats]);
+  const archived = useMemo(() => list.chats.filter((c) => c.archived && !c.locked), [list.chats]);
+  const archivedCount = archived.length;
+  const archivedUnread = useMemo(() => archived.reduce((n, c) => n + c.unreadCount, 0), [archived]);
+  const lockedCount = useMemo(() => list.chats.filter((c) => c.locked).length, [list.chats]);
+  const unreadNotifications = useNotifications().unseen;
   const visible = useMemo(
     () => (query.trim() ? chats.filter((c) => matchesUsername(c, query)) : chats),
     [chats, query],
@@ -123,6 +135,26 @@ export default function HomePage() {
           <ConnectionBar />
         </header>
 
+        {archivedCount > 0 || lockedCount > 0 ? (
+          <nav aria-label="Hidden chats" className="flex flex-col divide-y divide-border border-b border-border">
+            {archivedCount > 0 ? (
+              <Shortcut to="/archive" icon={<Archive className="size-5" aria-hidden />} label="Archived">
+                {archivedUnread > 0 ? (
+                  <span className="rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground">
+                    {archivedUnread > 99 ? '99+' : archivedUnread}
+                    <span className="sr-only"> unread</span>
+                  </span>
+                ) : (
+                  <span className="text-xs text-muted-foreground">{archivedCount}</span>
+                )}
+              </Shortcut>
+            ) : null}
+            {lockedCount > 0 ? (
+              <Shortcut to="/locked" icon={<Lock className="size-5" aria-hidden />} label="Locked" />
+            ) : null}
+          </nav>
+        ) : null}
+
         <main className="flex flex-1 flex-col">
           {visible.length > 0 ? (
             <ul aria-label="Chats" className="divide-y divide-border">
@@ -150,6 +182,31 @@ export default function HomePage() {
         </FloatingLink>
       </div>
     </div>
+  );
+}
+
+/** A row above the list leading to the archived or locked chats. */
+function Shortcut({
+  to,
+  icon,
+  label,
+  children,
+}: {
+  to: string;
+  icon: React.ReactNode;
+  label: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <Link
+      to={to}
+      className="flex items-center gap-3 px-4 py-2.5 text-sm font-medium transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
+    >
+      <span className="flex size-9 items-center justify-center text-primary">{icon}</span>
+      <span className="flex-1">{label}</span>
+      {children}
+      <ChevronRight className="size-4 text-muted-foreground" aria-hidden />
+    </Link>
   );
 }
 
