@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from './constants.ts';
 
 const PINNED: Record<number, string> = {
   1: '6a196dd11dbd796a',
-  2: 'x',
+  2: 'b6de5be5022ee673',
 };
 
 function protocolHash(): string {

@@ -59,7 +59,19 @@ export class UserDirectory {
   remember(user: PublicUser | null, id?: string): void {
     if (user) {
       const old = this.users.get(user.id);
-      if (!old || !sameUser(old, user)) this.users.set(user.id, user);
+      if (!old || !sameUser(old, user)) {
+        this.users.set(user.id, user);
+        // A changed profile (a new name or picture) shows in the contact lists at once.
+        if (old) {
+          for (const s of this.searches.values()) {
+            if (!s.view.users.some((u) => u.id === user.id)) continue;
+            s.view = {
+              ...s.view,
+              users: s.view.users.map((u) => (u.id === user.id ? { ...user, online: u.online } : u)),
+            };
+          }
+        }
+      }
     } else if (id !== undefined) {
       this.users.set(id, null);
     }
