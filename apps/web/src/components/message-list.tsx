@@ -24,6 +24,7 @@ export function MessageList({
   view,
   me,
   peerHandle,
+  emptyText,
   typing,
   sentCount,
   onLoadOlder,
@@ -32,6 +33,8 @@ export function MessageList({
   view: ConversationView;
   me: string;
   peerHandle: string;
+  /** Instead of 'No messages yet. Say hi…'. */
+  emptyText?: string;
   typing: boolean;
   /** Bumped when the user sends: scroll to the newest message. */
   sentCount: number;
@@ -116,7 +119,7 @@ export function MessageList({
         {count === 0 ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-muted-foreground">
             <MessageCircle className="size-10 text-primary/60" aria-hidden />
-            <p className="text-sm">No messages yet. Say hi to {peerHandle}!</p>
+            <p className="text-sm">{emptyText ?? `No messages yet. Say hi to ${peerHandle}!`}</p>
           </div>
         ) : (
           // mt-auto: a short conversation sits at the bottom, next to the input.

@@ -120,10 +120,7 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
               {busy ? 'Checking...' : 'Unlock'}
             </Button>
           </div>
-          <Link
-            to="/privacy-settings"
-            className="text-sm font-medium text-primary underline-offset-4 hover:underline"
-          >
+          <Link to="/privacy-settings" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
             Forgot PIN?
           </Link>
         </form>

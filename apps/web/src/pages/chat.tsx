@@ -187,6 +187,9 @@ export default function ChatPage() {
               view={view}
               me={me.id}
               peerHandle={handle || 'them'}
+              emptyText={
+                access?.state === 'pending' ? `Waiting for ${handle || 'them'} to accept your request` : undefined
+              }
               typing={typing}
               sentCount={sentCount}
               onLoadOlder={onLoadOlder}
