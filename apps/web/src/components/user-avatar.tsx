@@ -6,6 +6,7 @@ const SIZES = {
   sm: 'size-9 text-sm',
   md: 'size-12 text-lg',
   lg: 'size-16 text-2xl',
+  xl: 'size-24 text-4xl',
 } as const;
 
 /** A round avatar: the picture when there is a usable one, otherwise the first letter of the name. */

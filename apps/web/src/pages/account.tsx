@@ -1,8 +1,8 @@
 import { API, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
 import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
-import type * as React from 'react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { DeleteAccountDialog } from '@/components/delete-account-dialog';
+import { FormSection } from '@/components/form-section';
 import { PageShell } from '@/components/page-shell';
 import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
@@ -10,19 +10,8 @@ import { FormField } from '@/components/ui/form-field';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useSignOut } from '@/hooks/use-sign-out';
 import { api } from '@/lib/api';
+import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
 import { setUser, useSession } from '@/lib/session';
-
-type Errors = Record<string, string | undefined>;
-
-/** The first message per field of a failed parse. */
-function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {
-  const errors: Errors = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? '');
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 export default function AccountPage() {
   const { user } = useSession();
@@ -31,7 +20,7 @@ export default function AccountPage() {
 
   return (
     <PageShell title="Account" back="/settings" className="grid content-start gap-6">
-      <Section title="Email">
+      <FormSection title="Email">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span className="break-all font-medium">{user.email}</span>
           {user.emailVerified ? (
@@ -46,7 +35,7 @@ export default function AccountPage() {
             </span>
           )}
         </div>
-      </Section>
+      </FormSection>
       <ChangeEmailForm />
       <ChangePasswordForm />
       <div className="grid gap-3 border-t border-border pt-6">
@@ -60,22 +49,10 @@ export default function AccountPage() {
   );
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = useId();
-  return (
-    <section aria-labelledby={id} className="grid gap-4 rounded-xl border border-border p-4 md:p-5">
-      <h2 id={id} className="text-base font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
 function ChangeEmailForm() {
   const [newEmail, setNewEmail] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
@@ -107,7 +84,7 @@ function ChangeEmailForm() {
   };
 
   return (
-    <Section title="Change Email">
+    <FormSection title="Change Email">
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
         <FormField
           id="account-new-email"
@@ -136,14 +113,14 @@ function ChangeEmailForm() {
           {busy ? 'Updating...' : 'Update Email'}
         </Button>
       </form>
-    </Section>
+    </FormSection>
   );
 }
 
 function ChangePasswordForm() {
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
@@ -175,7 +152,7 @@ function ChangePasswordForm() {
   };
 
   return (
-    <Section title="Change Password">
+    <FormSection title="Change Password">
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
         <PasswordField
           id="account-current-password"
@@ -201,6 +178,6 @@ function ChangePasswordForm() {
           {busy ? 'Updating...' : 'Update Password'}
         </Button>
       </form>
-    </Section>
+    </FormSection>
   );
 }
