@@ -395,7 +395,8 @@ export class SocialStore {
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
       .where('timestamp', '>', since)
       .executeTakeFirst();
-    return Number(p?.n ?? 0) + Number(b?.n ?? 0);
+    // The bell never counts more than the list can show.
+    return Math.min(NOTIFICATIONS_MAX, Number(p?.n ?? 0)) + Math.min(NOTIFICATIONS_MAX, Number(b?.n ?? 0));
   }
 
   /** The user opened /notifications: personal items are read, broadcasts so far seen. */
@@ -467,6 +468,12 @@ export class SocialStore {
           { userId: from.id, update: { kind: 'notification', notification: toPersonal(info) } },
           { userId: from.id, update: { kind: 'access', peerId: userId, access: { state: 'open' } } },
         );
+      } else if (from) {
+        // Declined: the requester may ask again (their chat stops saying "pending").
+        entries.push({
+          userId: from.id,
+          update: { kind: 'access', peerId: userId, access: await accessOf(tx, from.id, userId) },
+        });
       }
       return appendLog(tx, entries, now);
     });
