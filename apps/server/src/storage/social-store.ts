@@ -426,7 +426,7 @@ export class SocialStore {
         .where('id', '=', notificationId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      if (!n || n.type !== 'request') throw new ChatError('not_found', 'Request not found');
+      if (n?.type !== 'request') throw new ChatError('not_found', 'Request not found');
       await tx.deleteFrom('user_notifications').where('id', '=', n.id).execute();
       const entries: Entry[] = [{ userId, update: { kind: 'notificationRemoved', id: n.id } }];
       const from = n.from_id

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeAlert } from './desktop-notifications';
 
 const message: ChatMessage = {
-  chatId: 'a'.repeat(20) + '_' + 'b'.repeat(20),
+  chatId: `${'a'.repeat(20)}_${'b'.repeat(20)}`,
   id: 'msg-000001',
   senderId: 'b'.repeat(20),
   recipientId: 'a'.repeat(20),
