@@ -196,3 +196,22 @@ export async function shotSizes(page: Page, name: string, prepare?: () => Promis
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** Sets the signed-in user's privacy through the API from their page (same origin, their cookie). */
+export async function setPrivacy(
+  page: Page,
+  change: Partial<{ readReceipts: boolean; lastSeen: boolean; requireRequest: boolean }>,
+): Promise<void> {
+  const status = await page.evaluate(
+    async (body) =>
+      (
+        await fetch('/api/me/privacy', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status,
+    { readReceipts: true, lastSeen: true, requireRequest: false, ...change },
+  );
+  expect(status).toBe(200);
+}

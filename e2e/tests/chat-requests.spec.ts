@@ -2,23 +2,7 @@
  * The sender's side of message requests: a user who takes messages from contacts only
  * is written to through a request, and the chat says so before and after.
  */
-import type { Page } from '@playwright/test';
-import { bubble, expect, openChat, send, shotSizes, test } from './chat-helpers.ts';
-
-async function setPrivacy(page: Page, privacy: { readReceipts: boolean; lastSeen: boolean; requireRequest: boolean }) {
-  const status = await page.evaluate(
-    async (body) =>
-      (
-        await fetch('/api/me/privacy', {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status,
-    privacy,
-  );
-  expect(status).toBe(200);
-}
+import { bubble, expect, openChat, send, setPrivacy, shotSizes, test } from './chat-helpers.ts';
 
 test('a stranger writing to a contacts-only user sends a request, then waits; Accept opens the chat', async ({
   people,

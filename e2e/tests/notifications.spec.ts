@@ -21,6 +21,7 @@ import {
   type PersonOptions,
   runTag,
   send,
+  setPrivacy,
   shotSizes,
 } from './chat-helpers.ts';
 import { type PrivateServer, startPrivateServer, withDb } from './private-server.ts';
@@ -134,19 +135,8 @@ async function routeMedia(context: BrowserContext): Promise<void> {
   }
 }
 
-async function setRequireRequest(page: Page, requireRequest: boolean): Promise<void> {
-  const status = await page.evaluate(
-    async (body) =>
-      (
-        await fetch('/api/me/privacy', {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status,
-    { readReceipts: true, lastSeen: true, requireRequest },
-  );
-  expect(status).toBe(200);
+function setRequireRequest(page: Page, requireRequest: boolean): Promise<void> {
+  return setPrivacy(page, { requireRequest });
 }
 
 /** The bell on /home (its name says how many are unread). */
