@@ -1,34 +1,127 @@
 import { type ChatSummary, DELETED_ACCOUNT, DELETED_TEXT } from '@app/protocol';
-import { Archive, Lock, MoreHorizontal } from 'lucide-react';
-import { memo, useMemo } from 'react';
-import { Link } from 'react-router';
-import { usePresence } from '@/lib/chat-hooks';
+import { Archive, ArchiveRestore, Lock, LockOpen, MoreHorizontal } from 'lucide-react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useChatClient, usePresence } from '@/lib/chat-hooks';
+import { RequestError } from '@/lib/chat-socket';
 import { formatListTime } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
 import { ActionMenu, type MenuAction, useMenuAnchor } from './ui/action-menu';
-import { notify } from './ui/toaster';
+import { Button } from './ui/button';
+import { notify, notifyError } from './ui/toaster';
 import { UserAvatar } from './user-avatar';
 import { VerifiedBadge } from './verified-badge';
 
-/** One chat of the list: avatar, handle, time and last message, unread count; a menu with Archive and Lock. */
-export const ChatRow = memo(function ChatRow({ chat, now }: { chat: ChatSummary; now: number }) {
+/**
+ * Where the row is shown: the main list (menu: Archive, Lock), the archive (an Unarchive
+ * button; menu: Unarchive, Lock) or the locked chats behind the PIN (an Unlock button).
+ */
+export type ChatRowVariant = 'home' | 'archived' | 'locked';
+
+type FlagAction = 'archive' | 'unarchive' | 'lock' | 'unlock';
+
+const FLAG_ACTIONS: Record<
+  FlagAction,
+  { flags: { archived?: boolean; locked?: boolean }; done: string; label: string; icon: MenuAction['icon'] }
+> = {
+  archive: { flags: { archived: true }, done: 'Chat Archived', label: 'Archive', icon: Archive },
+  unarchive: { flags: { archived: false }, done: 'Chat Unarchived', label: 'Unarchive', icon: ArchiveRestore },
+  // A chat is archived or locked, not both: unlocking it later brings it back to the main list.
+  lock: { flags: { locked: true, archived: false }, done: 'Chat Locked', label: 'Lock', icon: Lock },
+  unlock: { flags: { locked: false }, done: 'Chat Unlocked', label: 'Unlock', icon: LockOpen },
+};
+
+const MENUS: Record<ChatRowVariant, readonly FlagAction[]> = {
+  home: ['archive', 'lock'],
+  archived: ['unarchive', 'lock'],
+  locked: [],
+};
+
+/** The button shown on the row itself, next to the menu. */
+const INLINE: Record<ChatRowVariant, FlagAction | null> = {
+  home: null,
+  archived: 'unarchive',
+  locked: 'unlock',
+};
+
+/**
+ * One chat of a list: avatar, handle, time and last message, unread count; the actions
+ * of its screen (see ChatRowVariant). `onPinExpired` is called when the server asks for
+ * the PIN again (the grant of the locked chats ran out).
+ */
+export const ChatRow = memo(function ChatRow({
+  chat,
+  now,
+  variant = 'home',
+  linkState,
+  onPinExpired,
+}: {
+  chat: ChatSummary;
+  now: number;
+  variant?: ChatRowVariant;
+  /** Router state given to the chat screen (the locked chats pass `{ unlocked: true }`). */
+  linkState?: unknown;
+  onPinExpired?: () => void;
+}) {
   const { peer } = chat;
   const handle = peer ? `@${peer.username}` : DELETED_ACCOUNT;
   const presence = usePresence(peer ? chat.peerId : null);
+  const client = useChatClient();
+  const navigate = useNavigate();
   const menu = useMenuAnchor();
-  const actions = useMemo<MenuAction[]>(
-    () => [
-      { label: 'Archive', icon: Archive, onSelect: () => notify('Coming soon', 'Archived chats arrive in an update.') },
-      { label: 'Lock', icon: Lock, onSelect: () => notify('Coming soon', 'Locked chats arrive in an update.') },
-    ],
-    [],
-  );
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
   const unread = chat.unreadCount;
 
+  const run = useCallback(
+    async (action: FlagAction) => {
+      if (busyRef.current) return;
+      if (!client) {
+        notifyError('You are offline', 'Try again when you are back online');
+        return;
+      }
+      busyRef.current = true;
+      setBusy(true);
+      try {
+        await client.setChatFlags(chat.peerId, FLAG_ACTIONS[action].flags);
+        notify(FLAG_ACTIONS[action].done);
+      } catch (e) {
+        if (e instanceof RequestError && e.code === 'pin_required') {
+          notifyError('PIN Required', 'Set a PIN in Privacy settings first');
+          navigate('/privacy-settings');
+        } else if (e instanceof RequestError && e.code === 'locked') {
+          notifyError('PIN Required', e.message);
+          onPinExpired?.();
+        } else {
+          notifyError('Something went wrong', e instanceof Error ? e.message : undefined);
+        }
+      } finally {
+        busyRef.current = false;
+        // The row may be gone (archived, unlocked...): React ignores the update then.
+        setBusy(false);
+      }
+    },
+    [client, chat.peerId, navigate, onPinExpired],
+  );
+
+  const actions = useMemo<MenuAction[]>(
+    () =>
+      MENUS[variant].map((a) => ({
+        label: FLAG_ACTIONS[a].label,
+        icon: FLAG_ACTIONS[a].icon,
+        onSelect: () => void run(a),
+      })),
+    [run, variant],
+  );
+  const inline = INLINE[variant];
+  const InlineIcon = inline ? FLAG_ACTIONS[inline].icon : Archive;
+  const hasMenu = actions.length > 0;
+
   return (
-    <li className="group relative flex items-center" onContextMenu={menu.openAtPointer}>
+    <li className="group relative flex items-center" onContextMenu={hasMenu ? menu.openAtPointer : undefined}>
       <Link
         to={`/chat/${chat.peerId}`}
+        state={linkState}
         className="flex min-w-0 flex-1 items-center gap-3 py-3 pl-4 pr-1 transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
       >
         <span className="relative">
@@ -74,17 +167,43 @@ export const ChatRow = memo(function ChatRow({ chat, now }: { chat: ChatSummary;
           </span>
         </span>
       </Link>
-      <button
-        type="button"
-        aria-label={`Chat options for ${handle}`}
-        aria-haspopup="menu"
-        aria-expanded={menu.anchor !== null}
-        onClick={menu.openFromButton}
-        className="mr-2 flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-      >
-        <MoreHorizontal className="size-5" aria-hidden />
-      </button>
-      <ActionMenu anchor={menu.anchor} actions={actions} label={`Chat options for ${handle}`} onClose={menu.close} />
+      {inline ? (
+        <Button
+          variant="outline"
+          size="sm"
+          title={FLAG_ACTIONS[inline].label}
+          // A phone keeps the handle's room: the icon only next to the ⋯ button, else the word only.
+          className={cn('ml-2 shrink-0', hasMenu ? 'max-sm:size-8 max-sm:px-0' : 'mr-3')}
+          disabled={busy}
+          onClick={() => void run(inline)}
+        >
+          <InlineIcon aria-hidden className={cn(!hasMenu && 'max-sm:hidden')} />
+          <span className={cn(hasMenu && 'max-sm:sr-only')}>{FLAG_ACTIONS[inline].label}</span>
+        </Button>
+      ) : null}
+      {hasMenu ? (
+        <>
+          <button
+            type="button"
+            aria-label={`Chat options for ${handle}`}
+            aria-haspopup="menu"
+            aria-expanded={menu.anchor !== null}
+            onClick={menu.openFromButton}
+            className={cn(
+              'mr-2 flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+              inline && 'ml-1',
+            )}
+          >
+            <MoreHorizontal className="size-5" aria-hidden />
+          </button>
+          <ActionMenu
+            anchor={menu.anchor}
+            actions={actions}
+            label={`Chat options for ${handle}`}
+            onClose={menu.close}
+          />
+        </>
+      ) : null}
     </li>
   );
 });

@@ -3,7 +3,7 @@ import { LockKeyhole } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '@/lib/api';
-import { verifyPin } from '@/lib/social-api';
+import { loadPrivacy, verifyPin } from '@/lib/social-api';
 import { Button } from './ui/button';
 import { Input } from './ui/input';
 import { notify, notifyError } from './ui/toaster';
@@ -25,6 +25,26 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const [noPin, setNoPin] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+
+  // A gate opened during a lock-out (or without a PIN) says so at once, before any typing.
+  useEffect(() => {
+    let live = true;
+    loadPrivacy()
+      .then((r) => {
+        if (!live) return;
+        if (!r.hasPin) setNoPin(true);
+        else if (r.pinLockedUntil !== null && r.pinLockedUntil > Date.now()) {
+          setLockedUntil(r.pinLockedUntil);
+          setError(SOCIAL_MSG.pinLocked);
+        }
+      })
+      .catch(() => {
+        // The check on Unlock still tells.
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
 
   // The lock-out ends by itself.
   useEffect(() => {
@@ -77,12 +97,17 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
       </span>
       <h2 className="text-xl font-semibold">{title}</h2>
       {noPin ? (
-        <p className="text-sm text-muted-foreground">
-          {SOCIAL_MSG.noPin}.{' '}
-          <Link to="/privacy-settings" className="font-medium text-primary underline-offset-4 hover:underline">
-            Set a PIN
-          </Link>
-        </p>
+        <>
+          <p className="text-sm text-muted-foreground">
+            {SOCIAL_MSG.noPin}.{' '}
+            <Link to="/privacy-settings" className="font-medium text-primary underline-offset-4 hover:underline">
+              Set a PIN
+            </Link>
+          </p>
+          <Button type="button" variant="outline" className="w-full" onClick={() => navigate('/home')}>
+            Cancel
+          </Button>
+        </>
       ) : (
         <form
           className="flex w-full flex-col gap-3"
@@ -109,7 +134,13 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
           />
           {error ? (
             <p id="pin-error" role="alert" className="text-sm text-destructive">
-              {lockedOut && lockedUntil ? `${SOCIAL_MSG.pinLocked} (until ${clock(lockedUntil)})` : error}
+              {lockedOut && lockedUntil ? (
+                <>
+                  {SOCIAL_MSG.pinLocked} <span className="whitespace-nowrap">(until {clock(lockedUntil)})</span>
+                </>
+              ) : (
+                error
+              )}
             </p>
           ) : null}
           <div className="flex gap-3">
