@@ -263,7 +263,7 @@ test.describe('locked chats', () => {
     await expect(lockedLink(a)).toHaveCount(0);
     await lockFromHome(a, bob);
     await expect(a.getByText('Keep this private')).toHaveCount(0);
-    await expect(a.getByText('No conversations yet')).toBeVisible();
+    await expect(a.getByText('No other conversations')).toBeVisible();
 
     await lockedLink(a).click();
     await expect(a).toHaveURL('/locked');

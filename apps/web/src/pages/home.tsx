@@ -11,30 +11,22 @@ import {
   Users,
 } from 'lucide-react';
 import type * as React from 'react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ChatRow } from '@/components/chat-row';
 import { ConnectionBar } from '@/components/connection-bar';
+import { EmptyState as EmptyStateBase } from '@/components/empty-state';
 import { FloatingLink } from '@/components/floating-link';
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useMinuteClock } from '@/hooks/use-minute-clock';
 import { useChatList, useConnectionStatus, useNotifications } from '@/lib/chat-hooks';
 import { cn } from '@/lib/utils';
 
 /** Case-insensitive substring match on the username (spec: chat list search). */
 function matchesUsername(chat: ChatSummary, query: string): boolean {
   return (chat.peer?.username ?? '').toLowerCase().includes(query.trim().toLowerCase().replace(/^@/, ''));
-}
-
-/** The current time, refreshed every minute (list times switch from clock time to dates). */
-function useMinuteClock(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(t);
-  }, []);
-  return now;
 }
 
 export default function HomePage() {
@@ -172,6 +164,8 @@ export default function HomePage() {
             </div>
           ) : list.status === 'error' ? (
             <EmptyState title="Could not load your chats" text={list.error ?? 'Please try again.'} />
+          ) : archivedCount > 0 || lockedCount > 0 ? (
+            <EmptyState title="No other conversations" text="Your other chats are archived or locked" />
           ) : (
             <EmptyState title="No conversations yet" text="Search for users to start chatting" />
           )}
@@ -211,15 +205,7 @@ function Shortcut({
 }
 
 function EmptyState({ title, text }: { title: string; text: string }) {
-  return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-3 px-6 py-16 text-center">
-      <span className="flex size-16 items-center justify-center rounded-full bg-secondary text-primary">
-        <MessageCircle className="size-8" aria-hidden />
-      </span>
-      <p className="text-lg font-semibold">{title}</p>
-      <p className="text-sm text-muted-foreground">{text}</p>
-    </div>
-  );
+  return <EmptyStateBase icon={MessageCircle} title={title} text={text} />;
 }
 
 /** A small red count bubble; nothing at zero. */
