@@ -15,6 +15,7 @@ import {
   openChat,
   type Person,
   send,
+  setPrivacy,
   shotSizes,
   test,
   unreadBadge,
@@ -525,4 +526,33 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
   await shotSizes(dave.page, 'locked-lockout', async () => {
     expect(await scrollWidth(dave.page)).toBeLessThanOrEqual(dave.page.viewportSize()?.width ?? 0);
   });
+});
+
+test('/home with the Archived and Locked shortcuts and the bell count, at both sizes', async ({ people }) => {
+  const alice = await people.person('alice');
+  const bob = await people.person('bob');
+  const carol = await people.person('carol');
+  const dave = await people.person('dave');
+  await write(bob, alice, 'Archive me');
+  await write(carol, alice, 'Lock me');
+  await write(dave, alice, 'Stay on the list');
+  const a = alice.page;
+  await setPin(a);
+  await openHome(a);
+  await rowMenu(a, chatRow(a, bob.handle), bob.handle, 'Archive', 'button');
+  await expect(chatRow(a, bob.handle)).toHaveCount(0);
+  await lockFromHome(a, carol);
+  // A stranger's request to Alice, who takes messages from contacts only, rings the bell.
+  await setPrivacy(a, { requireRequest: true });
+  const erin = await people.person('erin');
+  await openChat(erin.page, alice);
+  const input = erin.page.getByRole('textbox', { name: 'Message' });
+  await input.fill('Hello from Erin');
+  await input.press('Enter');
+  await expect(erin.page.getByRole('region', { name: 'Message request' })).toBeVisible();
+  await expect(a.getByRole('link', { name: /Notifications, 1 unread/ })).toBeVisible();
+  await expect(archivedLink(a)).toBeVisible();
+  await expect(lockedLink(a)).toBeVisible();
+  await expect(chatRows(a)).toHaveCount(1);
+  await shotSizes(a, 'home-shortcuts');
 });
