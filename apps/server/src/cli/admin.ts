@@ -1,0 +1,86 @@
+/**
+ * Account chores from the shell, for an operator without SMTP yet:
+ *   npm run admin -- verify-email you@example.com
+ *   npm run admin -- reset-password you@example.com [--password NEW]
+ * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
+ */
+import { randomBytes } from 'node:crypto';
+import { emailSchema, passwordSchema } from '@app/protocol';
+import { hashSecret } from '../auth/passwords.ts';
+import { loadConfig } from '../config.ts';
+import { migrate, openDb } from '../storage/db.ts';
+import { Store } from '../storage/store.ts';
+
+export const ADMIN_USAGE = `Usage: npm run admin -- <command>
+
+  verify-email <email>                      mark the account's e-mail address verified
+  reset-password <email> [--password NEW]   set a new password (a random one is printed
+                                            when none is given) and end every session
+
+Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
+
+export interface AdminOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/** Runs one command; returns the exit code (0 done, 1 refused, 2 usage). */
+export async function runAdmin(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: AdminOutput = { log: (l) => console.log(l), error: (l) => console.error(l) },
+): Promise<number> {
+  const [command, emailArg, ...rest] = args;
+  if (command === undefined || command === 'help' || command === '--help') {
+    out.log(ADMIN_USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== 'verify-email' && command !== 'reset-password') {
+    out.error(`Unknown command "${command}".\n\n${ADMIN_USAGE}`);
+    return 2;
+  }
+  const email = emailSchema.safeParse(emailArg ?? '');
+  if (!email.success) {
+    out.error(`Give the account's e-mail address.\n\n${ADMIN_USAGE}`);
+    return 2;
+  }
+  let password: string | null = null;
+  if (command === 'reset-password') {
+    const i = rest.indexOf('--password');
+    if (i >= 0) {
+      const parsed = passwordSchema.safeParse(rest[i + 1] ?? '');
+      if (!parsed.success) {
+        out.error(parsed.error.issues[0]?.message ?? 'Invalid password');
+        return 2;
+      }
+      password = parsed.data;
+    }
+  }
+
+  const config = loadConfig(env);
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db);
+    const store = new Store(db);
+    const user = await store.userByEmail(email.data);
+    if (!user) {
+      out.error(`No account has the e-mail address ${email.data}.`);
+      return 1;
+    }
+    if (command === 'verify-email') {
+      await store.setEmailVerified(user.id, user.email);
+      out.log(`Verified ${user.email} (@${user.username}).`);
+      if (user.email.toLowerCase() === config.adminEmail) out.log('This account is the administrator (ADMIN_EMAIL).');
+      return 0;
+    }
+    const generated = password === null;
+    const newPassword = password ?? randomBytes(12).toString('base64url');
+    await store.setPasswordHash(user.id, await hashSecret(newPassword));
+    const ended = await store.deleteUserSessions(user.id);
+    out.log(`New password set for ${user.email} (@${user.username}); ${ended} session(s) ended.`);
+    if (generated) out.log(`Password: ${newPassword}`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
