@@ -142,8 +142,13 @@ export class Connection {
     return v;
   }
 
+  /**
+   * A summary logged before the chat was locked (replayed on resume) says locked: false;
+   * the chat's current lock decides too.
+   */
   private viewChat(c: ChatSummary): ChatSummary {
-    return c.locked && c.lastMessage !== null && !this.granted() ? { ...c, lastMessage: null } : c;
+    const locked = c.locked || this.locked.has(c.chatId);
+    return locked && c.lastMessage !== null && !this.granted() ? { ...c, lastMessage: null } : c;
   }
 
   private viewUpdate(u: Update): Update {

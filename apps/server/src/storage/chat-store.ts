@@ -170,7 +170,12 @@ export class ChatStore {
         throw new ChatError('request_pending', SOCIAL_MSG.requestPending);
       }
       if (access.state === 'request') return createRequest(tx, senderId, recipientId, msgId, text, now);
+      // A sender who takes messages from contacts only opens the way back by writing.
+      const back = await accessOf(tx, recipientId, senderId);
       const { message, entries } = await insertMessage(tx, senderId, recipientId, msgId, text, now);
+      if (back.state !== 'open') {
+        entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
+      }
       return { message, updates: await appendLog(tx, entries, now), duplicate: false };
     });
   }
