@@ -6,11 +6,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
-import { type AppContext, requireAdmin } from './context.ts';
+import type { AppContext } from './context.ts';
 import { HttpError, sendError } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createLocalHub } from './realtime/hub.ts';
@@ -19,6 +20,7 @@ import { Realtime } from './realtime/realtime.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
 import { registerMeRoutes } from './social/me-routes.ts';
+import { AdminStore, HELP_LINK_KEY } from './storage/admin-store.ts';
 import { ChatStore } from './storage/chat-store.ts';
 import { migrate, openDb } from './storage/db.ts';
 import { SocialStore } from './storage/social-store.ts';
@@ -104,6 +106,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     store,
     chat,
     social,
+    admin: new AdminStore(db.kysely),
     realtime,
     sessions,
     mailer,
@@ -179,12 +182,9 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     registerMeRoutes(api, ctx);
 
     api.get(API.publicSettings, async (): Promise<PublicSettings> => {
-      return { helpLink: await store.getSetting('helpLink'), uploadUrl: config.uploadUrl };
+      return { helpLink: await store.getSetting(HELP_LINK_KEY), uploadUrl: config.uploadUrl };
     });
-
-    api.get(API.adminStats, { preHandler: requireAdmin(ctx) }, async () => {
-      return { totalUsers: await store.countUsers() };
-    });
+    registerAdminRoutes(api, ctx);
   });
 
   app.get('/healthz', async (_req, reply) => {

@@ -6,6 +6,7 @@ import { HttpError } from './http/errors.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
+import type { AdminStore } from './storage/admin-store.ts';
 import type { ChatStore } from './storage/chat-store.ts';
 import type { SocialStore } from './storage/social-store.ts';
 import type { Store, User } from './storage/store.ts';
@@ -24,6 +25,7 @@ export interface AppContext {
   store: Store;
   chat: ChatStore;
   social: SocialStore;
+  admin: AdminStore;
   realtime: Realtime;
   sessions: Sessions;
   mailer: Mailer;

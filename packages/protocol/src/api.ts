@@ -77,6 +77,14 @@ export const API = {
   pin: '/api/me/pin',
   verifyPin: '/api/me/pin/verify',
   adminStats: '/api/admin/stats',
+  /** GET ?query&after: a page of users. PATCH /:id: verify/block flags. */
+  adminUsers: '/api/admin/users',
+  /** GET: sent broadcasts, newest first. POST: send. PUT /:id: edit (new timestamp). DELETE /:id. */
+  adminBroadcasts: '/api/admin/notifications',
+  /** PUT: the help link. */
+  adminSettings: '/api/admin/settings',
+  /** GET ?before: the audit log, newest first. */
+  adminAudit: '/api/admin/audit',
 } as const;
 
 /** Where links in e-mails land in the web app. */

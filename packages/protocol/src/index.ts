@@ -1,3 +1,4 @@
+export * from './admin.ts';
 export * from './api.ts';
 export * from './chat.ts';
 export * from './constants.ts';

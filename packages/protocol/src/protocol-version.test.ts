@@ -12,6 +12,7 @@ import { PROTOCOL_VERSION } from './constants.ts';
 const PINNED: Record<number, string> = {
   1: '6a196dd11dbd796a',
   2: 'b6de5be5022ee673',
+  3: 'ceff151dad2ef808',
 };
 
 function protocolHash(): string {

@@ -219,6 +219,22 @@ export const updateSchema = z.discriminatedUnion('kind', [
 ]);
 export type Update = z.infer<typeof updateSchema>;
 
+/**
+ * Changes every signed-in user hears about at once, pushed to every socket but not
+ * logged: a client reloads broadcasts and settings on every welcome, and a verified
+ * badge also reaches the people who have a chat with that user through their logs.
+ */
+export const globalEventSchema = z.discriminatedUnion('kind', [
+  /** An admin broadcast was sent or edited. */
+  z.object({ kind: z.literal('notification'), notification: notificationItemSchema }),
+  z.object({ kind: z.literal('notificationRemoved'), id: z.string() }),
+  /** A user's public profile changed for everyone (the verified badge). */
+  z.object({ kind: z.literal('peer'), user: publicUserSchema }),
+  /** The administrator changed the public settings. */
+  z.object({ kind: z.literal('settings'), helpLink: z.string().nullable() }),
+]);
+export type GlobalEvent = z.infer<typeof globalEventSchema>;
+
 /** Server frames: the client parses every one with this schema. */
 export const downFrameSchema = z.discriminatedUnion('t', [
   /**
@@ -242,6 +258,7 @@ export const downFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('presence'), presence: presenceSchema }),
   z.object({ t: z.literal('typing'), from: z.string(), typing: z.boolean() }),
   z.object({ t: z.literal('pong') }),
+  z.object({ t: z.literal('global'), event: globalEventSchema }),
 ]);
 export type DownFrame = z.infer<typeof downFrameSchema>;
 

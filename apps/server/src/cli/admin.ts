@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { emailSchema, passwordSchema } from '@app/protocol';
 import { hashSecret } from '../auth/passwords.ts';
 import { loadConfig } from '../config.ts';
+import { AdminStore } from '../storage/admin-store.ts';
 import { migrate, openDb } from '../storage/db.ts';
 import { Store } from '../storage/store.ts';
 
@@ -69,6 +70,7 @@ export async function runAdmin(
     }
     if (command === 'verify-email') {
       await store.setEmailVerified(user.id, user.email);
+      await new AdminStore(db.kysely).recordShell('shell.verifyEmail', user, Date.now());
       out.log(`Verified ${user.email} (@${user.username}).`);
       if (user.email.toLowerCase() === config.adminEmail) out.log('This account is the administrator (ADMIN_EMAIL).');
       return 0;
@@ -77,6 +79,7 @@ export async function runAdmin(
     const newPassword = password ?? randomBytes(12).toString('base64url');
     await store.setPasswordHash(user.id, await hashSecret(newPassword));
     const ended = await store.deleteUserSessions(user.id);
+    await new AdminStore(db.kysely).recordShell('shell.resetPassword', user, Date.now());
     out.log(`New password set for ${user.email} (@${user.username}); ${ended} session(s) ended.`);
     if (generated) out.log(`Password: ${newPassword}`);
     return 0;

@@ -195,6 +195,12 @@ export class Connection {
     this.send(frame);
   }
 
+  /** A frame for every socket: delivered once this one has greeted (a welcome comes first). */
+  deliverGlobal(frame: DownFrame): void {
+    if (this.state === 'hello') return; // its welcome leads to a fresh load anyway
+    this.deliver(frame);
+  }
+
   private async onMessage(text: string, isBinary: boolean): Promise<void> {
     if (this.state === 'closed') return;
     if (!this.bucket.take()) {

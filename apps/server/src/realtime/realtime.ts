@@ -5,7 +5,7 @@
  */
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CLOSE, MAX_FRAME_BYTES } from '@app/protocol';
+import { CLOSE, type GlobalEvent, MAX_FRAME_BYTES } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
@@ -59,6 +59,7 @@ export class Realtime {
   private readonly sessions: Sessions;
   private readonly allowedOrigin: string;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly unsubscribeAll: () => void;
 
   constructor(opts: {
     sessions: Sessions;
@@ -84,6 +85,10 @@ export class Realtime {
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
+    // Global frames (from this process or another) go to every socket here.
+    this.unsubscribeAll = opts.hub.subscribeAll((frame) => {
+      for (const set of this.byUser.values()) for (const c of set) c.deliverGlobal(frame);
+    });
   }
 
   attach(server: HttpServer): void {
@@ -150,6 +155,11 @@ export class Realtime {
     }
   }
 
+  /** Tells every signed-in socket, on every process (broadcasts, settings, badges). */
+  broadcast(event: GlobalEvent): void {
+    this.deps.hub.publishAll({ t: 'global', event });
+  }
+
   /** A PIN was verified in this session: its open sockets may see its locked chats. */
   grantSession(tokenHash: string, until: number): void {
     for (const set of this.byUser.values()) for (const c of set) if (c.tokenHash === tokenHash) c.grantUntil = until;
@@ -194,6 +204,7 @@ export class Realtime {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.unsubscribeAll();
     for (const set of this.byUser.values()) for (const c of set) c.close(CLOSE.goingAway, 'server shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }

@@ -131,6 +131,17 @@ export interface UserUpdatesTable {
   created_at: number;
 }
 
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  actor_id: string | null;
+  actor_username: string | null;
+  action: string;
+  target_id: string | null;
+  target_label: string | null;
+  detail: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -143,4 +154,5 @@ export interface Database {
   user_settings: UserSettingsTable;
   settings: SettingsTable;
   user_updates: UserUpdatesTable;
+  audit_log: AuditLogTable;
 }

@@ -9,6 +9,7 @@ import {
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
+  type GlobalEvent,
   HISTORY_PAGE,
   MESSAGE_MAX,
   type NotificationItem,
@@ -29,6 +30,7 @@ import {
 import { ConversationState } from './conversation-state';
 import { NotificationCenter, type NotificationsView } from './notification-center';
 import { Outbox } from './outbox-queue';
+import { refreshPublicSettings, setHelpLink } from './public-settings';
 import { Receipts } from './receipts';
 import { Typing } from './typing';
 import { UserDirectory } from './user-directory';
@@ -68,6 +70,7 @@ export class ChatClient {
   private readonly receipts: Receipts;
   private readonly events: ClientEvents;
   private lastSeq: number | null = null;
+  private welcomedBefore = false;
   private destroyed = false;
   private readonly listeners = new Set<() => void>();
 
@@ -101,6 +104,7 @@ export class ChatClient {
       update: (seq, u) => this.onUpdate(seq, u),
       presence: (p) => this.users.setPresence(p),
       typing: (from, typing) => this.typing.received(from, typing),
+      global: (e) => this.onGlobal(e),
       serverError: (_code, text) => events.error('Error', text),
       blocked: () => events.blocked(),
       checkSession: () => events.checkSession(),
@@ -181,7 +185,10 @@ export class ChatClient {
       return;
     }
     this.privacy = w.privacy;
+    // Broadcasts and settings are not in the update log: what was missed is loaded anew.
     void this.notifications.load();
+    if (w.resumed || this.welcomedBefore) refreshPublicSettings();
+    this.welcomedBefore = true;
     if (!w.resumed) {
       this.lastSeq = w.seq;
       void this.loadChats();
@@ -209,6 +216,31 @@ export class ChatClient {
     this.changed();
   }
 
+  private onGlobal(e: GlobalEvent): void {
+    switch (e.kind) {
+      case 'notification':
+      case 'notificationRemoved':
+        this.notifications.apply(e);
+        return;
+      case 'peer':
+        this.applyPeer(e.user);
+        break;
+      case 'settings':
+        setHelpLink(e.helpLink);
+        return;
+      default:
+        assertNever(e);
+    }
+    this.changed();
+  }
+
+  private applyPeer(user: PublicUser): void {
+    this.users.remember(user);
+    for (const [id, c] of this.chats) if (c.peerId === user.id) this.chats.set(id, { ...c, peer: user });
+    this.chatListView = null;
+    for (const c of this.conversations.values()) if (c.peerId === user.id) c.touch();
+  }
+
   private apply(update: Update): void {
     switch (update.kind) {
       case 'message':
@@ -224,10 +256,7 @@ export class ChatClient {
         this.chatListView = null;
         return;
       case 'peer':
-        this.users.remember(update.user);
-        for (const [id, c] of this.chats)
-          if (c.peerId === update.user.id) this.chats.set(id, { ...c, peer: update.user });
-        this.chatListView = null;
+        this.applyPeer(update.user);
         return;
       case 'privacy':
         this.privacy = update.privacy;

@@ -7,6 +7,7 @@ import {
   CLOSE,
   type DownFrame,
   downFrameSchema,
+  type GlobalEvent,
   PROTOCOL_VERSION,
   type Presence,
   type Privacy,
@@ -37,6 +38,8 @@ export interface SocketHandlers {
   update(seq: number, update: Update): void;
   presence(p: Presence): void;
   typing(from: string, typing: boolean): void;
+  /** A change every signed-in user hears about (broadcasts, settings, badges). */
+  global(event: GlobalEvent): void;
   /** An error frame that answers no request (rate limiting, an invalid frame). */
   serverError(code: WsErrorCode, message: string): void;
   /** The socket was closed because the account is blocked. */
@@ -251,6 +254,9 @@ export class ChatSocket {
         this.handlers.typing(frame.from, frame.typing);
         return;
       case 'pong':
+        return;
+      case 'global':
+        this.handlers.global(frame.event);
         return;
       default: {
         const unhandled: never = frame;

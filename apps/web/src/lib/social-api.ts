@@ -5,7 +5,6 @@ import {
   type Privacy,
   type PrivacyResponse,
   type ProfileInput,
-  type PublicSettings,
   type UserResponse,
 } from '@app/protocol';
 import { api } from './api';
@@ -50,13 +49,4 @@ export async function verifyPin(pin: string): Promise<PinGrantResponse> {
   return r;
 }
 
-let settings: Promise<PublicSettings> | null = null;
-
-/** The administrator's help link and the upload site (asked once per page load). */
-export function publicSettings(): Promise<PublicSettings> {
-  settings ??= api<PublicSettings>('GET', API.publicSettings).catch((e: unknown) => {
-    settings = null;
-    throw e;
-  });
-  return settings;
-}
+export { publicSettings } from './public-settings';

@@ -61,15 +61,14 @@ export class UserDirectory {
       const old = this.users.get(user.id);
       if (!old || !sameUser(old, user)) {
         this.users.set(user.id, user);
-        // A changed profile (a new name or picture) shows in the contact lists at once.
-        if (old) {
-          for (const s of this.searches.values()) {
-            if (!s.view.users.some((u) => u.id === user.id)) continue;
-            s.view = {
-              ...s.view,
-              users: s.view.users.map((u) => (u.id === user.id ? { ...user, online: u.online } : u)),
-            };
-          }
+        // A changed profile (a new name, picture or badge) shows in the contact lists at once.
+        for (const s of this.searches.values()) {
+          const listed = s.view.users.find((u) => u.id === user.id);
+          if (!listed || sameUser(listed, user)) continue;
+          s.view = {
+            ...s.view,
+            users: s.view.users.map((u) => (u.id === user.id ? { ...user, online: u.online } : u)),
+          };
         }
       }
     } else if (id !== undefined) {

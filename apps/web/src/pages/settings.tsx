@@ -1,30 +1,10 @@
-import { APP_VERSION, isSafeHttpUrl } from '@app/protocol';
+import { APP_VERSION } from '@app/protocol';
 import { CircleHelp, Info, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { PageShell } from '@/components/page-shell';
 import { SettingsGroup, SettingsRow } from '@/components/settings-row';
 import { UserAvatar } from '@/components/user-avatar';
+import { useHelpLink } from '@/lib/public-settings';
 import { useSession } from '@/lib/session';
-import { publicSettings } from '@/lib/social-api';
-
-/** The administrator's help link, when one is set and safe to open; undefined while loading. */
-function useHelpLink(): string | null | undefined {
-  const [link, setLink] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    publicSettings()
-      .then((s) => {
-        if (live) setLink(s.helpLink && isSafeHttpUrl(s.helpLink) ? s.helpLink : null);
-      })
-      .catch(() => {
-        if (live) setLink(null);
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return link;
-}
 
 export default function SettingsPage() {
   const { user } = useSession();

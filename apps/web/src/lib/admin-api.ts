@@ -1,0 +1,57 @@
+/** HTTP calls of /admin (the server checks every one: only the administrator may). */
+import {
+  type AdminUser,
+  type AdminUserFlags,
+  type AdminUsersPage,
+  API,
+  type AuditPage,
+  type Broadcast,
+  type BroadcastInput,
+  type PublicSettings,
+} from '@app/protocol';
+import { api } from './api';
+import { setHelpLink } from './public-settings';
+
+export function adminStats(): Promise<{ totalUsers: number }> {
+  return api('GET', API.adminStats);
+}
+
+export function adminUsers(query: string, after?: string): Promise<AdminUsersPage> {
+  const params = new URLSearchParams({ query });
+  if (after) params.set('after', after);
+  return api('GET', `${API.adminUsers}?${params}`);
+}
+
+export async function setUserFlags(id: string, flags: AdminUserFlags): Promise<AdminUser> {
+  const r = await api<{ user: AdminUser }>('PATCH', `${API.adminUsers}/${encodeURIComponent(id)}`, flags);
+  return r.user;
+}
+
+export async function listBroadcasts(): Promise<Broadcast[]> {
+  const r = await api<{ notifications: Broadcast[] }>('GET', API.adminBroadcasts);
+  return r.notifications;
+}
+
+export async function sendBroadcast(input: BroadcastInput): Promise<Broadcast> {
+  const r = await api<{ notification: Broadcast }>('POST', API.adminBroadcasts, input);
+  return r.notification;
+}
+
+export async function editBroadcast(id: string, input: BroadcastInput): Promise<Broadcast> {
+  const r = await api<{ notification: Broadcast }>('PUT', `${API.adminBroadcasts}/${encodeURIComponent(id)}`, input);
+  return r.notification;
+}
+
+export function deleteBroadcast(id: string): Promise<void> {
+  return api('DELETE', `${API.adminBroadcasts}/${encodeURIComponent(id)}`);
+}
+
+export async function saveHelpLink(helpLink: string): Promise<PublicSettings> {
+  const r = await api<PublicSettings>('PUT', API.adminSettings, { helpLink });
+  setHelpLink(r.helpLink);
+  return r;
+}
+
+export function auditLog(before?: string): Promise<AuditPage> {
+  return api('GET', before ? `${API.adminAudit}?${new URLSearchParams({ before })}` : API.adminAudit);
+}

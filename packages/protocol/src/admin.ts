@@ -1,0 +1,149 @@
+/**
+ * The administrator's area: the schemas of its HTTP requests, the shapes it reads, and
+ * the texts both ends use. Every admin route is checked on the server (the account whose
+ * e-mail equals ADMIN_EMAIL, once that e-mail is verified).
+ */
+import { z } from 'zod';
+import { URL_MAX } from './constants.ts';
+import { imageUrlSchema, videoUrlSchema } from './social.ts';
+import { isSafeHttpUrl } from './validation.ts';
+
+/** Longest broadcast text (not in the spec; a long announcement fits). */
+export const BROADCAST_MAX = 2000;
+/** Users per page of the admin list. */
+export const ADMIN_USERS_PAGE = 100;
+/** Audit entries per page. */
+export const AUDIT_PAGE = 50;
+/** Sent broadcasts the admin list shows (newest first). */
+export const BROADCASTS_MAX = 200;
+
+export const ADMIN_MSG = {
+  messageRequired: 'Message is required',
+  messageTooLong: `Message must be at most ${BROADCAST_MAX} characters`,
+  helpLink: 'Help link must start with http:// or https://',
+  selfBlock: 'You cannot block your own account',
+  selfUnverify: 'You cannot remove your own verification',
+  userVerified: 'User Verified',
+  verificationRemoved: 'Verification Removed',
+  userBlocked: 'User Blocked',
+  userUnblocked: 'User Unblocked',
+  notificationSent: 'Notification Sent',
+  notificationUpdated: 'Notification Updated',
+  notificationDeleted: 'Notification Deleted',
+  helpLinkUpdated: 'Help Link Updated',
+  noNotifications: 'No notifications sent yet',
+} as const;
+
+/** A user as the administrator sees them (the only place other people's e-mails appear). */
+export interface AdminUser {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  verified: boolean;
+  blocked: boolean;
+  createdAt: number;
+  /** This is the administrator's own account (cannot be blocked or un-verified). */
+  isSelf: boolean;
+}
+
+export interface AdminUsersPage {
+  users: AdminUser[];
+  /** Pass as `after` for the next page; null on the last page. */
+  next: string | null;
+  /** Users matching the query (all users when it is empty). */
+  total: number;
+}
+
+export const adminUsersQuerySchema = z.strictObject({
+  query: z.string().trim().max(50).default(''),
+  after: z.string().max(50).optional(),
+});
+
+/** Verify/unverify, block/unblock: one or both. */
+export const adminUserFlagsSchema = z
+  .strictObject({ verified: z.boolean().optional(), blocked: z.boolean().optional() })
+  .refine((f) => f.verified !== undefined || f.blocked !== undefined, { error: 'Nothing to change' });
+export type AdminUserFlags = z.infer<typeof adminUserFlagsSchema>;
+
+export const broadcastInputSchema = z.strictObject({
+  message: z
+    .string({ error: ADMIN_MSG.messageRequired })
+    .trim()
+    .min(1, { error: ADMIN_MSG.messageRequired })
+    .max(BROADCAST_MAX, { error: ADMIN_MSG.messageTooLong }),
+  videoUrl: videoUrlSchema.optional().transform((v) => v ?? null),
+  imageUrl: imageUrlSchema.optional().transform((v) => v ?? null),
+});
+export type BroadcastInput = z.input<typeof broadcastInputSchema>;
+
+/** A sent broadcast as the administrator's list shows it. */
+export interface Broadcast {
+  id: string;
+  message: string;
+  videoUrl: string | null;
+  imageUrl: string | null;
+  timestamp: number;
+}
+
+export const helpLinkInputSchema = z.strictObject({
+  helpLink: z
+    .string({ error: ADMIN_MSG.helpLink })
+    .trim()
+    .max(URL_MAX, { error: ADMIN_MSG.helpLink })
+    .refine((v) => v === '' || isSafeHttpUrl(v), { error: ADMIN_MSG.helpLink })
+    .nullable()
+    .transform((v) => (v ? v : null)),
+});
+
+export const AUDIT_ACTIONS = [
+  'user.verify',
+  'user.unverify',
+  'user.block',
+  'user.unblock',
+  'broadcast.create',
+  'broadcast.update',
+  'broadcast.delete',
+  'settings.helpLink',
+  'shell.verifyEmail',
+  'shell.resetPassword',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One administrative action: who (null: the shell), what, on what, when. */
+export interface AuditEntry {
+  id: string;
+  at: number;
+  actorId: string | null;
+  actorUsername: string | null;
+  action: AuditAction;
+  targetId: string | null;
+  /** What the target was called when it happened (@handle, or the broadcast's first words). */
+  targetLabel: string | null;
+  detail: string | null;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  /** Pass as `before` for the next (older) page; null on the last. */
+  next: string | null;
+}
+
+export const auditQuerySchema = z.strictObject({
+  before: z.string().max(100).optional(),
+});
+
+/** How each action reads in the log. */
+export const AUDIT_LABELS: Record<AuditAction, string> = {
+  'user.verify': 'Verified',
+  'user.unverify': 'Removed verification of',
+  'user.block': 'Blocked',
+  'user.unblock': 'Unblocked',
+  'broadcast.create': 'Sent notification',
+  'broadcast.update': 'Edited notification',
+  'broadcast.delete': 'Deleted notification',
+  'settings.helpLink': 'Set help link',
+  'shell.verifyEmail': 'Verified e-mail of',
+  'shell.resetPassword': 'Reset password of',
+};
