@@ -195,10 +195,17 @@ export class Connection {
     this.send(frame);
   }
 
-  /** A frame for every socket: delivered once this one has greeted (a welcome comes first). */
-  deliverGlobal(frame: DownFrame): void {
-    if (this.state === 'hello') return; // its welcome leads to a fresh load anyway
-    this.deliver(frame);
+  /**
+   * A frame for every socket, serialised once for all of them. Delivered once this one
+   * has greeted (a welcome comes first; before it, the welcome's fresh load covers it).
+   */
+  deliverGlobal(frame: DownFrame, text: string): void {
+    if (this.state === 'hello' || this.state === 'closed') return;
+    if (this.state === 'syncing') {
+      this.pending.push(frame);
+      return;
+    }
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
   }
 
   private async onMessage(text: string, isBinary: boolean): Promise<void> {

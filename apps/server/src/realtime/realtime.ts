@@ -87,7 +87,8 @@ export class Realtime {
     this.heartbeat.unref();
     // Global frames (from this process or another) go to every socket here.
     this.unsubscribeAll = opts.hub.subscribeAll((frame) => {
-      for (const set of this.byUser.values()) for (const c of set) c.deliverGlobal(frame);
+      const text = JSON.stringify(frame);
+      for (const set of this.byUser.values()) for (const c of set) c.deliverGlobal(frame, text);
     });
   }
 

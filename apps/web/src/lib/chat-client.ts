@@ -48,7 +48,8 @@ export interface ClientEvents {
 /** Something that may deserve a browser notification while the tab is hidden. */
 export type Alert =
   | { kind: 'message'; message: ChatMessage; locked: boolean }
-  | { kind: 'request'; notification: Extract<NotificationItem, { type: 'request' }> };
+  | { kind: 'request'; notification: Extract<NotificationItem, { type: 'request' }> }
+  | { kind: 'broadcast'; notification: Extract<NotificationItem, { type: 'admin' }> };
 
 /** Exhaustiveness at compile time; at run time an update of a newer server is skipped. */
 function assertNever(x: never): void {
@@ -219,6 +220,9 @@ export class ChatClient {
   private onGlobal(e: GlobalEvent): void {
     switch (e.kind) {
       case 'notification':
+        this.notifications.apply(e);
+        if (e.notification.type === 'admin') this.alert({ kind: 'broadcast', notification: e.notification });
+        return;
       case 'notificationRemoved':
         this.notifications.apply(e);
         return;
@@ -296,7 +300,13 @@ export class ChatClient {
   }
 
   private alert(a: Alert): void {
-    const key = a.kind === 'message' ? a.message.id : a.notification.id;
+    // An edited broadcast (new timestamp) is news again.
+    const key =
+      a.kind === 'message'
+        ? a.message.id
+        : a.kind === 'broadcast'
+          ? `${a.notification.id}@${a.notification.timestamp}`
+          : a.notification.id;
     if (this.alerted.has(key)) return;
     if (this.alerted.size > 500) this.alerted.clear();
     this.alerted.add(key);

@@ -52,4 +52,28 @@ describe('describeAlert', () => {
     );
     expect(d).toMatchObject({ title: '@carol sent you a message request', body: 'hi there', path: '/notifications' });
   });
+
+  it('announces an admin broadcast with its message', () => {
+    const d = describeAlert(
+      {
+        kind: 'broadcast',
+        notification: {
+          type: 'admin',
+          id: 'b1',
+          message: 'Maintenance tonight',
+          imageUrl: null,
+          videoUrl: null,
+          timestamp: 1,
+          read: false,
+        },
+      },
+      () => undefined,
+    );
+    expect(d).toEqual({
+      title: 'Admin Notification',
+      body: 'Maintenance tonight',
+      path: '/notifications',
+      tag: 'broadcast-b1',
+    });
+  });
 });

@@ -45,6 +45,14 @@ export function describeAlert(
   a: Alert,
   usernameOf: (id: string) => string | undefined,
 ): { title: string; body: string; path: string; tag: string } {
+  if (a.kind === 'broadcast') {
+    return {
+      title: 'Admin Notification',
+      body: a.notification.message,
+      path: '/notifications',
+      tag: `broadcast-${a.notification.id}`,
+    };
+  }
   if (a.kind === 'request') {
     return {
       title: `@${a.notification.fromUsername} sent you a message request`,
