@@ -14,9 +14,11 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { HttpError, sendError } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
-import { createLocalHub } from './realtime/hub.ts';
+import { createLocalHub, type Hub } from './realtime/hub.ts';
 import { PresenceTracker } from './realtime/presence.ts';
+import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/presence-redis.ts';
 import { Realtime } from './realtime/realtime.ts';
+import { createRedisHub } from './realtime/redis-hub.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { RateLimiter } from './security/rate-limiter.ts';
 import { registerMeRoutes } from './social/me-routes.ts';
@@ -42,6 +44,8 @@ export interface BuildOptions {
   /** SQLite file override, e.g. ':memory:' (tests). */
   sqliteFile?: string;
   logger?: boolean;
+  /** Redis presence timings (tests shorten them). */
+  presence?: RedisPresenceOptions;
 }
 
 export async function buildServer(config: Config, opts: BuildOptions = {}): Promise<Server> {
@@ -89,14 +93,31 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   const sessions = new Sessions(store, config.sessionSecret, https);
   const chat = new ChatStore(db.kysely);
   const social = new SocialStore(db.kysely);
-  const hub = createLocalHub();
+  // One process: in-memory fan-out and presence. Several (REDIS_URL): Redis pub/sub
+  // between them and presence counted in Redis, with dead processes swept.
+  let hub: Hub;
+  let presence: PresenceTracker;
+  if (config.redisUrl) {
+    const redisHub = await createRedisHub(config.redisUrl, config.redisPrefix, app.log);
+    const counter = new RedisPresenceCounter(redisHub.redis, redisHub.origin, app.log, {
+      namespace: config.redisPrefix,
+      ...opts.presence,
+    });
+    await counter.start();
+    hub = redisHub;
+    presence = new PresenceTracker(store, social, hub, counter);
+    counter.onOffline = (userId) => presence.wentOffline(userId);
+  } else {
+    hub = createLocalHub();
+    presence = new PresenceTracker(store, social, hub);
+  }
   const realtime = new Realtime({
     sessions,
     store,
     chat,
     social,
     hub,
-    presence: new PresenceTracker(store, social),
+    presence,
     log: app.log,
     publicUrl: config.publicUrl,
   });
@@ -246,6 +267,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
       clearInterval(sweep);
       await realtime.close();
       await app.close();
+      await presence.close();
       await hub.close();
       await mailer.drain();
       for (const l of Object.values(limiters)) l.close();

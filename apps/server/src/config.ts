@@ -27,6 +27,8 @@ export interface Config {
   mailFrom: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Namespace of every Redis key and channel (several deployments may share a Redis). */
+  redisPrefix: string;
   sessionSecret: string;
   webDist: string | null;
   logLevel: string;
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: env.REDIS_PREFIX || 'parley',
     sessionSecret: env.SESSION_SECRET || loadOrCreateSecret(dataDir),
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST),
     logLevel: env.LOG_LEVEL ?? 'info',

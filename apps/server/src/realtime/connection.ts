@@ -174,7 +174,11 @@ export class Connection {
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 
-  /** Frames from the hub: update frames are deduplicated by seq against what was already sent. */
+  /**
+   * Frames from the hub. Update frames are deduplicated by seq against what was already
+   * sent; one that skips a seq (another process's update overtook ours, or a pub/sub
+   * message was lost) is held back while the gap is read from the database.
+   */
   private deliver(frame: DownFrame): void {
     if (this.state === 'syncing' || this.state === 'hello') {
       this.pending.push(frame);
@@ -183,6 +187,11 @@ export class Connection {
     if (this.state === 'closed') return;
     if (frame.t === 'update') {
       if (frame.seq <= this.lastSentSeq) return;
+      if (this.catchingUp || frame.seq > this.lastSentSeq + 1) {
+        this.pending.push(frame);
+        void this.catchUp();
+        return;
+      }
       this.lastSentSeq = frame.seq;
       this.track(frame.update);
       this.sendUpdate(frame.seq, frame.update);
@@ -193,6 +202,53 @@ export class Connection {
       return;
     }
     this.send(frame);
+  }
+
+  private catchingUp = false;
+
+  /** (A method, so that checks after an await are not narrowed away.) */
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  /**
+   * Sends what the update log holds after the last seq this socket sent, then the frames
+   * held back meanwhile. Also run for every socket after the hub reconnects.
+   */
+  async catchUp(): Promise<void> {
+    if (this.catchingUp || this.state !== 'ready') return;
+    this.catchingUp = true;
+    const before = this.lastSentSeq;
+    try {
+      const backlog = await this.deps.chat.updatesSince(this.userId, this.lastSentSeq);
+      if (backlog === null) {
+        // Pruned past our position: the client reconnects and reloads its state.
+        this.close(CLOSE.goingAway, 'too far behind');
+        return;
+      }
+      if (this.state !== 'ready') return;
+      for (const u of backlog) {
+        if (u.seq <= this.lastSentSeq) continue;
+        this.lastSentSeq = u.seq;
+        this.track(u.update);
+        this.sendUpdate(u.seq, u.update);
+      }
+    } catch (err) {
+      this.deps.log.warn({ err }, 'update catch-up failed');
+    } finally {
+      this.catchingUp = false;
+    }
+    const held = this.pending;
+    this.pending = [];
+    for (const f of held) {
+      // The log had nothing new (the frame's update is not visible yet, or is gone): send
+      // it as it is rather than wait for ever.
+      if (f.t === 'update' && this.lastSentSeq === before && f.seq > this.lastSentSeq + 1) {
+        this.lastSentSeq = f.seq;
+        this.track(f.update);
+        this.sendUpdate(f.seq, f.update);
+      } else this.deliver(f);
+    }
   }
 
   /**
@@ -255,9 +311,16 @@ export class Connection {
     }
     this.state = 'syncing';
     this.presenceCounted = true;
-    const online = this.deps.presence.connect(this.userId);
+    const online = this.deps.presence
+      .connect(this.userId)
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'presence connect failed'));
     // Subscribe first and buffer, so nothing committed between the backlog read and now is lost.
-    this.unsubscribe = this.deps.hub.subscribe(this.userId, (f) => this.deliver(f));
+    const unsubscribe = await this.deps.hub.subscribe(this.userId, (f) => this.deliver(f));
+    if (this.isClosed()) {
+      unsubscribe();
+      return;
+    }
+    this.unsubscribe = unsubscribe;
     // The current state decides what the backlog may show (a chat locked since is masked).
     this.privacy = await this.deps.social.privacy(this.userId);
     for (const id of await this.deps.social.lockedChats(this.userId)) this.locked.add(id);
@@ -387,8 +450,9 @@ export class Connection {
       case 'users': {
         const users = await chat.searchUsers(me, frame.query, frame.after, USERS_PAGE);
         const last = users.at(-1);
+        const online = await this.deps.presence.online(users.map((u) => u.id));
         this.reply(frame.id, 'users', {
-          users: users.map((u) => ({ ...u, online: this.deps.presence.isOnline(u.id) })),
+          users: users.map((u) => ({ ...u, online: online.has(u.id) })),
           next: users.length === USERS_PAGE && last ? last.username.toLowerCase() : null,
         });
         return;

@@ -13,7 +13,7 @@ import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
 import { Connection } from './connection.ts';
-import type { Hub } from './hub.ts';
+import type { ControlMessage, Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
 
 export interface RealtimeDeps {
@@ -86,10 +86,47 @@ export class Realtime {
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
     // Global frames (from this process or another) go to every socket here.
-    this.unsubscribeAll = opts.hub.subscribeAll((frame) => {
+    const offAll = opts.hub.subscribeAll((frame) => {
       const text = JSON.stringify(frame);
       for (const set of this.byUser.values()) for (const c of set) c.deliverGlobal(frame, text);
     });
+    const offControl = opts.hub.subscribeControl((msg) => this.onControl(msg));
+    const offResync = opts.hub.onResync(() => {
+      for (const set of this.byUser.values()) for (const c of set) void c.catchUp();
+    });
+    this.unsubscribeAll = () => {
+      offAll();
+      offControl();
+      offResync();
+    };
+  }
+
+  /** What every process does with its own sockets when any process asks. */
+  private onControl(msg: ControlMessage): void {
+    switch (msg.kind) {
+      case 'closeUser':
+        for (const c of this.byUser.get(msg.userId) ?? []) {
+          if (c.tokenHash !== msg.keep) c.close(msg.code, 'session ended');
+        }
+        return;
+      case 'closeSession':
+        for (const set of this.byUser.values()) {
+          for (const c of set) if (c.tokenHash === msg.tokenHash) c.close(msg.code, 'session ended');
+        }
+        return;
+      case 'grant':
+        for (const set of this.byUser.values()) {
+          for (const c of set) if (c.tokenHash === msg.tokenHash) c.grantUntil = msg.until;
+        }
+        return;
+      case 'presence':
+      case 'presenceRefresh':
+        return; // the presence tracker's
+      default: {
+        const unknown: never = msg;
+        this.deps.log.warn({ msg: unknown }, 'unknown control message');
+      }
+    }
   }
 
   attach(server: HttpServer): void {
@@ -161,9 +198,9 @@ export class Realtime {
     this.deps.hub.publishAll({ t: 'global', event });
   }
 
-  /** A PIN was verified in this session: its open sockets may see its locked chats. */
+  /** A PIN was verified in this session: its open sockets (on any process) may see its locked chats. */
   grantSession(tokenHash: string, until: number): void {
-    for (const set of this.byUser.values()) for (const c of set) if (c.tokenHash === tokenHash) c.grantUntil = until;
+    this.deps.hub.publishControl({ kind: 'grant', tokenHash, until });
   }
 
   /** The user's last-seen setting changed: their watchers get their presence anew. */
@@ -171,16 +208,14 @@ export class Realtime {
     return this.deps.presence.refresh(userId);
   }
 
-  /** Closes the sockets of one session (sign-out). */
+  /** Closes the sockets of one session, on every process (sign-out). */
   closeSession(tokenHash: string, code: number = CLOSE.sessionEnded): void {
-    for (const set of this.byUser.values()) {
-      for (const c of set) if (c.tokenHash === tokenHash) c.close(code, 'session ended');
-    }
+    this.deps.hub.publishControl({ kind: 'closeSession', tokenHash, code });
   }
 
-  /** Closes every socket of a user, except those of `keep` (password change, block, deletion). */
+  /** Closes every socket of a user on every process, except those of `keep` (password change, block, deletion). */
   closeUser(userId: string, code: number, keep?: string): void {
-    for (const c of this.byUser.get(userId) ?? []) if (c.tokenHash !== keep) c.close(code, 'session ended');
+    this.deps.hub.publishControl({ kind: 'closeUser', userId, code, ...(keep ? { keep } : {}) });
   }
 
   connectionCount(): number {

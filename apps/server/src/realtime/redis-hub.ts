@@ -1,0 +1,122 @@
+/**
+ * The Hub over Redis pub/sub, for several server processes. Each process subscribes to
+ * the channels of the users it has sockets for, plus one global and one control channel.
+ * A process delivers its own publications locally at once and skips their echo from
+ * Redis (each message is tagged with its origin), so its own users never wait for the
+ * round trip.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DownFrame } from '@app/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { ALL, CONTROL, type ControlMessage, type Hub, localEmitter, RESYNC } from './hub.ts';
+
+
+export interface RedisHub extends Hub {
+  /** This process's id (also used by Redis presence). */
+  readonly origin: string;
+  /** The command connection (shared with Redis presence). */
+  readonly redis: Redis;
+}
+
+export async function createRedisHub(url: string, namespace: string, log: FastifyBaseLogger): Promise<RedisHub> {
+  const USER_PREFIX = `${namespace}:u:`;
+  const ALL_CHANNEL = `${namespace}:all`;
+  const CONTROL_CHANNEL = `${namespace}:ctl`;
+  const origin = randomBytes(6).toString('hex');
+  const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true };
+  const pub = new Redis(url, { ...options, connectionName: `parley-${origin}-pub` });
+  const sub = new Redis(url, { ...options, connectionName: `parley-${origin}-sub` });
+  for (const [name, c] of [
+    ['pub', pub],
+    ['sub', sub],
+  ] as const) {
+    c.on('error', (err: Error) => log.warn({ err: err.message, connection: name }, 'redis error'));
+  }
+  await Promise.all([pub.connect(), sub.connect()]);
+
+  const { emitter, on } = localEmitter();
+  const prefix = `${origin}\n`;
+  /** Local listeners per user and the SUBSCRIBE that serves them. */
+  const channels = new Map<string, { count: number; ready: Promise<unknown> }>();
+
+  sub.on('message', (channel: string, message: string) => {
+    if (message.startsWith(prefix)) return; // our own, delivered locally already
+    const nl = message.indexOf('\n');
+    let payload: unknown;
+    try {
+      payload = JSON.parse(message.slice(nl + 1));
+    } catch {
+      log.warn({ channel }, 'unreadable hub message dropped');
+      return;
+    }
+    if (channel === ALL_CHANNEL) emitter.emit(ALL, payload);
+    else if (channel === CONTROL_CHANNEL) emitter.emit(CONTROL, payload);
+    else if (channel.startsWith(USER_PREFIX)) emitter.emit(channel.slice(USER_PREFIX.length), payload);
+  });
+  await sub.subscribe(ALL_CHANNEL, CONTROL_CHANNEL);
+
+  // ioredis re-subscribes after a reconnection; what was published meanwhile is lost,
+  // so every socket catches up from the database.
+  let connectedOnce = false;
+  sub.on('ready', () => {
+    if (connectedOnce) {
+      log.warn('redis subscription restored: sockets catch up from the database');
+      emitter.emit(RESYNC);
+    }
+    connectedOnce = true;
+  });
+  connectedOnce = true;
+
+  const send = (channel: string, payload: unknown) => {
+    pub.publish(channel, prefix + JSON.stringify(payload)).catch((err: unknown) => {
+      log.warn({ err, channel }, 'redis publish failed');
+    });
+  };
+
+  return {
+    origin,
+    redis: pub,
+    publish(userId, frame) {
+      emitter.emit(userId, frame);
+      send(USER_PREFIX + userId, frame);
+    },
+    async subscribe(userId, listener) {
+      const off = on<DownFrame>(userId, listener);
+      let c = channels.get(userId);
+      if (c) c.count += 1;
+      else {
+        c = { count: 1, ready: sub.subscribe(USER_PREFIX + userId) };
+        channels.set(userId, c);
+      }
+      await c.ready;
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        off();
+        const entry = channels.get(userId);
+        if (!entry) return;
+        entry.count -= 1;
+        if (entry.count > 0) return;
+        channels.delete(userId);
+        sub.unsubscribe(USER_PREFIX + userId).catch(() => {});
+      };
+    },
+    publishAll(frame) {
+      emitter.emit(ALL, frame);
+      send(ALL_CHANNEL, frame);
+    },
+    subscribeAll: (listener) => on<DownFrame>(ALL, listener),
+    publishControl(msg) {
+      emitter.emit(CONTROL, msg);
+      send(CONTROL_CHANNEL, msg);
+    },
+    subscribeControl: (listener) => on<ControlMessage>(CONTROL, listener),
+    onResync: (listener) => on<void>(RESYNC, listener),
+    async close() {
+      emitter.removeAllListeners();
+      await Promise.allSettled([sub.quit(), pub.quit()]);
+    },
+  };
+}

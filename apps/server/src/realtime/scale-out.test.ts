@@ -1,0 +1,186 @@
+/**
+ * Several server processes on one PostgreSQL and one Redis (here: two servers in this
+ * process, each with its own connections, as two processes would have): users on
+ * different servers chat, see each other's presence and typing, and admin actions
+ * reach sockets on the other server. Needs TEST_DATABASE_URL and TEST_REDIS_URL.
+ *
+ * Also, on any engine: a socket that is handed an update beyond a gap in its seq fills
+ * the gap from the database first.
+ */
+import { randomUUID } from 'node:crypto';
+import { CLOSE, type DownFrame } from '@app/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { WsTestClient } from '../test/ws-client.ts';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+const why = !pgUrl || !redisUrl ? 'set TEST_DATABASE_URL and TEST_REDIS_URL to run the scale-out tests' : '';
+if (why) console.warn(`scale-out.test.ts skipped: ${why}`);
+
+type Update = Extract<DownFrame, { t: 'update' }>;
+
+function messages(c: WsTestClient, text: string): Update[] {
+  return c.updates().filter((u) => u.update.kind === 'message' && u.update.message.text === text);
+}
+
+describe.skipIf(Boolean(why))('two servers on PostgreSQL and Redis', () => {
+  const tag = `${process.pid}_${Date.now().toString(36)}`;
+  const schema = `t_scale_${tag}`;
+  const env = {
+    DATABASE_URL: pgUrl ?? '',
+    REDIS_URL: redisUrl ?? '',
+    REDIS_PREFIX: `test_${tag}`,
+    SESSION_SECRET: 'scale-out-test-secret-0123456789abcdef',
+  };
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    a = await startTestServer({ env, pgSchema: schema, config: { rateLimits: LOOSE_LIMITS } });
+    b = await startTestServer({ env, pgSchema: schema, config: { rateLimits: LOOSE_LIMITS } });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await c.end();
+  });
+
+  it('a session from one server works on the other; messages, receipts and typing cross live', async () => {
+    const alice = await signUp(a);
+    const bob = await signUp(b);
+    // Alice's cookie was issued by A; her socket is on B, Bob's on A.
+    const aliceWs = await WsTestClient.connect(b, alice.client.cookie);
+    const bobWs = await WsTestClient.connect(a, bob.client.cookie);
+
+    const m = await aliceWs.sendMessage(bob.user.id, 'hello across processes');
+    await bobWs.waitFor(() => messages(bobWs, 'hello across processes').length > 0);
+    expect(messages(bobWs, 'hello across processes')[0]?.update).toMatchObject({ kind: 'message' });
+
+    await bobWs.request('read', { peerId: alice.user.id });
+    await aliceWs.waitFor(() =>
+      aliceWs
+        .updates()
+        .some((u) => u.update.kind === 'message' && u.update.message.id === m.id && u.update.message.status === 'read'),
+    );
+
+    aliceWs.sendRaw({ t: 'typing', to: bob.user.id, typing: true });
+    await bobWs.waitFor(() => bobWs.frames.some((f) => f.t === 'typing' && f.from === alice.user.id && f.typing));
+
+    // Many in a row arrive in order, each once.
+    const texts = Array.from({ length: 30 }, (_, i) => `burst ${i}`);
+    for (const text of texts) await aliceWs.sendMessage(bob.user.id, text);
+    await bobWs.waitFor(() => messages(bobWs, 'burst 29').length > 0);
+    const got = bobWs
+      .updates()
+      .filter((u) => u.update.kind === 'message' && u.update.message.text.startsWith('burst '))
+      .map((u) => (u.update.kind === 'message' ? u.update.message.text : ''));
+    expect(got).toEqual(texts);
+    const seqs = bobWs.updates().map((u) => u.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+
+    await aliceWs.close();
+    await bobWs.close();
+  });
+
+  it('presence: online while a socket is open on either server, offline with lastSeen after the last', async () => {
+    const alice = await signUp(a);
+    const bob = await signUp(b);
+    const bobWs = await WsTestClient.connect(b, bob.client.cookie);
+    const first = await bobWs.request('watch', { userIds: [alice.user.id] });
+    expect(first.presence[0]?.online).toBe(false);
+
+    const onA = await WsTestClient.connect(a, alice.client.cookie);
+    await bobWs.waitFor(() =>
+      bobWs.frames.some((f) => f.t === 'presence' && f.presence.userId === alice.user.id && f.presence.online),
+    );
+    const onB = await WsTestClient.connect(b, alice.client.cookie);
+    const before = bobWs.frames.length;
+    await onA.close();
+    // Still online (her tab on B): the user list says so, and no offline frame came.
+    const seen = await bobWs.request('users', { query: alice.input.username });
+    expect(seen.users.find((u) => u.id === alice.user.id)?.online).toBe(true);
+    expect(
+      bobWs.frames
+        .slice(before)
+        .some((f) => f.t === 'presence' && f.presence.userId === alice.user.id && !f.presence.online),
+    ).toBe(false);
+
+    await onB.close();
+    await bobWs.waitFor(() =>
+      bobWs.frames.some(
+        (f) =>
+          f.t === 'presence' &&
+          f.presence.userId === alice.user.id &&
+          !f.presence.online &&
+          f.presence.lastSeen !== null,
+      ),
+    );
+    await bobWs.close();
+  });
+
+  it('admin actions on one server take effect on the other: block closes sockets, broadcasts arrive', async () => {
+    const admin = await signUp(a, { email: 'admin@example.com' });
+    await a.server.ctx.store.setEmailVerified(admin.user.id, 'admin@example.com');
+    const carol = await signUp(b);
+    const dave = await signUp(b);
+    const carolWs = await WsTestClient.connect(b, carol.client.cookie);
+    const daveWs = await WsTestClient.connect(b, dave.client.cookie);
+
+    const sent = await admin.client.post('/api/admin/notifications', { message: `news ${randomUUID()}` });
+    expect(sent.status).toBe(201);
+    await daveWs.waitFor(() =>
+      daveWs.frames.some(
+        (f) =>
+          f.t === 'global' && f.event.kind === 'notification' && f.event.notification.id === sent.body.notification.id,
+      ),
+    );
+
+    const blocked = await admin.client.request('PATCH', `/api/admin/users/${carol.user.id}`, { blocked: true });
+    expect(blocked.status).toBe(200);
+    await carolWs.waitClosed();
+    expect(carolWs.closed?.code).toBe(CLOSE.blocked);
+    expect(daveWs.closed).toBeNull();
+    await daveWs.close();
+  });
+});
+
+describe('gap in the update log', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ config: { rateLimits: LOOSE_LIMITS } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a socket handed an update beyond a gap sends the missing ones first, in order, once', async () => {
+    const alice = await signUp(t);
+    const ws = await WsTestClient.connect(t, alice.client.cookie);
+    const { social, realtime } = t.server.ctx;
+    const now = Date.now();
+    // Three logged changes; only the last is published (as if the others were lost or late).
+    await social.setPrivacy(alice.user.id, { readReceipts: false, lastSeen: true, requireRequest: false }, now);
+    await social.setPrivacy(alice.user.id, { readReceipts: false, lastSeen: false, requireRequest: false }, now);
+    const last = await social.setPrivacy(
+      alice.user.id,
+      { readReceipts: true, lastSeen: false, requireRequest: true },
+      now,
+    );
+    realtime.publish(last);
+    await ws.waitFor(() => ws.updates().length >= 3);
+    const seqs = ws.updates().map((u) => u.seq);
+    const start = ws.welcome?.seq ?? 0;
+    expect(seqs).toEqual([start + 1, start + 2, start + 3]);
+    // The late ones arriving now change nothing.
+    realtime.publish(last);
+    await ws.request('chats');
+    expect(ws.updates().length).toBe(3);
+    await ws.close();
+  });
+});
