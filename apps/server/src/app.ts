@@ -71,7 +71,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(opts.sqliteFile ? { sqliteFile: opts.sqliteFile } : {}),
-    ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
+    ...(opts.pgSchema || config.databaseSchema ? { pgSchema: opts.pgSchema ?? config.databaseSchema ?? '' } : {}),
   });
   const applied = await migrate(db);
   if (applied.length) app.log.info({ applied, engine: db.engine }, 'migrations applied');
@@ -90,7 +90,13 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     mailAccount: new RateLimiter(rl.mailPerAccount, rl.windowMs),
     mailIp: new RateLimiter(rl.mailPerIp, rl.windowMs),
   };
-  const sessions = new Sessions(store, config.sessionSecret, https);
+  // Several processes on one PostgreSQL must sign sessions alike: without SESSION_SECRET
+  // they share the secret the first one stored in the database.
+  const sessionSecret =
+    config.databaseUrl && !config.sessionSecretFromEnv
+      ? await store.sharedSetting('internal:sessionSecret', config.sessionSecret)
+      : config.sessionSecret;
+  const sessions = new Sessions(store, sessionSecret, https);
   const chat = new ChatStore(db.kysely);
   const social = new SocialStore(db.kysely);
   // One process: in-memory fan-out and presence. Several (REDIS_URL): Redis pub/sub
@@ -101,6 +107,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     const redisHub = await createRedisHub(config.redisUrl, config.redisPrefix, app.log);
     const counter = new RedisPresenceCounter(redisHub.redis, redisHub.origin, app.log, {
       namespace: config.redisPrefix,
+      ttlMs: config.presenceTtlMs,
+      sweepMs: config.presenceSweepMs,
       ...opts.presence,
     });
     await counter.start();

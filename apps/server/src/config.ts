@@ -26,10 +26,24 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   databaseUrl: string | null;
+  /** PostgreSQL schema to use (created if missing); default: the connection's search_path. */
+  databaseSchema: string | null;
   redisUrl: string | null;
   /** Namespace of every Redis key and channel (several deployments may share a Redis). */
   redisPrefix: string;
+  /**
+   * With Redis: a process that stops renewing its heartbeat for this long counts as dead,
+   * and every `presenceSweepMs` the others look for dead ones. Their users are shown
+   * offline within presenceTtlMs + presenceSweepMs.
+   */
+  presenceTtlMs: number;
+  presenceSweepMs: number;
   sessionSecret: string;
+  /**
+   * SESSION_SECRET was given. Without it, the secret is a file in DATA_DIR; with
+   * DATABASE_URL, every process then adopts the one the first process stored there.
+   */
+  sessionSecretFromEnv: boolean;
   webDist: string | null;
   logLevel: string;
   trustProxy: boolean;
@@ -106,9 +120,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',
     databaseUrl: env.DATABASE_URL || null,
+    databaseSchema: env.DATABASE_SCHEMA || null,
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'parley',
+    presenceTtlMs: int(env.PRESENCE_TTL_MS, 15_000),
+    presenceSweepMs: int(env.PRESENCE_SWEEP_MS, 5_000),
     sessionSecret: env.SESSION_SECRET || loadOrCreateSecret(dataDir),
+    sessionSecretFromEnv: Boolean(env.SESSION_SECRET),
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',

@@ -59,7 +59,11 @@ export async function runAdmin(
   }
 
   const config = loadConfig(env);
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
+  });
   try {
     await migrate(db);
     const store = new Store(db);

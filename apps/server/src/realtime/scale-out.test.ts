@@ -32,7 +32,8 @@ describe.skipIf(Boolean(why))('two servers on PostgreSQL and Redis', () => {
     DATABASE_URL: pgUrl ?? '',
     REDIS_URL: redisUrl ?? '',
     REDIS_PREFIX: `test_${tag}`,
-    SESSION_SECRET: 'scale-out-test-secret-0123456789abcdef',
+    // No SESSION_SECRET: each server has its own data dir, so they must agree on the
+    // secret through the database.
   };
   let a: TestServer;
   let b: TestServer;

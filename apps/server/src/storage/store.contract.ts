@@ -227,6 +227,12 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
       expect(await store.getSetting('helpLink')).toBeNull();
     });
 
+    it('a shared setting keeps the first value stored', async () => {
+      const [x, y] = await Promise.all([store.sharedSetting('shared', 'first'), store.sharedSetting('shared', 'second')]);
+      expect(x).toBe(y);
+      expect(await store.sharedSetting('shared', 'third')).toBe(x);
+    });
+
     it('counts users', async () => {
       const before = await store.countUsers();
       await store.createUser(newUser());

@@ -361,6 +361,16 @@ export class Store {
 
   // ---- global settings -----------------------------------------------------
 
+  /** The value stored under `key`, storing `candidate` first if there is none (first writer wins). */
+  async sharedSetting(key: string, candidate: string): Promise<string> {
+    await this.db
+      .insertInto('settings')
+      .values({ key, value: candidate })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    return (await this.getSetting(key)) ?? candidate;
+  }
+
   async getSetting(key: string): Promise<string | null> {
     const r = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
     return r?.value ?? null;
