@@ -327,6 +327,9 @@ export class Connection {
     this.grantUntil = await this.deps.social.sessionGrant(this.tokenHash);
     const backlog = lastSeq === null ? null : await this.deps.chat.updatesSince(this.userId, lastSeq);
     const seq = backlog === null ? await this.deps.chat.currentSeq(this.userId) : (lastSeq as number);
+    // Once welcomed, the user is online for everyone (the answers to others' requests agree).
+    await online;
+    if (this.isClosed()) return;
     this.send({
       t: 'welcome',
       v: PROTOCOL_VERSION,
@@ -344,7 +347,6 @@ export class Connection {
     this.pending = [];
     this.state = 'ready';
     for (const f of buffered) this.deliver(f);
-    await online;
   }
 
   private reply<K extends keyof ResultData>(id: string, _kind: K, data: ResultData[K]): void {

@@ -151,7 +151,8 @@ export class Realtime {
       const path = (req.url ?? '').split('?')[0];
       if (path !== '/ws') return refuse(socket, 404, 'Not Found');
       if (!this.originAllowed(req)) return refuse(socket, 403, 'Forbidden');
-      const auth = await this.sessions.resolveToken(parseCookie(req.headers.cookie, COOKIE));
+      const token = parseCookie(req.headers.cookie, COOKIE);
+      const auth = await this.sessions.resolveToken(token);
       // Our own pages learn why with a close code; a browser cannot read an HTTP refusal.
       if (!auth || auth.user.blocked) {
         const code = auth ? CLOSE.blocked : CLOSE.unauthenticated;
@@ -168,10 +169,23 @@ export class Realtime {
           this.byUser.set(conn.userId, set);
         }
         set.add(conn);
+        // A block or sign-out that committed while this upgrade was in flight found no
+        // socket to close: look again now that this one is registered.
+        void this.recheck(conn, token);
       });
     } catch (err) {
       this.deps.log.error({ err }, 'websocket upgrade failed');
       refuse(socket, 500, 'Internal Server Error');
+    }
+  }
+
+  private async recheck(conn: Connection, token: string | undefined): Promise<void> {
+    try {
+      const again = await this.sessions.resolveToken(token);
+      if (!again) conn.close(CLOSE.sessionEnded, 'session ended');
+      else if (again.user.blocked) conn.close(CLOSE.blocked, 'blocked');
+    } catch (err) {
+      this.deps.log.warn({ err }, 'socket session re-check failed');
     }
   }
 

@@ -18,7 +18,7 @@ import {
 } from '@app/protocol';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { appendLog, type Entry, type LoggedUpdate, type Tx, toPublicUser } from './chat-rows.ts';
-import { newId } from './ids.ts';
+import { newId, newTimeOrderedId } from './ids.ts';
 import type { AuditLogTable, Database, NotificationsTable, UsersTable } from './schema.ts';
 
 /** Who did it: an administrator's account, or the operator's shell (null). */
@@ -98,7 +98,7 @@ export async function audit(
   now: number,
 ): Promise<AuditEntry> {
   const row = {
-    id: newId(),
+    id: newTimeOrderedId(now),
     at: now,
     actor_id: actor?.id ?? null,
     actor_username: actor?.username ?? null,

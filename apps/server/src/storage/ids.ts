@@ -21,3 +21,16 @@ export function newId(length = 20): string {
 export function chatIdOf(a: string, b: string): string {
   return a < b ? `${a}_${b}` : `${b}_${a}`;
 }
+
+let counter = 0;
+const COUNTER_SPAN = 36 ** 6;
+
+/**
+ * An id that sorts by creation time within this process, even in the same millisecond:
+ * the time (9 base-36 digits), a process-wide counter, then randomness. For append-only
+ * logs listed newest first by (time, id).
+ */
+export function newTimeOrderedId(now: number): string {
+  counter = (counter + 1) % COUNTER_SPAN;
+  return `${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(6, '0')}${newId(8)}`;
+}

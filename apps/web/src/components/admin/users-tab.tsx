@@ -40,6 +40,9 @@ export function UsersTab({ onTotal }: { onTotal?: (total: number) => void }) {
   const [list, setList] = useState<ListState>(INITIAL);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const generation = useRef(0);
+  /** Flags changed here: a page fetched before the change must not put the old ones back. */
+  const changed = useRef(new Map<string, AdminUser>());
+  const fresh = useCallback((users: AdminUser[]) => users.map((u) => changed.current.get(u.id) ?? u), []);
 
   const load = useCallback(
     (q: string) => {
@@ -48,7 +51,7 @@ export function UsersTab({ onTotal }: { onTotal?: (total: number) => void }) {
       adminUsers(q).then(
         (page) => {
           if (gen !== generation.current) return;
-          setList({ ...INITIAL, users: page.users, next: page.next, total: page.total, status: 'ready' });
+          setList({ ...INITIAL, users: fresh(page.users), next: page.next, total: page.total, status: 'ready' });
           if (q === '') onTotal?.(page.total);
         },
         (e: unknown) => {
@@ -56,7 +59,7 @@ export function UsersTab({ onTotal }: { onTotal?: (total: number) => void }) {
         },
       );
     },
-    [onTotal],
+    [onTotal, fresh],
   );
 
   useEffect(() => load(debounced), [debounced, load]);
@@ -71,7 +74,7 @@ export function UsersTab({ onTotal }: { onTotal?: (total: number) => void }) {
         if (gen !== generation.current) return;
         setList((l) => ({
           ...l,
-          users: [...l.users, ...page.users.filter((u) => !l.users.some((o) => o.id === u.id))],
+          users: [...l.users, ...fresh(page.users).filter((u) => !l.users.some((o) => o.id === u.id))],
           next: page.next,
           total: page.total,
           loadingMore: false,
@@ -83,7 +86,7 @@ export function UsersTab({ onTotal }: { onTotal?: (total: number) => void }) {
         notifyError('Could not load more users', errorText(e));
       },
     );
-  }, [list.next, list.loadingMore, list.status, debounced]);
+  }, [list.next, list.loadingMore, list.status, debounced, fresh]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -104,6 +107,7 @@ export function UsersTab({ onTotal }: { onTotal?: (total: number) => void }) {
     setBusy((b) => new Set(b).add(user.id));
     try {
       const updated = await setUserFlags(user.id, flags);
+      changed.current.set(updated.id, updated);
       setList((l) => ({ ...l, users: l.users.map((u) => (u.id === updated.id ? updated : u)) }));
       if (flags.verified !== undefined) notify(flags.verified ? ADMIN_MSG.userVerified : ADMIN_MSG.verificationRemoved);
       else notify(flags.blocked ? ADMIN_MSG.userBlocked : ADMIN_MSG.userUnblocked);

@@ -1,0 +1,448 @@
+/**
+ * The administrator's changes taking effect live, against a real server, the client
+ * bypassed: raw HTTP with the session cookie and raw WebSocket frames. Blocking closes
+ * the user's sockets and ends their sessions; a verified badge, broadcasts and the help
+ * link reach every open socket; nobody but the administrator sees other people's
+ * e-mails. Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
+ */
+import { randomUUID } from 'node:crypto';
+import { API, type AuditEntry, type AuditPage, CLOSE, type ResultData } from '@app/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { WsTestClient } from '../test/ws-client.ts';
+import {
+  ADMIN_EMAIL,
+  clockPast,
+  connectRaw,
+  engines,
+  globals,
+  LIMITS,
+  PASSWORD,
+  settle,
+  updatesOf,
+  waitGlobal,
+} from './admin-test-support.ts';
+
+const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+
+describe.each(engines)('on $name', ({ url }) => {
+  let t: TestServer;
+  const schema = `t_admlive_${process.pid}_${Date.now().toString(36)}`;
+  /** The raw text of every frame each socket opened here received. */
+  const raw = new Map<WsTestClient, string[]>();
+  /** Every e-mail address signed up here. */
+  const emails: string[] = [];
+  let admin: Person;
+  /** A regular user connected for the whole file: what they hear is checked for leaks at the end. */
+  let watcher: Person;
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      config: { rateLimits: LIMITS },
+      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
+    });
+    admin = await person({ email: ADMIN_EMAIL }, true);
+    watcher = await person();
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (url) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    }
+  });
+
+  const connect = (cookie: string | null, lastSeq: number | null = null) => connectRaw(t, raw, cookie, lastSeq);
+
+  async function person(overrides: Record<string, unknown> = {}, asAdmin = false) {
+    const p = await signUp(t, overrides);
+    emails.push(p.input.email);
+    if (asAdmin) expect(await t.server.ctx.store.setEmailVerified(p.user.id, p.input.email)).toBe(true);
+    return { ...p, ws: await connect(p.client.cookie) };
+  }
+  type Person = Awaited<ReturnType<typeof person>>;
+
+  async function patchUser(id: string, flags: { verified?: boolean; blocked?: boolean }) {
+    const res = await admin.client.request('PATCH', `${API.adminUsers}/${id}`, flags);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.user;
+  }
+
+  async function auditOf(targetId: string | null, action?: string): Promise<AuditEntry[]> {
+    const res = await admin.client.get<AuditPage>(API.adminAudit);
+    expect(res.status).toBe(200);
+    return res.body.entries.filter((e) => e.targetId === targetId && (!action || e.action === action));
+  }
+
+  describe('blocking', () => {
+    it('closes every socket with 4003, ends the sessions, refuses sign-in and messages; unblocking lets them back', async () => {
+      const victim = await person();
+      const second = t.client();
+      expect((await second.post(API.signIn, { login: victim.input.username, password: PASSWORD })).status).toBe(200);
+      const ws1 = victim.ws;
+      const ws2 = await connect(second.cookie);
+      const peer = await person();
+      await peer.ws.sendMessage(victim.user.id, 'hello before the block');
+      const { store } = t.server.ctx;
+      expect(await store.countUserSessions(victim.user.id)).toBe(2);
+
+      const blocked = await patchUser(victim.user.id, { blocked: true });
+      expect(blocked).toMatchObject({ id: victim.user.id, email: victim.input.email, blocked: true, isSelf: false });
+      await Promise.all([ws1.waitClosed(), ws2.waitClosed()]);
+      expect(ws1.closed?.code).toBe(CLOSE.blocked);
+      expect(ws2.closed?.code).toBe(CLOSE.blocked);
+      expect(await store.countUserSessions(victim.user.id)).toBe(0);
+
+      for (const c of [victim.client, second]) {
+        const cookie = c.cookie;
+        expect((await c.get(API.session)).body).toEqual({ user: null });
+        const privacy = { readReceipts: true, lastSeen: true, requireRequest: false };
+        expectError(await c.request('PUT', API.privacy, privacy), 401, 'unauthenticated');
+        // A new socket with the old cookie is turned away.
+        const late = await WsTestClient.open(t, cookie);
+        await late.waitClosed();
+        expect(late.closed?.code).toBe(CLOSE.unauthenticated);
+      }
+      for (const login of [victim.input.email, victim.input.username]) {
+        const again = t.client();
+        expectError(
+          await again.post(API.signIn, { login, password: PASSWORD }),
+          403,
+          'blocked',
+          'This account has been blocked by the administrator',
+        );
+        expect(again.cookie).toBeNull();
+      }
+      const refused = await peer.ws.requestError('send', { to: victim.user.id, msgId: randomUUID(), text: 'there?' });
+      expect(refused.code).toBe('recipient_unavailable');
+      expect((await peer.ws.request('users', { query: victim.input.username })).users).toEqual([]);
+      const listed = await admin.client.get(`${API.adminUsers}?query=${victim.input.username}`);
+      expect(listed.body.users).toEqual([expect.objectContaining({ id: victim.user.id, blocked: true })]);
+      expect(await store.countUserSessions(victim.user.id)).toBe(0);
+
+      const [blockEntry] = await auditOf(victim.user.id);
+      await clockPast(blockEntry?.at ?? 0);
+      expect(await patchUser(victim.user.id, { blocked: false })).toMatchObject({ blocked: false });
+      const back = t.client();
+      expect((await back.post(API.signIn, { login: victim.input.email, password: PASSWORD })).status).toBe(200);
+      const ws3 = await connect(back.cookie);
+      expect(ws3.welcome?.userId).toBe(victim.user.id);
+      await peer.ws.sendMessage(victim.user.id, 'welcome back');
+      await ws3.waitFor(() => updatesOf(ws3, 'message').some((u) => u.message.text === 'welcome back'));
+      // The sessions the block ended stay ended.
+      expect((await victim.client.get(API.session)).body).toEqual({ user: null });
+
+      const entry = {
+        id: expect.any(String),
+        at: expect.any(Number),
+        actorId: admin.user.id,
+        actorUsername: admin.user.username,
+        targetId: victim.user.id,
+        targetLabel: `@${victim.input.username}`,
+      };
+      expect(await auditOf(victim.user.id)).toEqual([
+        { ...entry, action: 'user.unblock', detail: null },
+        { ...entry, action: 'user.block', detail: '2 sessions ended' },
+      ]);
+      await ws3.close();
+    });
+  });
+
+  describe('the verified badge', () => {
+    it('reaches every socket at once, and the logs of those who chat with the user', async () => {
+      const b = await person();
+      const friend = await person();
+      const stranger = await person();
+      await friend.ws.sendMessage(b.user.id, 'hi b');
+      await settle(friend.ws);
+      await settle(stranger.ws);
+      const friendSeq = friend.ws.lastSeq;
+      const strangerSeq = stranger.ws.lastSeq;
+      const bSeq = b.ws.lastSeq;
+
+      expect(await patchUser(b.user.id, { verified: true })).toMatchObject({ id: b.user.id, verified: true });
+      const expected = { id: b.user.id, username: b.input.username, name: b.input.name, profilePic: null };
+      for (const p of [admin, watcher, b, friend, stranger]) {
+        const seen = await waitGlobal(p.ws, 'peer', (e) => e.user.id === b.user.id);
+        expect(seen).toEqual([{ kind: 'peer', user: { ...expected, verified: true } }]);
+      }
+      // Logged for the friend only (so it survives a reconnect), not for strangers or b.
+      await settle(friend.ws);
+      await settle(stranger.ws);
+      await settle(b.ws);
+      expect(updatesOf(friend.ws, 'peer', friendSeq)).toEqual([
+        { kind: 'peer', user: { ...expected, verified: true } },
+      ]);
+      expect(updatesOf(stranger.ws, 'peer', strangerSeq)).toEqual([]);
+      expect(updatesOf(b.ws, 'peer', bSeq)).toEqual([]);
+      await friend.ws.close();
+      const resumed = await connect(friend.client.cookie, friendSeq);
+      expect(resumed.welcome?.resumed).toBe(true);
+      await resumed.waitFor(() => updatesOf(resumed, 'peer', friendSeq).length > 0);
+      expect(updatesOf(resumed, 'peer', friendSeq)).toEqual([{ kind: 'peer', user: { ...expected, verified: true } }]);
+
+      // What everyone reads now.
+      const found = await stranger.ws.request('users', { query: b.input.username });
+      expect(found.users).toEqual([{ ...expected, verified: true, online: true }]);
+      expect((await stranger.ws.request('user', { userId: b.user.id })).user).toEqual({ ...expected, verified: true });
+      const chats = (await resumed.request('chats')).chats;
+      expect(chats.find((c) => c.peerId === b.user.id)?.peer).toEqual({ ...expected, verified: true });
+      expect((await resumed.request('history', { peerId: b.user.id })).peer).toEqual({ ...expected, verified: true });
+      const listed = await admin.client.get(`${API.adminUsers}?query=${b.input.username}`);
+      expect(listed.body).toEqual({
+        users: [expect.objectContaining({ id: b.user.id, email: b.input.email, verified: true, blocked: false })],
+        next: null,
+        total: 1,
+      });
+
+      // Verifying again changes nothing: no audit entry, no frame.
+      const entries = await auditOf(b.user.id);
+      expect(entries.map((e) => e.action)).toEqual(['user.verify']);
+      expect(await patchUser(b.user.id, { verified: true })).toMatchObject({ verified: true });
+      expect(await auditOf(b.user.id)).toEqual(entries);
+      await settle(stranger.ws);
+      await settle(resumed);
+      expect(globals(stranger.ws, 'peer').filter((e) => e.user.id === b.user.id)).toHaveLength(1);
+      expect(updatesOf(resumed, 'peer', friendSeq)).toHaveLength(1);
+
+      // Removing it travels the same ways.
+      await clockPast(entries[0]?.at ?? 0);
+      expect(await patchUser(b.user.id, { verified: false })).toMatchObject({ verified: false });
+      for (const p of [watcher, stranger]) {
+        await waitGlobal(p.ws, 'peer', (e) => e.user.id === b.user.id && !e.user.verified);
+      }
+      await resumed.waitFor(() => updatesOf(resumed, 'peer', friendSeq).some((u) => !u.user.verified));
+      expect((await stranger.ws.request('user', { userId: b.user.id })).user.verified).toBe(false);
+      expect((await auditOf(b.user.id)).map((e) => e.action)).toEqual(['user.unverify', 'user.verify']);
+      await resumed.close();
+    });
+  });
+
+  describe('broadcasts', () => {
+    it('reach every socket, are listed, edited in place and removed live', async () => {
+      const u1 = await person();
+      const u2 = await person();
+      const everyone = [admin, watcher, u1, u2];
+      const input = {
+        message: '  Maintenance tonight at 22:00  ',
+        imageUrl: 'https://img.example.com/m.png',
+        videoUrl: 'https://youtu.be/dQw4w9WgXcQ',
+      };
+      const created = await admin.client.post(API.adminBroadcasts, input);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const b = created.body.notification;
+      expect(b).toEqual({
+        id: expect.any(String),
+        message: 'Maintenance tonight at 22:00',
+        imageUrl: input.imageUrl,
+        videoUrl: input.videoUrl,
+        timestamp: expect.any(Number),
+      });
+      const item = { type: 'admin', ...b, read: false };
+      for (const p of everyone) {
+        const seen = await waitGlobal(p.ws, 'notification', (e) => e.notification.id === b.id);
+        expect(seen).toEqual([{ kind: 'notification', notification: item }]);
+      }
+      const list1 = await u1.ws.request('notifications');
+      expect(list1.items).toContainEqual(item);
+      expect(list1.unseen).toBeGreaterThanOrEqual(1);
+      await u1.ws.request('notificationsSeen');
+      expect((await u1.ws.request('notifications')).items).toContainEqual({ ...item, read: true });
+
+      // Edit: same id, a later timestamp, pushed again and unread again.
+      await clockPast(Date.now());
+      const edited = await admin.client.request('PUT', `${API.adminBroadcasts}/${b.id}`, {
+        message: 'Maintenance moved to 23:00',
+      });
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+      const e = edited.body.notification;
+      expect(e).toMatchObject({ id: b.id, message: 'Maintenance moved to 23:00', imageUrl: null, videoUrl: null });
+      expect(e.timestamp).toBeGreaterThan(b.timestamp);
+      const editedItem = { type: 'admin', ...e, read: false };
+      for (const p of everyone) {
+        const seen = await waitGlobal(p.ws, 'notification', (x) => x.notification.id === b.id);
+        expect(seen).toEqual([
+          { kind: 'notification', notification: item },
+          { kind: 'notification', notification: editedItem },
+        ]);
+      }
+      const list2 = (await u2.ws.request('notifications')).items.filter((x) => x.id === b.id);
+      expect(list2).toEqual([editedItem]);
+      expect((await u1.ws.request('notifications')).items.filter((x) => x.id === b.id)).toEqual([editedItem]);
+      const adminList = await admin.client.get(API.adminBroadcasts);
+      expect(adminList.body.notifications[0]).toEqual(e);
+      expect(adminList.body.notifications.filter((x: { id: string }) => x.id === b.id)).toHaveLength(1);
+
+      // Delete: gone from every list, live.
+      await clockPast(e.timestamp);
+      const removed = await admin.client.request('DELETE', `${API.adminBroadcasts}/${b.id}`);
+      expect(removed.status).toBe(204);
+      for (const p of everyone) {
+        const seen = await waitGlobal(p.ws, 'notificationRemoved', (x) => x.id === b.id);
+        expect(seen).toEqual([{ kind: 'notificationRemoved', id: b.id }]);
+      }
+      expect((await u1.ws.request('notifications')).items.filter((x) => x.id === b.id)).toEqual([]);
+      expect((await u2.ws.request('notifications')).items.filter((x) => x.id === b.id)).toEqual([]);
+      const after = (await admin.client.get(API.adminBroadcasts)).body.notifications;
+      expect(after.filter((x: { id: string }) => x.id === b.id)).toEqual([]);
+      expectError(await admin.client.request('DELETE', `${API.adminBroadcasts}/${b.id}`), 404, 'not_found');
+      expectError(
+        await admin.client.request('PUT', `${API.adminBroadcasts}/${b.id}`, { message: 'x' }),
+        404,
+        'not_found',
+      );
+
+      const entry = {
+        id: expect.any(String),
+        at: expect.any(Number),
+        actorId: admin.user.id,
+        actorUsername: admin.user.username,
+        targetId: b.id,
+        detail: null,
+      };
+      expect(await auditOf(b.id)).toEqual([
+        { ...entry, action: 'broadcast.delete', targetLabel: 'Maintenance moved to 23:00' },
+        { ...entry, action: 'broadcast.update', targetLabel: 'Maintenance moved to 23:00' },
+        { ...entry, action: 'broadcast.create', targetLabel: 'Maintenance tonight at 22:00' },
+      ]);
+    });
+
+    it('the admin list is newest first; a long message is named by its first words', async () => {
+      const ids: string[] = [];
+      let last = 0;
+      for (const message of ['first', 'second', `third ${'word '.repeat(40)}`]) {
+        await clockPast(last);
+        const res = await admin.client.post(API.adminBroadcasts, { message });
+        expect(res.status).toBe(201);
+        ids.push(res.body.notification.id);
+        last = res.body.notification.timestamp;
+      }
+      const list = (await admin.client.get(API.adminBroadcasts)).body.notifications as {
+        id: string;
+        timestamp: number;
+      }[];
+      expect(list.slice(0, 3).map((x) => x.id)).toEqual([...ids].reverse());
+      for (let i = 1; i < list.length; i++) {
+        expect(list[i - 1]?.timestamp).toBeGreaterThanOrEqual(list[i]?.timestamp ?? 0);
+      }
+      const [created] = await auditOf(ids[2] ?? '');
+      expect(created?.targetLabel).toBe(`third ${'word '.repeat(10)}w...`);
+      expect(created?.targetLabel).toHaveLength(60);
+    });
+  });
+
+  describe('the help link', () => {
+    it('reaches every socket and GET /api/settings; setting the same link again is a no-op', async () => {
+      const u = await person();
+      const everyone = [admin, watcher, u];
+      const link = 'https://help.example.com/faq';
+      const before = await auditOf(null, 'settings.helpLink');
+      const res = await admin.client.request('PUT', API.adminSettings, { helpLink: link });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ helpLink: link, uploadUrl: t.config.uploadUrl });
+      for (const p of everyone) {
+        expect(await waitGlobal(p.ws, 'settings', (e) => e.helpLink === link)).toEqual([
+          { kind: 'settings', helpLink: link },
+        ]);
+      }
+      expect((await t.client().get(API.publicSettings)).body).toEqual({
+        helpLink: link,
+        uploadUrl: t.config.uploadUrl,
+      });
+      const logged = await auditOf(null, 'settings.helpLink');
+      expect(logged).toHaveLength(before.length + 1);
+      expect(logged[0]).toMatchObject({ actorId: admin.user.id, actorUsername: admin.user.username, detail: link });
+
+      const counts = everyone.map((p) => globals(p.ws, 'settings').length);
+      const same = await admin.client.request('PUT', API.adminSettings, { helpLink: ` ${link} ` });
+      expect(same.body.helpLink).toBe(link);
+      for (const p of everyone) await settle(p.ws);
+      expect(everyone.map((p) => globals(p.ws, 'settings').length)).toEqual(counts);
+      expect(await auditOf(null, 'settings.helpLink')).toEqual(logged);
+
+      await clockPast(logged[0]?.at ?? 0);
+      expect((await admin.client.request('PUT', API.adminSettings, { helpLink: '' })).status).toBe(200);
+      for (const p of everyone) await waitGlobal(p.ws, 'settings', (e) => e.helpLink === null);
+      expect((await u.client.get(API.publicSettings)).body.helpLink).toBeNull();
+      expect((await auditOf(null, 'settings.helpLink'))[0]?.detail).toBe('cleared');
+    });
+  });
+
+  describe('privacy', () => {
+    it('no regular user ever sees another user’s e-mail; the admin list shows them', async () => {
+      const alice = await person();
+      const bob = await person();
+      const carol = await person();
+      await alice.ws.sendMessage(bob.user.id, 'hi bob');
+      await carol.ws.sendMessage(alice.user.id, 'hi alice');
+      // Admin actions while alice listens.
+      await patchUser(bob.user.id, { verified: true });
+      await patchUser(carol.user.id, { blocked: true });
+      await patchUser(carol.user.id, { blocked: false });
+      const sent = await admin.client.post(API.adminBroadcasts, { message: 'Hello from the admin' });
+      await admin.client.request('PUT', `${API.adminBroadcasts}/${sent.body.notification.id}`, { message: 'Edited' });
+      await admin.client.request('DELETE', `${API.adminBroadcasts}/${sent.body.notification.id}`);
+      await admin.client.request('PUT', API.adminSettings, { helpLink: 'https://help.example.com/privacy' });
+      for (const p of [alice, watcher]) {
+        await waitGlobal(p.ws, 'notificationRemoved', (e) => e.id === sent.body.notification.id);
+        await waitGlobal(p.ws, 'settings', (e) => e.helpLink === 'https://help.example.com/privacy');
+      }
+
+      // Everything alice reads over HTTP and the socket.
+      const traffic: string[] = [];
+      for (const p of [API.session, API.publicSettings, API.privacy]) {
+        traffic.push(JSON.stringify((await alice.client.get(p)).body));
+      }
+      const ask = async (kind: Parameters<WsTestClient['request']>[0], body: Record<string, unknown> = {}) => {
+        traffic.push(JSON.stringify(await alice.ws.request(kind, body)));
+      };
+      let after: string | null = null;
+      do {
+        const page: ResultData['users'] = await alice.ws.request('users', after ? { query: '', after } : { query: '' });
+        traffic.push(JSON.stringify(page));
+        after = page.next;
+      } while (after);
+      for (const q of ['example', '@', 'u_', bob.input.username, bob.input.email]) await ask('users', { query: q });
+      for (const p of [bob, carol, admin, watcher]) {
+        await ask('user', { userId: p.user.id });
+        await ask('history', { peerId: p.user.id });
+      }
+      await ask('chats');
+      await ask('notifications');
+      await ask('watch', { userIds: [bob.user.id, carol.user.id, admin.user.id] });
+
+      /** E-mail addresses in `texts` other than `own`, and known ones however they appear. */
+      const leaks = (texts: string[], own: string) => {
+        const all = texts.join('\n');
+        const found = (all.match(EMAIL_RE) ?? []).filter((e) => e.toLowerCase() !== own.toLowerCase());
+        const known = emails.filter((e) => e !== own && all.toLowerCase().includes(e.toLowerCase()));
+        return [...new Set([...found, ...known])];
+      };
+      // The scan finds what is there: the session shows alice her own address.
+      expect(traffic[0]).toContain(alice.input.email);
+      expect(leaks([...traffic, ...(raw.get(alice.ws) ?? [])], alice.input.email)).toEqual([]);
+      // The watcher heard every global frame this file caused, and their own welcome.
+      expect(raw.get(watcher.ws)?.some((f) => f.includes('"t":"global"'))).toBe(true);
+      expect(leaks(raw.get(watcher.ws) ?? [], watcher.input.email)).toEqual([]);
+      // And so did every other socket opened in this file.
+      for (const [ws, texts] of raw) {
+        const owner = ws.welcome?.userId ?? '';
+        if (owner === admin.user.id) continue;
+        const own = (await t.server.ctx.store.userById(owner))?.email ?? '';
+        expect(leaks(texts, own), `socket of ${owner}`).toEqual([]);
+      }
+
+      // Only the administrator's list has them.
+      const listed = await admin.client.get(`${API.adminUsers}?query=`);
+      expect(listed.status).toBe(200);
+      const byId = new Map(listed.body.users.map((u: { id: string; email: string }) => [u.id, u.email]));
+      for (const p of [alice, bob, carol, watcher, admin]) expect(byId.get(p.user.id)).toBe(p.input.email);
+      expect(listed.body.total).toBe(await t.server.ctx.store.countUsers());
+      const bySearch = await admin.client.get(`${API.adminUsers}?query=${encodeURIComponent(bob.input.email)}`);
+      expect(bySearch.body.users.map((u: { id: string }) => u.id)).toEqual([bob.user.id]);
+    });
+  });
+});

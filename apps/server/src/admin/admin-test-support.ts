@@ -1,0 +1,102 @@
+/**
+ * What the admin integration tests share: the engines to run on, timing and refusal
+ * helpers, a snapshot of everything an admin call could change, and readers of the
+ * frames a socket received.
+ */
+import { type GlobalEvent, PROTOCOL_VERSION, type Update } from '@app/protocol';
+import { expect } from 'vitest';
+import { HELP_LINK_KEY } from '../storage/admin-store.ts';
+import { LOOSE_LIMITS, type TestResponse, type TestServer } from '../test/harness.ts';
+import { WsTestClient } from '../test/ws-client.ts';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const engines = [{ name: 'SQLite', url: '' }, ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : [])];
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const PASSWORD = 'secret123';
+export const FORBIDDEN = 'Only the administrator can do this';
+/** Many calls from one IP: the per-minute API limit must not be what answers. */
+export const LIMITS = { ...LOOSE_LIMITS, apiPerMinute: 100_000 };
+
+/** Resolves once the clock has passed `ms`, so the server's next timestamp is later. */
+export async function clockPast(ms: number): Promise<void> {
+  while (Date.now() <= ms) await new Promise((r) => setImmediate(r));
+}
+
+/** Asserts an error answer, naming the case in the failure. */
+export function refused(res: TestResponse, status: number, error: string, label: string, message?: string): void {
+  const body = res.body as { error?: string; message?: string } | null;
+  expect(res.status, `${label}: ${JSON.stringify(body)}`).toBe(status);
+  expect(body?.error, label).toBe(error);
+  if (message !== undefined) expect(body?.message, label).toBe(message);
+}
+
+/** Everything a refused admin call could have changed. */
+export async function snapshot(t: TestServer, userIds: string[]) {
+  const { store, admin } = t.server.ctx;
+  const users = [];
+  for (const id of userIds) {
+    const u = await store.userById(id);
+    users.push(
+      u && {
+        id: u.id,
+        verified: u.verified,
+        blocked: u.blocked,
+        emailVerified: u.emailVerified,
+        sessions: await store.countUserSessions(id),
+      },
+    );
+  }
+  return {
+    users,
+    totalUsers: await store.countUsers(),
+    broadcasts: await admin.broadcasts(),
+    helpLink: await store.getSetting(HELP_LINK_KEY),
+    audit: await admin.auditLog(),
+  };
+}
+
+/** Opens and greets like WsTestClient.connect, keeping the raw text of every frame in `raw`. */
+export async function connectRaw(
+  t: TestServer,
+  raw: Map<WsTestClient, string[]>,
+  cookie: string | null,
+  lastSeq: number | null = null,
+): Promise<WsTestClient> {
+  const ws = await WsTestClient.open(t, cookie);
+  const texts: string[] = [];
+  ws.ws.on('message', (data) => texts.push(data.toString()));
+  raw.set(ws, texts);
+  ws.sendRaw({ t: 'hello', v: PROTOCOL_VERSION, lastSeq });
+  await ws.waitFor(() => ws.welcome !== null);
+  return ws;
+}
+
+/** A round trip: every frame the server sent this socket before it has arrived. */
+export async function settle(ws: WsTestClient): Promise<void> {
+  await ws.request('chats');
+}
+
+export function globals<K extends GlobalEvent['kind']>(ws: WsTestClient, kind: K) {
+  return ws.frames.flatMap((f) =>
+    f.t === 'global' && f.event.kind === kind ? [f.event as Extract<GlobalEvent, { kind: K }>] : [],
+  );
+}
+
+/** Waits for a global event of `kind` matching `pred`; resolves with all that match. */
+export async function waitGlobal<K extends GlobalEvent['kind']>(
+  ws: WsTestClient,
+  kind: K,
+  pred: (e: Extract<GlobalEvent, { kind: K }>) => boolean,
+) {
+  await ws.waitFor(() => globals(ws, kind).some(pred));
+  return globals(ws, kind).filter(pred);
+}
+
+export function updatesOf<K extends Update['kind']>(ws: WsTestClient, kind: K, afterSeq = 0) {
+  return ws
+    .updates()
+    .filter((u) => u.seq > afterSeq && u.update.kind === kind)
+    .map((u) => u.update as Extract<Update, { kind: K }>);
+}
