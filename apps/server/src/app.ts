@@ -103,6 +103,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   // between them and presence counted in Redis, with dead processes swept.
   let hub: Hub;
   let presence: PresenceTracker;
+  /** This process among several (its id in Redis), shown by /healthz. */
+  let instance: string | null = null;
   if (config.redisUrl) {
     const redisHub = await createRedisHub(config.redisUrl, config.redisPrefix, app.log);
     const counter = new RedisPresenceCounter(redisHub.redis, redisHub.origin, app.log, {
@@ -113,6 +115,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     });
     await counter.start();
     hub = redisHub;
+    instance = redisHub.origin;
     presence = new PresenceTracker(store, social, hub, counter);
     counter.onOffline = (userId) => presence.wentOffline(userId);
   } else {
@@ -219,7 +222,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   app.get('/healthz', async (_req, reply) => {
     try {
       await store.ping();
-      return { ok: true, engine: db.engine, mail: mailer.mode };
+      return { ok: true, engine: db.engine, mail: mailer.mode, ...(instance ? { instance } : {}) };
     } catch {
       return reply.code(503).send({ ok: false });
     }

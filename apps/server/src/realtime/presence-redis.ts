@@ -85,20 +85,38 @@ export class RedisPresenceCounter implements PresenceCounter {
   private async beat(): Promise<void> {
     if (this.closed) return;
     try {
-      await this.redis.multi().set(this.k.proc(this.origin), '1', 'PX', this.ttlMs).sadd(this.k.procs, this.origin).exec();
+      await this.redis
+        .multi()
+        .set(this.k.proc(this.origin), '1', 'PX', this.ttlMs)
+        .sadd(this.k.procs, this.origin)
+        .exec();
     } catch (err) {
       this.log.warn({ err }, 'presence heartbeat failed');
     }
   }
 
   async connect(userId: string): Promise<boolean> {
-    const total = await this.redis.eval(CONNECT, 2, this.k.user(userId), this.k.procUsers(this.origin), this.origin, userId);
+    const total = await this.redis.eval(
+      CONNECT,
+      2,
+      this.k.user(userId),
+      this.k.procUsers(this.origin),
+      this.origin,
+      userId,
+    );
     return Number(total) === 1;
   }
 
   async disconnect(userId: string): Promise<boolean> {
     if (this.closed) return false;
-    const total = await this.redis.eval(DISCONNECT, 2, this.k.user(userId), this.k.procUsers(this.origin), this.origin, userId);
+    const total = await this.redis.eval(
+      DISCONNECT,
+      2,
+      this.k.user(userId),
+      this.k.procUsers(this.origin),
+      this.origin,
+      userId,
+    );
     return Number(total) <= 0;
   }
 

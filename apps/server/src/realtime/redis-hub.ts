@@ -11,7 +11,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { ALL, CONTROL, type ControlMessage, type Hub, localEmitter, RESYNC } from './hub.ts';
 
-
 export interface RedisHub extends Hub {
   /** This process's id (also used by Redis presence). */
   readonly origin: string;

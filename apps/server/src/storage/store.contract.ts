@@ -228,7 +228,10 @@ export function storeContract(engine: string, open: () => Promise<Db>): void {
     });
 
     it('a shared setting keeps the first value stored', async () => {
-      const [x, y] = await Promise.all([store.sharedSetting('shared', 'first'), store.sharedSetting('shared', 'second')]);
+      const [x, y] = await Promise.all([
+        store.sharedSetting('shared', 'first'),
+        store.sharedSetting('shared', 'second'),
+      ]);
       expect(x).toBe(y);
       expect(await store.sharedSetting('shared', 'third')).toBe(x);
     });
