@@ -1,104 +1,405 @@
 /**
- * `npm run bench`: the server's HTTP request path against a bare Fastify baseline in the
- * same run, on loopback. Today it measures the session check (cookie → HMAC → SQLite
- * lookup) that every signed-in request pays; the WebSocket message benchmark joins it
- * with real-time messaging. Figures are ratios to the baseline: these machines are shared.
+ * `npm run bench`: the real server against a bare `ws` relay, in the same run, on
+ * loopback, driven by WebSocket clients in separate load-generator processes.
  *
- *   npm run bench            (about 20 s)
- *   npm run bench -- --quick (about 5 s)
+ * For each target (the server, then the relay) it measures:
+ *  - connections held: N clients connect and greet; server RSS before and after, per
+ *    idle connection;
+ *  - latency at a fixed offered rate: p50/p95/p99 from send to receipt by the other
+ *    client, with all N connected;
+ *  - durable throughput: pairs of clients send with a window of messages in flight;
+ *    messages acknowledged (stored) and delivered per second.
+ * Every figure is also given as a ratio to the relay's (these machines are shared).
+ *
+ *   npm run bench                  10,000 connections, embedded SQLite (a few minutes)
+ *   npm run bench -- --quick       500 connections, short phases (under a minute)
+ *   npm run bench -- --pg          PostgreSQL + Redis (TEST_DATABASE_URL/DATABASE_URL, TEST_REDIS_URL/REDIS_URL)
+ *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, loadConfig } from '@app/server';
-import Fastify from 'fastify';
+import { createInterface } from 'node:readline';
+import { PROTOCOL_VERSION } from '@app/protocol';
+import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
+import pg from 'pg';
+import type { ClientSpec, Command, Reply } from './worker.ts';
 
-const quick = process.argv.includes('--quick');
-const DURATION_MS = quick ? 2_000 : 8_000;
-const CONCURRENCY = 32;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const quick = args.includes('--quick');
+/** --profile DIR: the server writes a V8 CPU profile there (open it in Chrome DevTools). */
+const profileDir = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1] ?? 'profiles') : null;
+const serverOnly = args.includes('--server-only');
+const usePg = args.includes('--pg');
+const N = opt('--connections', quick ? 500 : 10_000);
+const RATE = opt('--rate', quick ? 500 : 1000);
+const LATENCY_SENDERS = Math.min(N, opt('--latency-senders', 200));
+const SENDERS = Math.min(N, opt('--senders', quick ? 200 : 400));
+const WINDOW = opt('--window', 4);
+const WORKERS = opt('--workers', 2);
+const PHASE_MS = quick ? 3_000 : 10_000;
+const WARMUP_MS = quick ? 1_000 : 2_000;
+const SECRET = 'bench-session-secret-0123456789abcdef0123';
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const tag = `${process.pid}_${Date.now().toString(36)}`;
+const schema = `bench_${tag}`;
 
-function get(url: string, cookie?: string): Promise<number> {
+// ---- helpers -----------------------------------------------------------------------------
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** CPU time a process has used (ms), from /proc. */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  return (ticks / 100) * 1000;
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts a child and resolves with the first stdout line `pick` accepts. */
+function startChild(
+  command: string,
+  childArgs: string[],
+  env: NodeJS.ProcessEnv,
+  pick: (line: string) => string | null,
+): Promise<{ child: ChildProcess; value: string }> {
+  const child = spawn(command, childArgs, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers: cookie ? { cookie } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+    const timer = setTimeout(() => reject(new Error(`${childArgs.join(' ')} did not start`)), 30_000);
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const v = pick(line);
+      if (v !== null) {
+        clearTimeout(timer);
+        resolve({ child, value: v });
+      }
     });
-    req.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`${childArgs.join(' ')} exited (${code})`)));
   });
 }
 
-async function load(url: string, cookie?: string): Promise<{ rps: number; p50: number; p99: number }> {
-  const latencies: number[] = [];
-  const end = performance.now() + DURATION_MS;
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        const status = await get(url, cookie);
-        if (status !== 200) errors++;
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  if (errors) throw new Error(`${errors} failed requests against ${url}`);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: (latencies.length / DURATION_MS) * 1000, p50: at(0.5), p99: at(0.99) };
+class Workers {
+  private readonly procs: ChildProcess[] = [];
+  constructor(n: number) {
+    for (let i = 0; i < n; i++)
+      this.procs.push(fork(path.join(import.meta.dirname, 'worker.ts'), { stdio: 'inherit' }));
+  }
+  private ask(p: ChildProcess, cmd: Command): Promise<Reply> {
+    return new Promise((resolve) => {
+      p.once('message', (r: Reply) => resolve(r));
+      p.send(cmd);
+    });
+  }
+  all(make: (i: number) => Command): Promise<Reply[]> {
+    return Promise.all(this.procs.map((p, i) => this.ask(p, make(i))));
+  }
+  get size(): number {
+    return this.procs.length;
+  }
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  PORT: '0',
-  WEB_DIST: '',
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_API_PER_MINUTE: '100000000',
-});
-const server = await buildServer(config, { logger: false });
-await server.app.listen({ port: 0, host: '127.0.0.1' });
-const serverUrl = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
+/** Clients in pairs (2k writes to 2k+1 and back), dealt to the workers in turn. */
+function deal(users: { id: string; token: string }[], workers: number): ClientSpec[][] {
+  const shares: ClientSpec[][] = Array.from({ length: workers }, () => []);
+  users.forEach((u, i) => {
+    const peer = users[i % 2 === 0 ? i + 1 : i - 1] ?? users[0];
+    shares[i % workers]?.push({ userId: u.id, token: u.token, peer: peer?.id ?? u.id });
+  });
+  return shares;
+}
 
-const signup = await fetch(`${serverUrl}/api/auth/signup`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({
-    name: 'Bench User',
-    phone: '5551234567',
-    age: 30,
-    username: 'bench',
-    email: 'bench@example.com',
-    password: 'bench-password',
-    agree: true,
-  }),
-});
-const cookie = signup.headers.getSetCookie()[0]?.split(';')[0];
-if (!cookie) throw new Error('no session cookie');
+// ---- the target under test ---------------------------------------------------------------
 
-const bare = Fastify({ logger: false });
-bare.get('/api/session', async () => ({ user: null }));
-await bare.listen({ port: 0, host: '127.0.0.1' });
-const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
+interface Target {
+  name: string;
+  pid: number;
+  wsUrl: string;
+  relay: boolean;
+  stop(): Promise<void>;
+}
 
+async function seed(n: number, dataDir: string): Promise<{ id: string; token: string }[]> {
+  const db = await openDb(usePg ? { databaseUrl: pgUrl, pgSchema: schema } : { dataDir });
+  await migrate(db);
+  const store = new Store(db);
+  const passwordHash = await hashSecret('bench-password');
+  const now = Date.now();
+  const users: { id: string; token: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const u = await store.createUser({
+      username: `b${i}_${tag}`.slice(0, 20),
+      name: `Bench ${i}`,
+      email: `b${i}_${tag}@bench.example`,
+      phone: '5551234567',
+      age: 30,
+      passwordHash,
+      now,
+    });
+    const token = newToken();
+    await store.createSession({
+      tokenHash: hashToken(SECRET, token),
+      userId: u.id,
+      createdAt: now,
+      authAt: now,
+      lastUsedAt: now,
+      expiresAt: now + 86_400_000,
+      persistent: true,
+      userAgent: 'bench',
+      ip: '127.0.0.1',
+    });
+    users.push({ id: u.id, token });
+  }
+  await db.close();
+  return users;
+}
+
+async function startServer(dataDir: string): Promise<Target> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIST: '',
+    LOG_LEVEL: 'info',
+    SESSION_SECRET: SECRET,
+    PUBLIC_URL: 'http://127.0.0.1',
+    // The throughput phase drives each socket well past the default 20 frames/s.
+    WS_FRAMES_PER_SECOND: '100000',
+    WS_BURST: '100000',
+    ...(usePg
+      ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: `bench_${tag}` }
+      : {}),
+  };
+  for (const k of ['SMTP_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const { child, value } = await startChild(
+    process.execPath,
+    [...nodeArgs, path.join(ROOT, 'apps/server/src/main.ts')],
+    env,
+    (line) => {
+      try {
+        const e = JSON.parse(line) as { msg?: string; address?: string };
+        return e.msg === 'Parley is ready' && e.address ? e.address : null;
+      } catch {
+        return null;
+      }
+    },
+  );
+  return {
+    name: usePg ? 'Parley (PostgreSQL + Redis)' : 'Parley (embedded SQLite)',
+    pid: child.pid as number,
+    wsUrl: `${value.replace('http', 'ws')}/ws`,
+    relay: false,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function startRelay(): Promise<Target> {
+  const { child, value } = await startChild(
+    process.execPath,
+    [path.join(import.meta.dirname, 'relay.ts')],
+    process.env,
+    (line) => {
+      try {
+        return String((JSON.parse(line) as { port: number }).port);
+      } catch {
+        return null;
+      }
+    },
+  );
+  return {
+    name: 'bare ws relay (no storage)',
+    pid: child.pid as number,
+    wsUrl: `ws://127.0.0.1:${value}/ws`,
+    relay: true,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+interface Result {
+  connected: number;
+  rssPerConn: number;
+  rssBase: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  latencySamples: number;
+  latencySent: number;
+  ackedPerSec: number;
+  deliveredPerSec: number;
+  errors: number;
+  firstError: string | null;
+  /** CPU cores busy during the throughput phase: the target, and all load generators. */
+  serverBusy: number;
+  generatorBusy: number;
+}
+
+async function run(target: Target, users: { id: string; token: string }[]): Promise<Result> {
+  const workers = new Workers(WORKERS);
+  const shares = deal(users, workers.size);
+  await sleep(1000);
+  const rssBase = rssOf(target.pid);
+  const conn = await workers.all((i) => ({
+    cmd: 'connect',
+    url: target.wsUrl,
+    clients: shares[i] ?? [],
+    relay: target.relay,
+    version: PROTOCOL_VERSION,
+  }));
+  const connected = conn.reduce((n, r) => n + (r.ok === 'connected' ? r.connected : 0), 0);
+  const failed = conn.reduce((n, r) => n + (r.ok === 'connected' ? r.failed : 0), 0);
+  if (failed)
+    console.log(
+      `  ${failed} connections failed: ${conn.map((r) => (r.ok === 'connected' ? r.firstError : '')).join(' ')}`,
+    );
+  await sleep(2000);
+  const rssConnected = rssOf(target.pid);
+
+  const lat = await workers.all(() => ({
+    cmd: 'latency',
+    senders: Math.ceil(LATENCY_SENDERS / workers.size),
+    ratePerSecond: RATE / workers.size,
+    durationMs: PHASE_MS,
+  }));
+  const samples = lat.flatMap((r) => (r.ok === 'latency' ? r.samples : [])).sort((a, b) => a - b);
+  const sent = lat.reduce((n, r) => n + (r.ok === 'latency' ? r.sent : 0), 0);
+
+  const cpuStart = { at: performance.now() + WARMUP_MS, cpu: 0 };
+  setTimeout(() => {
+    cpuStart.cpu = cpuOf(target.pid);
+  }, WARMUP_MS);
+  let serverBusy = Number.NaN;
+  setTimeout(() => {
+    serverBusy = (cpuOf(target.pid) - cpuStart.cpu) / (performance.now() - cpuStart.at);
+  }, WARMUP_MS + PHASE_MS);
+  const tp = await workers.all(() => ({
+    cmd: 'throughput',
+    senders: Math.ceil(SENDERS / workers.size),
+    window: WINDOW,
+    warmupMs: WARMUP_MS,
+    durationMs: PHASE_MS,
+  }));
+  const acked = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.acked : 0), 0);
+  const delivered = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.delivered : 0), 0);
+  const generatorBusy = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.cpuMs : 0), 0) / PHASE_MS;
+  const errors = [...lat, ...tp].reduce((n, r) => n + ('errors' in r ? r.errors : 0), 0);
+  const firstError = [...lat, ...tp].map((r) => ('firstError' in r ? r.firstError : null)).find(Boolean) ?? null;
+  await workers.all(() => ({ cmd: 'close' }));
+  return {
+    connected,
+    rssBase,
+    rssPerConn: connected ? (rssConnected - rssBase) / connected : Number.NaN,
+    p50: percentile(samples, 0.5),
+    p95: percentile(samples, 0.95),
+    p99: percentile(samples, 0.99),
+    latencySamples: samples.length,
+    latencySent: sent,
+    ackedPerSec: (acked / PHASE_MS) * 1000,
+    deliveredPerSec: (delivered / PHASE_MS) * 1000,
+    errors,
+    firstError,
+    serverBusy,
+    generatorBusy,
+  };
+}
+
+// ---- main --------------------------------------------------------------------------------
+
+const cpus = os.cpus();
 console.log(
-  `Parley bench${quick ? ' (quick)' : ''}: ${os.cpus().length}× ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  `Parley bench${quick ? ' (quick)' : ''}: ${cpus.length}× ${cpus[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+    `node ${process.version}, ${os.platform()} ${os.release()}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
 );
-console.log(`${CONCURRENCY} concurrent keep-alive HTTP clients, ${DURATION_MS / 1000} s each, loopback\n`);
+console.log(
+  `${N.toLocaleString('en-US')} WebSocket clients in ${WORKERS} load-generator processes on the same machine; ` +
+    `latency at ${RATE} msg/s offered (${LATENCY_SENDERS} senders), throughput with ${SENDERS} senders × ${WINDOW} in flight; ` +
+    `phases ${PHASE_MS / 1000} s\n`,
+);
 
-const baseline = await load(`${bareUrl}/api/session`);
-const session = await load(`${serverUrl}/api/session`, cookie);
-const anonymous = await load(`${serverUrl}/api/session`);
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+const t0 = Date.now();
+const users = await seed(N, dataDir);
+console.log(`seeded ${N.toLocaleString('en-US')} users and sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-const row = (name: string, r: { rps: number; p50: number; p99: number }) =>
-  `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  ${(r.rps / baseline.rps).toFixed(2)}× baseline`;
-console.log(row('baseline: bare Fastify, same route', baseline));
-console.log(row('GET /api/session, signed in (SQLite lookup)', session));
-console.log(row('GET /api/session, no cookie', anonymous));
-
-agent.destroy();
-await bare.close();
-await server.close();
+const results: { target: Target; r: Result }[] = [];
+for (const start of serverOnly ? [() => startServer(dataDir)] : [() => startRelay(), () => startServer(dataDir)]) {
+  const target = await start();
+  console.log(`running against ${target.name}...`);
+  results.push({ target, r: await run(target, users) });
+  await target.stop();
+}
 rmSync(dataDir, { recursive: true, force: true });
+if (usePg) {
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+}
+
+const base = results[0]?.r as Result;
+const fmt = (v: number, digits = 0) =>
+  Number.isFinite(v)
+    ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
+const ratio = (v: number, b: number) => (Number.isFinite(v) && b > 0 ? `${(v / b).toFixed(2)}×` : 'n/a');
+console.log('');
+for (const { target, r } of results) {
+  console.log(`${target.name}`);
+  console.log(`  connections held            ${fmt(r.connected)} (of ${fmt(N)})`);
+  console.log(
+    `  server RSS per idle conn    ${fmt(r.rssPerConn / 1024, 1)} KB  (RSS ${fmt(r.rssBase / 2 ** 20, 0)} MB before clients)  ${ratio(r.rssPerConn, base.rssPerConn)} relay`,
+  );
+  console.log(
+    `  latency @ ${RATE} msg/s        p50 ${fmt(r.p50, 2)} ms  p95 ${fmt(r.p95, 2)} ms  p99 ${fmt(r.p99, 2)} ms  (${fmt(r.latencySamples)}/${fmt(r.latencySent)} received)  p99 ${ratio(r.p99, base.p99)} relay`,
+  );
+  console.log(
+    `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${ratio(r.deliveredPerSec, base.deliveredPerSec)} relay`,
+  );
+  console.log(
+    `  CPU during throughput       target ${fmt(r.serverBusy * 100)}% of a core, load generators ${fmt(r.generatorBusy * 100)}%`,
+  );
+  if (r.errors) console.log(`  errors                      ${r.errors} (first: ${r.firstError})`);
+}
+const server = results.at(-1)?.r as Result;
+console.log('\nTargets (this machine, load generator included):');
+console.log(
+  `  ≥ 10,000 durable msg/s                 ${fmt(server.deliveredPerSec)} ${server.deliveredPerSec >= 10_000 ? 'met' : 'missed'}`,
+);
+console.log(
+  `  ≥ 0.5× the relay's rate                ${ratio(server.deliveredPerSec, base.deliveredPerSec)} ${server.deliveredPerSec >= base.deliveredPerSec / 2 ? 'met' : 'missed'}`,
+);
+console.log(
+  `  p99 < 20 ms at ${RATE} msg/s, ${fmt(N)} clients  ${fmt(server.p99, 2)} ms ${server.p99 < 20 ? 'met' : 'missed'}`,
+);
+console.log(
+  `  ≤ 12 KB per idle connection            ${fmt(server.rssPerConn / 1024, 1)} KB ${server.rssPerConn <= 12 * 1024 ? 'met' : 'missed'}`,
+);
+process.exit(0);

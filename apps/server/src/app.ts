@@ -131,6 +131,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     presence,
     log: app.log,
     publicUrl: config.publicUrl,
+    frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
   });
   realtime.attach(app.server);
   const ctx: AppContext = {

@@ -38,6 +38,9 @@ export interface Config {
    */
   presenceTtlMs: number;
   presenceSweepMs: number;
+  /** Frames each socket may send: this many a second on average, bursts up to wsBurst. */
+  wsFramesPerSecond: number;
+  wsBurst: number;
   sessionSecret: string;
   /**
    * SESSION_SECRET was given. Without it, the secret is a file in DATA_DIR; with
@@ -125,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisPrefix: env.REDIS_PREFIX || 'parley',
     presenceTtlMs: int(env.PRESENCE_TTL_MS, 15_000),
     presenceSweepMs: int(env.PRESENCE_SWEEP_MS, 5_000),
+    wsFramesPerSecond: int(env.WS_FRAMES_PER_SECOND, 20),
+    wsBurst: int(env.WS_BURST, 100),
     sessionSecret: env.SESSION_SECRET || loadOrCreateSecret(dataDir),
     sessionSecretFromEnv: Boolean(env.SESSION_SECRET),
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST),

@@ -1,4 +1,6 @@
 export { buildServer, type Server } from './app.ts';
+export { hashSecret } from './auth/passwords.ts';
+export { hashToken, newToken } from './auth/tokens.ts';
 export { type Config, loadConfig } from './config.ts';
 export { migrate, openDb } from './storage/db.ts';
 export { Store } from './storage/store.ts';

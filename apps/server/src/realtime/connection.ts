@@ -69,7 +69,7 @@ export class Connection {
   private unsubscribe: (() => void) | null = null;
   private watched = new Set<string>();
   private typingTo = new Set<string>();
-  private readonly bucket = new Bucket(20, 100);
+  private readonly bucket: Bucket;
   private refused = 0;
   private presenceCounted = false;
   private queue: Promise<void> = Promise.resolve();
@@ -88,6 +88,7 @@ export class Connection {
     this.userId = userId;
     this.tokenHash = tokenHash;
     this.deps = deps;
+    this.bucket = new Bucket(deps.frameRate.perSecond, deps.frameRate.burst);
     // Frames are handled one at a time, in arrival order: a result never overtakes the
     // welcome, and an edit never overtakes the send it follows.
     ws.on('message', (data, isBinary) => {

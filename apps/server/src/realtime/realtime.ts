@@ -26,6 +26,8 @@ export interface RealtimeDeps {
   onClosed(conn: Connection): void;
   /** Pushes committed update-log entries to their users' sockets. */
   publish(updates: LoggedUpdate[]): void;
+  /** Frames a socket may send: per second on average, and in a burst. */
+  frameRate: { perSecond: number; burst: number };
 }
 
 /** Sockets one user may hold at once (tabs and devices). */
@@ -70,6 +72,7 @@ export class Realtime {
     presence: PresenceTracker;
     log: FastifyBaseLogger;
     publicUrl: string;
+    frameRate?: { perSecond: number; burst: number };
   }) {
     this.sessions = opts.sessions;
     this.allowedOrigin = new URL(opts.publicUrl).origin;
@@ -82,6 +85,7 @@ export class Realtime {
       log: opts.log,
       onClosed: (c) => this.forget(c),
       publish: (updates) => this.publish(updates),
+      frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();

@@ -14,7 +14,7 @@ import {
   UPDATE_LOG_KEEP,
   type Update,
 } from '@app/protocol';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import {
   appendLog,
   ChatError,
@@ -22,22 +22,35 @@ import {
   type LoggedUpdate,
   PUBLIC_COLUMNS,
   publicUserOf,
+  run,
+  stmt,
   summaryOf,
   type Tx,
   toMessage,
   toPublicUser,
   toSummary,
 } from './chat-rows.ts';
-import type { Database } from './schema.ts';
+import { GroupCommit } from './group-commit.ts';
+import type { Database, MessagesTable, UsersTable } from './schema.ts';
 import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
 export { ChatError, type LoggedUpdate, toMessage, toPublicUser } from './chat-rows.ts';
 
+const OPEN: Access = { state: 'open' };
+const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
+const SENDER_AND_RECIPIENT = stmt(
+  'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request ' +
+    'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
+);
+
 export class ChatStore {
   readonly db: Kysely<Database>;
+  /** Sends are committed in groups (see group-commit.ts). */
+  readonly writes: GroupCommit;
 
   constructor(db: Kysely<Database>) {
     this.db = db;
+    this.writes = new GroupCommit(db);
   }
 
   // ---- reading ---------------------------------------------------------------
@@ -148,21 +161,26 @@ export class ChatStore {
     { message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean } | { request: Access; updates: LoggedUpdate[] }
   > {
     const chatId = chatIdOf(senderId, recipientId);
-    return this.db.transaction().execute(async (tx) => {
-      const existing = await this.message(chatId, msgId, tx);
-      if (existing) {
+    return this.writes.run(async (tx) => {
+      const [found] = await run<Selectable<MessagesTable>>(tx, MESSAGE_BY_ID, [chatId, msgId]);
+      if (found) {
+        const existing = toMessage(found);
         if (existing.senderId !== senderId) throw new ChatError('conflict', 'That message id is already used');
         return { message: existing, updates: [], duplicate: true };
       }
-      const recipient = await tx
-        .selectFrom('users')
-        .select(['id', 'blocked'])
-        .where('id', '=', recipientId)
-        .executeTakeFirst();
+      // Both people at once: the recipient's state, both profiles, and whether either
+      // takes messages from contacts only.
+      const people = await run<
+        Pick<Selectable<UsersTable>, 'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'> & {
+          require_request: number | null;
+        }
+      >(tx, SENDER_AND_RECIPIENT, [senderId, recipientId]);
+      const recipient = people.find((p) => p.id === recipientId);
+      const sender = people.find((p) => p.id === senderId);
       if (!recipient || recipient.blocked === 1) {
         throw new ChatError('recipient_unavailable', 'This account is not available');
       }
-      const access = await accessOf(tx, senderId, recipientId);
+      const access: Access = recipient.require_request === 1 ? await accessOf(tx, senderId, recipientId) : OPEN;
       if (access.state === 'pending') {
         const pending = await pendingRequest(tx, senderId, recipientId);
         // A retried send of the request itself is acknowledged again.
@@ -171,8 +189,11 @@ export class ChatStore {
       }
       if (access.state === 'request') return createRequest(tx, senderId, recipientId, msgId, text, now);
       // A sender who takes messages from contacts only opens the way back by writing.
-      const back = await accessOf(tx, recipientId, senderId);
-      const { message, entries } = await insertMessage(tx, senderId, recipientId, msgId, text, now);
+      const back: Access = sender?.require_request === 1 ? await accessOf(tx, recipientId, senderId) : OPEN;
+      const { message, entries } = await insertMessage(tx, senderId, recipientId, msgId, text, now, {
+        sender: sender ? toPublicUser(sender) : null,
+        recipient: toPublicUser(recipient),
+      });
       if (back.state !== 'open') {
         entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
       }

@@ -9,6 +9,9 @@ import type { Database } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
+/** Distinct SQLite statements kept prepared (an IN list of each length is its own). */
+const STATEMENT_CACHE_MAX = 2000;
+
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
@@ -58,9 +61,22 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   // Write transactions take the write lock up front (BEGIN IMMEDIATE): a deferred one that
   // reads first and then writes fails at once with SQLITE_BUSY when another connection
   // (a second process, a maintenance script) committed in between; an immediate one waits.
+  //
+  // Prepared statements are kept (Kysely would prepare every query anew: a fifth of the
+  // message path's CPU); queries are built from a fixed set of shapes, bounded anyway.
+  const statements = new Map<string, SQLite.Statement>();
   const database = {
     close: () => sqlite.close(),
-    prepare: (query: string) => sqlite.prepare(query === 'begin' ? 'begin immediate' : query),
+    prepare: (query: string) => {
+      const text = query === 'begin' ? 'begin immediate' : query;
+      let stmt = statements.get(text);
+      if (!stmt) {
+        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+        stmt = sqlite.prepare(text);
+        statements.set(text, stmt);
+      }
+      return stmt;
+    },
   };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { kysely, engine: 'sqlite', close: () => kysely.destroy() };

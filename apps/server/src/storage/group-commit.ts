@@ -1,0 +1,93 @@
+/**
+ * Group commit: writes that arrive while a transaction is running wait for it, then run
+ * together in the next transaction, each inside its own savepoint. One commit (one WAL
+ * append on SQLite, one fsync on PostgreSQL) then serves many messages, which is what
+ * bounds the write rate; a job that fails is rolled back to its savepoint alone. Every
+ * job still gets its answer only after the commit that made it durable.
+ */
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+interface Job<T> {
+  run(tx: Transaction<Database>): Promise<T>;
+  resolve(value: T): void;
+  reject(err: unknown): void;
+}
+
+export class GroupCommit {
+  private readonly db: Kysely<Database>;
+  private readonly maxBatch: number;
+  private queue: Job<unknown>[] = [];
+  private draining = false;
+  /** Transactions committed and jobs run (for tests and the bench). */
+  readonly stats = { commits: 0, jobs: 0 };
+
+  constructor(db: Kysely<Database>, maxBatch = 256) {
+    this.db = db;
+    this.maxBatch = maxBatch;
+  }
+
+  run<T>(run: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve, reject } as Job<unknown>);
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        const jobs = this.queue.splice(0, this.maxBatch);
+        if (jobs.length === 1) await this.alone(jobs[0] as Job<unknown>);
+        else await this.together(jobs);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async alone(job: Job<unknown>): Promise<void> {
+    try {
+      job.resolve(await this.db.transaction().execute((tx) => job.run(tx)));
+      this.stats.commits += 1;
+      this.stats.jobs += 1;
+    } catch (err) {
+      job.reject(err);
+    }
+  }
+
+  private async together(jobs: Job<unknown>[]): Promise<void> {
+    let trx: ControlledTransaction<Database> | null = null;
+    const done: { job: Job<unknown>; value: unknown }[] = [];
+    /** Jobs with no answer yet. */
+    const open = new Set(jobs);
+    try {
+      trx = await this.db.startTransaction().execute();
+      for (const job of jobs) {
+        const sp = await trx.savepoint('job').execute();
+        try {
+          const value = await job.run(sp);
+          await sp.releaseSavepoint('job').execute();
+          done.push({ job, value });
+        } catch (err) {
+          await sp.rollbackToSavepoint('job').execute();
+          open.delete(job);
+          job.reject(err);
+        }
+      }
+      await trx.commit().execute();
+      this.stats.commits += 1;
+      this.stats.jobs += done.length;
+      for (const d of done) d.job.resolve(d.value);
+    } catch {
+      // The batch itself failed (a lost connection, a deadlock with another process):
+      // nothing of it was committed; every job still open is tried alone.
+      await trx
+        ?.rollback()
+        .execute()
+        .catch(() => {});
+      for (const job of open) await this.alone(job);
+    }
+  }
+}
