@@ -30,12 +30,16 @@ export class GroupCommit {
   run<T>(run: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run, resolve, reject } as Job<unknown>);
-      if (!this.draining) void this.drain();
+      // A transaction on SQLite runs without yielding to I/O: start it after this turn
+      // of the event loop, so that the frames already read from every socket join it.
+      if (!this.draining) {
+        this.draining = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.draining = true;
     try {
       while (this.queue.length > 0) {
         const jobs = this.queue.splice(0, this.maxBatch);
