@@ -1,0 +1,175 @@
+/**
+ * `npm run test:perf` (part of `npm test`): the web performance budget and Lighthouse.
+ *
+ * Starts the built app on its own server (embedded SQLite, temporary data dir), then:
+ *  1. the first screen's JavaScript: every script a fresh visitor's browser loads for /
+ *     (the splash, then /welcome) and for /signin, gzipped as a server would send it;
+ *     fails when a screen needs more than 150 KB;
+ *  2. Lighthouse (npm `lighthouse` driving Debian Chromium) on /signin and, signed in,
+ *     on /home; prints the four category scores (informative: machines here are shared).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BUDGET_KB = 150;
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+if (!existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
+  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-perf-'));
+const server = spawn(process.execPath, [path.join(ROOT, 'apps/server/src/main.ts')], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    SMTP_URL: '',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const base = await new Promise<string>((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error('server did not start')), 30_000);
+  createInterface({ input: server.stdout }).on('line', (line) => {
+    try {
+      const e = JSON.parse(line) as { msg?: string; address?: string };
+      if (e.msg === 'Parley is ready' && e.address) {
+        clearTimeout(timer);
+        resolve(e.address);
+      }
+    } catch {
+      // not a log line
+    }
+  });
+  server.on('exit', (code) => reject(new Error(`server exited (${code})`)));
+});
+const stop = async () => {
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
+};
+
+let failed = false;
+try {
+  // ---- 1. the first screen's JavaScript ---------------------------------------------------
+  const browser = await chromium.launch({ executablePath: CHROME, args: FLAGS.slice(1) });
+  const screens: [string, string, RegExp][] = [
+    ['first visit (/ then /welcome)', '/', /\/welcome$/],
+    ['/signin', '/signin', /\/signin$/],
+  ];
+  console.log(`First-screen JavaScript (gzipped; budget ${BUDGET_KB} KB a screen):`);
+  for (const [name, url, settled] of screens) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts = new Map<string, number>();
+    page.on('response', async (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      const body = await res.body().catch(() => null);
+      if (body) scripts.set(res.url(), gzipSync(body, { level: 9 }).length);
+    });
+    await page.goto(base + url);
+    await page.waitForURL(settled, { timeout: 15_000 });
+    await page.waitForLoadState('networkidle');
+    const total = [...scripts.values()].reduce((a, b) => a + b, 0) / 1024;
+    const ok = total <= BUDGET_KB;
+    failed ||= !ok;
+    console.log(
+      `  ${name.padEnd(30)} ${total.toFixed(1).padStart(6)} KB in ${scripts.size} files  ${ok ? 'ok' : 'OVER BUDGET'}`,
+    );
+    await context.close();
+  }
+  await browser.close();
+
+  // ---- 2. Lighthouse -----------------------------------------------------------------------
+  const user = {
+    name: 'Perf Person',
+    phone: '5551234567',
+    age: 30,
+    username: 'perf_person',
+    email: 'perf@example.com',
+    password: 'perf-password',
+    agree: true,
+  };
+  const res = await fetch(`${base}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify(user),
+  });
+  const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
+  if (!cookie) throw new Error(`sign-up failed: ${res.status}`);
+
+  const lighthouse = path.join(ROOT, 'node_modules/lighthouse/cli/index.js');
+  const audit = (url: string, headers?: Record<string, string>) =>
+    new Promise<Record<string, number | null>>((resolve, reject) => {
+      const args = [
+        lighthouse,
+        url,
+        '--output=json',
+        '--quiet',
+        '--only-categories=performance,accessibility,best-practices,seo',
+        `--chrome-flags=${FLAGS.join(' ')}`,
+        '--form-factor=desktop',
+        '--screenEmulation.disabled',
+        '--throttling-method=provided',
+        ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
+      ];
+      const child = spawn(process.execPath, args, {
+        env: { ...process.env, CHROME_PATH: CHROME },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.on('exit', (code) => {
+        if (code !== 0) return reject(new Error(`lighthouse exited ${code}`));
+        const report = JSON.parse(out) as { categories: Record<string, { score: number | null }> };
+        resolve(Object.fromEntries(Object.entries(report.categories).map(([k, v]) => [k, v.score])));
+      });
+    });
+  console.log('\nLighthouse (desktop, no throttling; informative):');
+  for (const [name, url, headers] of [
+    ['/signin', `${base}/signin`, undefined],
+    ['/home (signed in)', `${base}/home`, { Cookie: cookie }],
+  ] as const) {
+    try {
+      const scores = await audit(url, headers);
+      console.log(
+        `  ${name.padEnd(20)} ${Object.entries(scores)
+          .map(([k, v]) => `${k} ${v === null ? 'n/a' : Math.round(v * 100)}`)
+          .join('  ')}`,
+      );
+    } catch (err) {
+      console.log(`  ${name.padEnd(20)} could not run: ${err instanceof Error ? err.message : err}`);
+    }
+  }
+} finally {
+  await stop();
+}
+if (failed) {
+  console.error(`\nA screen needs more than ${BUDGET_KB} KB of gzipped JavaScript: split it by route.`);
+  process.exit(1);
+}
