@@ -54,6 +54,13 @@ const schema = `bench_${tag}`;
 
 // ---- helpers -----------------------------------------------------------------------------
 
+/** The process's resident memory after a garbage collection (SIGUSR2, see main.ts). */
+async function settledRss(pid: number): Promise<number> {
+  process.kill(pid, 'SIGUSR2');
+  await sleep(500);
+  return rssOf(pid);
+}
+
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -188,7 +195,7 @@ async function startServer(dataDir: string): Promise<Target> {
       : {}),
   };
   for (const k of ['SMTP_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeArgs = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const { child, value } = await startChild(
     process.execPath,
     [...nodeArgs, path.join(ROOT, 'apps/server/src/main.ts')],
@@ -218,7 +225,7 @@ async function startServer(dataDir: string): Promise<Target> {
 async function startRelay(): Promise<Target> {
   const { child, value } = await startChild(
     process.execPath,
-    [path.join(import.meta.dirname, 'relay.ts')],
+    ['--expose-gc', path.join(import.meta.dirname, 'relay.ts')],
     process.env,
     (line) => {
       try {
@@ -263,7 +270,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   const workers = new Workers(WORKERS);
   const shares = deal(users, workers.size);
   await sleep(1000);
-  const rssBase = rssOf(target.pid);
+  const rssBase = await settledRss(target.pid);
   const conn = await workers.all((i) => ({
     cmd: 'connect',
     url: target.wsUrl,
@@ -277,8 +284,8 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     console.log(
       `  ${failed} connections failed: ${conn.map((r) => (r.ok === 'connected' ? r.firstError : '')).join(' ')}`,
     );
-  await sleep(2000);
-  const rssConnected = rssOf(target.pid);
+  await sleep(1500);
+  const rssConnected = await settledRss(target.pid);
 
   const lat = await workers.all(() => ({
     cmd: 'latency',

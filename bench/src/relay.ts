@@ -6,6 +6,10 @@
  */
 import { type WebSocket, WebSocketServer } from 'ws';
 
+// Started with --expose-gc: SIGUSR2 collects garbage (memory is measured after it).
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) process.on('SIGUSR2', () => gc());
+
 const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false, maxPayload: 64 * 1024 });
 const byUser = new Map<string, WebSocket>();
 let seq = 0;

@@ -17,6 +17,11 @@ server.app.log.info(
   'Parley is ready',
 );
 
+// Diagnostics: started with --expose-gc, SIGUSR2 collects garbage now (the benchmark
+// measures memory per connection after it).
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) process.on('SIGUSR2', () => gc());
+
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
