@@ -97,7 +97,9 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
       ? await store.sharedSetting('internal:sessionSecret', config.sessionSecret)
       : config.sessionSecret;
   const sessions = new Sessions(store, sessionSecret, https);
-  const chat = new ChatStore(db.kysely);
+  // SQLite: one writer, sends grouped into shared transactions. PostgreSQL: parallel
+  // transactions on the pool (it has 10 connections; reads keep two).
+  const chat = new ChatStore(db.kysely, db.engine === 'postgres' ? { maxBatch: 1, concurrency: 8 } : {});
   const social = new SocialStore(db.kysely);
   // One process: in-memory fan-out and presence. Several (REDIS_URL): Redis pub/sub
   // between them and presence counted in Redis, with dead processes swept.

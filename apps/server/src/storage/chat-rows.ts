@@ -189,20 +189,20 @@ export async function insertMessage(
   const [last] = await run<{ timestamp: number }>(tx, LAST_TIMESTAMP, [chatId]);
   const timestamp = Math.max(now, last ? Number(last.timestamp) : 0);
   await run(tx, INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, text, timestamp]);
-  const [senderRow] = await run<Selectable<UserChatsTable>>(tx, UPSERT_SENDER_CHAT, [
-    senderId,
-    chatId,
-    recipientId,
-    text,
-    timestamp,
-  ]);
-  const [recipientRow] = await run<Selectable<UserChatsTable>>(tx, UPSERT_RECIPIENT_CHAT, [
-    recipientId,
-    chatId,
-    senderId,
-    text,
-    timestamp,
-  ]);
+  // Both summaries, in user id order: two sends crossing in one chat lock them alike.
+  const upsertSender = () =>
+    run<Selectable<UserChatsTable>>(tx, UPSERT_SENDER_CHAT, [senderId, chatId, recipientId, text, timestamp]);
+  const upsertRecipient = () =>
+    run<Selectable<UserChatsTable>>(tx, UPSERT_RECIPIENT_CHAT, [recipientId, chatId, senderId, text, timestamp]);
+  let senderRow: Selectable<UserChatsTable> | undefined;
+  let recipientRow: Selectable<UserChatsTable> | undefined;
+  if (senderId < recipientId) {
+    [senderRow] = await upsertSender();
+    [recipientRow] = await upsertRecipient();
+  } else {
+    [recipientRow] = await upsertRecipient();
+    [senderRow] = await upsertSender();
+  }
   const message: ChatMessage = {
     chatId,
     id: msgId,

@@ -30,7 +30,7 @@ import {
   toPublicUser,
   toSummary,
 } from './chat-rows.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import type { Database, MessagesTable, UsersTable } from './schema.ts';
 import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
@@ -48,9 +48,9 @@ export class ChatStore {
   /** Sends are committed in groups (see group-commit.ts). */
   readonly writes: GroupCommit;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, writes: GroupCommitOptions = {}) {
     this.db = db;
-    this.writes = new GroupCommit(db);
+    this.writes = new GroupCommit(db, writes);
   }
 
   // ---- reading ---------------------------------------------------------------

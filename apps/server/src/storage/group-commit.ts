@@ -14,17 +14,31 @@ interface Job<T> {
   reject(err: unknown): void;
 }
 
+export interface GroupCommitOptions {
+  /** Most jobs in one transaction. */
+  maxBatch?: number;
+  /**
+   * Transactions at once. SQLite has one writer: 1. PostgreSQL commits in parallel on
+   * its pool; there, jobs run one a transaction (each locks its users in id order, so
+   * concurrent transactions cannot deadlock) and PostgreSQL groups the commits.
+   */
+  concurrency?: number;
+}
+
 export class GroupCommit {
   private readonly db: Kysely<Database>;
   private readonly maxBatch: number;
+  private readonly concurrency: number;
   private queue: Job<unknown>[] = [];
-  private draining = false;
+  private active = 0;
+  private scheduled = false;
   /** Transactions committed and jobs run (for tests and the bench). */
   readonly stats = { commits: 0, jobs: 0 };
 
-  constructor(db: Kysely<Database>, maxBatch = 256) {
+  constructor(db: Kysely<Database>, opts: GroupCommitOptions = {}) {
     this.db = db;
-    this.maxBatch = maxBatch;
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.concurrency = opts.concurrency ?? 1;
   }
 
   run<T>(run: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -32,11 +46,21 @@ export class GroupCommit {
       this.queue.push({ run, resolve, reject } as Job<unknown>);
       // A transaction on SQLite runs without yielding to I/O: start it after this turn
       // of the event loop, so that the frames already read from every socket join it.
-      if (!this.draining) {
-        this.draining = true;
-        setImmediate(() => void this.drain());
+      if (!this.scheduled && this.active < this.concurrency) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.fill();
+        });
       }
     });
+  }
+
+  private fill(): void {
+    while (this.active < this.concurrency && this.queue.length > 0) {
+      this.active += 1;
+      void this.drain();
+    }
   }
 
   private async drain(): Promise<void> {
@@ -47,7 +71,7 @@ export class GroupCommit {
         else await this.together(jobs);
       }
     } finally {
-      this.draining = false;
+      this.active -= 1;
     }
   }
 
