@@ -29,6 +29,8 @@ function assertNever(x: never): never {
   throw new Error(`unhandled frame ${JSON.stringify(x)}`);
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 class FrameError extends Error {
   readonly code: WsErrorCode;
   constructor(code: WsErrorCode, message: string) {
@@ -67,18 +69,20 @@ export class Connection {
   private lastSentSeq = 0;
   private pending: DownFrame[] = [];
   private unsubscribe: (() => void) | null = null;
-  private watched = new Set<string>();
-  private typingTo = new Set<string>();
+  // The sets and maps below are created on first use: most sockets are idle, and each
+  // empty one costs a hash table (this is most of a connection's memory beyond ws's).
+  private watched: ReadonlySet<string> = NONE;
+  private typingTo: Set<string> | null = null;
   private readonly bucket: Bucket;
   private refused = 0;
   private presenceCounted = false;
   private queue: Promise<void> = Promise.resolve();
   /** Typing targets already checked to exist, not be blocked, and take our messages. */
-  private readonly typingTargets = new Map<string, boolean>();
+  private typingTargets: Map<string, boolean> | null = null;
   /** The user's own privacy settings: which ticks and last-seen times this socket shows. */
   private privacy: Privacy = { ...PRIVACY_DEFAULTS };
   /** The user's locked chats: their text reaches this socket only under a PIN grant. */
-  private readonly locked = new Set<string>();
+  private locked: Set<string> | null = null;
   /** Until when this session's PIN grant opens locked chats (ms). */
   grantUntil = 0;
   alive = true;
@@ -125,6 +129,15 @@ export class Connection {
     return this.granted();
   }
 
+  private setLocked(chatId: string, locked: boolean): void {
+    if (!locked) {
+      this.locked?.delete(chatId);
+      return;
+    }
+    this.locked ??= new Set();
+    this.locked.add(chatId);
+  }
+
   /** Someone who hides their own last seen sees no one's. */
   private viewPresence(p: Presence): Presence {
     return this.privacy.lastSeen || p.lastSeen === null ? p : { ...p, lastSeen: null };
@@ -139,7 +152,7 @@ export class Connection {
     if (!this.privacy.readReceipts && m.senderId === this.userId && m.status === 'read') {
       v = { ...v, status: 'delivered', readAt: null };
     }
-    if (this.locked.has(m.chatId) && !this.granted()) v = { ...v, text: '' };
+    if (this.locked?.has(m.chatId) && !this.granted()) v = { ...v, text: '' };
     return v;
   }
 
@@ -148,7 +161,7 @@ export class Connection {
    * the chat's current lock decides too.
    */
   private viewChat(c: ChatSummary): ChatSummary {
-    const locked = c.locked || this.locked.has(c.chatId);
+    const locked = c.locked || this.locked?.has(c.chatId) === true;
     return locked && c.lastMessage !== null && !this.granted() ? { ...c, lastMessage: null } : c;
   }
 
@@ -162,9 +175,8 @@ export class Connection {
   private track(u: Update): void {
     if (u.kind === 'privacy') this.privacy = u.privacy;
     else if (u.kind === 'chat') {
-      if (u.chat.locked) this.locked.add(u.chat.chatId);
-      else this.locked.delete(u.chat.chatId);
-    } else if (u.kind === 'access') this.typingTargets.delete(u.peerId);
+      this.setLocked(u.chat.chatId, u.chat.locked);
+    } else if (u.kind === 'access') this.typingTargets?.delete(u.peerId);
   }
 
   private sendUpdate(seq: number, update: Update): void {
@@ -324,7 +336,7 @@ export class Connection {
     this.unsubscribe = unsubscribe;
     // The current state decides what the backlog may show (a chat locked since is masked).
     this.privacy = await this.deps.social.privacy(this.userId);
-    for (const id of await this.deps.social.lockedChats(this.userId)) this.locked.add(id);
+    for (const id of await this.deps.social.lockedChats(this.userId)) this.setLocked(id, true);
     this.grantUntil = await this.deps.social.sessionGrant(this.tokenHash);
     const backlog = lastSeq === null ? null : await this.deps.chat.updatesSince(this.userId, lastSeq);
     const seq = backlog === null ? await this.deps.chat.currentSeq(this.userId) : (lastSeq as number);
@@ -378,6 +390,7 @@ export class Connection {
         return;
       case 'typing': {
         if (frame.to === me) return;
+        this.typingTargets ??= new Map();
         let ok = this.typingTargets.get(frame.to);
         if (ok === undefined) {
           const target = await this.deps.store.userById(frame.to);
@@ -386,8 +399,10 @@ export class Connection {
           this.typingTargets.set(frame.to, ok);
         }
         if (!ok) return;
-        if (frame.typing) this.typingTo.add(frame.to);
-        else this.typingTo.delete(frame.to);
+        if (frame.typing) {
+          this.typingTo ??= new Set();
+          this.typingTo.add(frame.to);
+        } else this.typingTo?.delete(frame.to);
         this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: frame.typing });
         return;
       }
@@ -395,7 +410,7 @@ export class Connection {
         if (frame.to === me) throw new FrameError('forbidden', 'You cannot message yourself');
         const r = await chat.send(me, frame.to, frame.msgId, frame.text, now);
         this.deps.publish(r.updates);
-        if (this.typingTo.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
+        if (this.typingTo?.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
         this.reply(
           frame.id,
           'send',
@@ -432,7 +447,7 @@ export class Connection {
       }
       case 'history': {
         const chatId = chatIdOf(me, frame.peerId);
-        if (this.locked.has(chatId) && !(await this.ensureGranted())) {
+        if (this.locked?.has(chatId) && !(await this.ensureGranted())) {
           throw new FrameError('locked', SOCIAL_MSG.chatLocked);
         }
         const page = await chat.history(chatId, frame.limit ?? HISTORY_PAGE, frame.before);
@@ -480,12 +495,11 @@ export class Connection {
       case 'chatFlags': {
         const chatId = chatIdOf(me, frame.peerId);
         // Unlocking shows the chat again: only under a PIN grant.
-        if (frame.locked === false && this.locked.has(chatId) && !(await this.ensureGranted())) {
+        if (frame.locked === false && this.locked?.has(chatId) && !(await this.ensureGranted())) {
           throw new FrameError('locked', SOCIAL_MSG.chatLocked);
         }
         const r = await this.deps.social.setChatFlags(me, frame.peerId, frame, now);
-        if (r.chat.locked) this.locked.add(chatId);
-        else this.locked.delete(chatId);
+        this.setLocked(chatId, r.chat.locked);
         this.deps.publish(r.updates);
         this.reply(frame.id, 'chatFlags', { chat: this.viewChat(r.chat) });
         return;
@@ -517,7 +531,8 @@ export class Connection {
     this.state = 'closed';
     this.unsubscribe?.();
     this.deps.presence.unwatch(this, this.watched);
-    for (const to of this.typingTo) this.deps.hub.publish(to, { t: 'typing', from: this.userId, typing: false });
+    for (const to of this.typingTo ?? NONE)
+      this.deps.hub.publish(to, { t: 'typing', from: this.userId, typing: false });
     this.deps.onClosed(this);
     if (this.presenceCounted) await this.deps.presence.disconnect(this.userId).catch(() => {});
   }
