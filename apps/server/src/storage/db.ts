@@ -63,6 +63,8 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('temp_store = memory');
+  sqlite.pragma('wal_autocheckpoint = 10000');
+  sqlite.pragma('journal_size_limit = 67108864');
   // Write transactions take the write lock up front (BEGIN IMMEDIATE): a deferred one that
   // reads first and then writes fails at once with SQLITE_BUSY when another connection
   // (a second process, a maintenance script) committed in between; an immediate one waits.
