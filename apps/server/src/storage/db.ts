@@ -1,11 +1,15 @@
 /** Opens the database: SQLite file under DATA_DIR by default, PostgreSQL when a URL is given. */
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+
+const require = createRequire(import.meta.url);
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -58,13 +62,15 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // Hot pages stay in memory (64 MiB of cache, reads through a memory map), and the WAL
-  // is folded back into the database less often: fewer pauses on the message path.
+  // Hot pages stay in memory (64 MiB of cache, reads through a memory map).
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('temp_store = memory');
-  sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('journal_size_limit = 67108864');
+  // A file database is checkpointed by a worker thread, off the message path (see
+  // checkpointer.ts); the commits here checkpoint only if the WAL ever gets very long.
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(file, require.resolve('better-sqlite3'));
+  sqlite.pragma(`wal_autocheckpoint = ${checkpointer ? 50_000 : 1000}`);
   // Write transactions take the write lock up front (BEGIN IMMEDIATE): a deferred one that
   // reads first and then writes fails at once with SQLITE_BUSY when another connection
   // (a second process, a maintenance script) committed in between; an immediate one waits.
@@ -86,7 +92,14 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
     },
   };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+  return {
+    kysely,
+    engine: 'sqlite',
+    close: async () => {
+      await checkpointer?.close();
+      await kysely.destroy();
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
