@@ -3,8 +3,8 @@
  * connection that commits (the default), a checkpoint stalls the message path for
  * milliseconds. Instead, a worker thread with its own connection runs a passive
  * checkpoint every CHECKPOINT_EVERY_MS (often, so the WAL and its index stay short): it
- * never blocks the writer, runs on the other
- * core, and the writer rewinds the WAL by itself once a checkpoint has caught up.
+ * never blocks the writer, runs on the other core, and the writer rewinds the WAL by
+ * itself once a checkpoint has caught up.
  */
 import { Worker } from 'node:worker_threads';
 
