@@ -33,6 +33,8 @@ export interface RealtimeDeps {
 /** Sockets one user may hold at once (tabs and devices). */
 export const MAX_SOCKETS_PER_USER = 20;
 const HEARTBEAT_MS = 30_000;
+/** Sockets pinged at once (then 10 ms for everything else). */
+const HEARTBEAT_SLICE = 200;
 
 function parseCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
@@ -243,9 +245,18 @@ export class Realtime {
   }
 
   /** Drops sockets that did not answer the previous ping. */
+  /**
+   * Drops sockets that did not answer the previous ping, and pings the rest: a slice at
+   * a time, yielding between slices, so ten thousand pings (and their pongs) do not
+   * stall message delivery.
+   */
   private async beat(): Promise<void> {
-    for (const set of this.byUser.values()) {
-      for (const c of set) {
+    const all: Connection[] = [];
+    for (const set of this.byUser.values()) for (const c of set) all.push(c);
+    for (let i = 0; i < all.length; i += HEARTBEAT_SLICE) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 10));
+      for (const c of all.slice(i, i + HEARTBEAT_SLICE)) {
+        if (c.ws.readyState !== c.ws.OPEN) continue;
         if (!c.alive) {
           c.ws.terminate();
           continue;
