@@ -13,31 +13,20 @@ import {
   type AuditEntry,
   type AuditPage,
 } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { ADMIN_EMAIL, clockPast, engines, LIMITS } from './admin-test-support.ts';
 
 describe.each(engines)('on $name', ({ url }) => {
   let t: TestServer;
   let admin: Awaited<ReturnType<typeof signUp>>;
-  const schema = `t_admlst_${process.pid}_${Date.now().toString(36)}`;
   beforeAll(async () => {
-    t = await startTestServer({
-      config: { rateLimits: LIMITS },
-      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
-    });
+    t = await startEngineServer(url, 'admlst', { config: { rateLimits: LIMITS } });
     admin = await signUp(t, { email: ADMIN_EMAIL });
     expect(await t.server.ctx.store.setEmailVerified(admin.user.id, ADMIN_EMAIL)).toBe(true);
   });
   afterAll(async () => {
     await t?.close();
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
   });
 
   async function patchUser(id: string, flags: { verified?: boolean; blocked?: boolean }) {

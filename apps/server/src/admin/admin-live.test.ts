@@ -7,9 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { API, type AuditEntry, type AuditPage, CLOSE, type ResultData } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import {
   ADMIN_EMAIL,
@@ -28,7 +27,6 @@ const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
 describe.each(engines)('on $name', ({ url }) => {
   let t: TestServer;
-  const schema = `t_admlive_${process.pid}_${Date.now().toString(36)}`;
   /** The raw text of every frame each socket opened here received. */
   const raw = new Map<WsTestClient, string[]>();
   /** Every e-mail address signed up here. */
@@ -38,21 +36,12 @@ describe.each(engines)('on $name', ({ url }) => {
   let watcher: Person;
 
   beforeAll(async () => {
-    t = await startTestServer({
-      config: { rateLimits: LIMITS },
-      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
-    });
+    t = await startEngineServer(url, 'admlive', { config: { rateLimits: LIMITS } });
     admin = await person({ email: ADMIN_EMAIL }, true);
     watcher = await person();
   });
   afterAll(async () => {
     await t?.close();
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
   });
 
   const connect = (cookie: string | null, lastSeq: number | null = null) => connectRaw(t, raw, cookie, lastSeq);

@@ -6,9 +6,8 @@
  * SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { ADMIN_MSG, API, type AuditEntry, type Broadcast } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUp, startTestServer, type TestServer, verifyEmail } from '../test/harness.ts';
+import { expectError, signUp, startEngineServer, type TestServer, verifyEmail } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { ADMIN_EMAIL, engines, FORBIDDEN, LIMITS, refused, snapshot } from './admin-test-support.ts';
 
@@ -45,12 +44,8 @@ describe.each(engines)('on $name', ({ url }) => {
   let admin: Awaited<ReturnType<typeof signUp>>;
   /** A broadcast the refused calls try to edit and delete. */
   let fixture: Broadcast;
-  const schema = `t_admref_${process.pid}_${Date.now().toString(36)}`;
   beforeAll(async () => {
-    t = await startTestServer({
-      config: { rateLimits: LIMITS },
-      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
-    });
+    t = await startEngineServer(url, 'admref', { config: { rateLimits: LIMITS } });
     // The ADMIN_EMAIL account, its e-mail not verified yet (the first test verifies it).
     admin = await signUp(t, { email: ADMIN_EMAIL });
     const actor = { id: admin.user.id, username: admin.user.username };
@@ -62,12 +57,6 @@ describe.each(engines)('on $name', ({ url }) => {
   });
   afterAll(async () => {
     await t?.close();
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
   });
 
   /** The administrator's client (verifying the ADMIN_EMAIL address if the first test did not run). */

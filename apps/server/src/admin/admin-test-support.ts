@@ -6,12 +6,11 @@
 import { type GlobalEvent, PROTOCOL_VERSION, type Update } from '@app/protocol';
 import { expect } from 'vitest';
 import { HELP_LINK_KEY } from '../storage/admin-store.ts';
-import { LOOSE_LIMITS, type TestResponse, type TestServer } from '../test/harness.ts';
+import { ENGINES, LOOSE_LIMITS, type TestResponse, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
-export const engines = [{ name: 'SQLite', url: '' }, ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : [])];
+export const engines = ENGINES;
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const PASSWORD = 'secret123';

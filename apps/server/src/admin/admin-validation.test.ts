@@ -5,9 +5,8 @@
  * SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { ADMIN_MSG, API, BROADCAST_MAX, type Broadcast, SOCIAL_MSG, URL_MAX } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { ADMIN_EMAIL, clockPast, engines, LIMITS, refused, snapshot } from './admin-test-support.ts';
 
@@ -16,12 +15,8 @@ describe.each(engines)('on $name', ({ url }) => {
   let admin: Awaited<ReturnType<typeof signUp>>;
   /** A broadcast the edits try to change. */
   let fixture: Broadcast;
-  const schema = `t_admval_${process.pid}_${Date.now().toString(36)}`;
   beforeAll(async () => {
-    t = await startTestServer({
-      config: { rateLimits: LIMITS },
-      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
-    });
+    t = await startEngineServer(url, 'admval', { config: { rateLimits: LIMITS } });
     admin = await signUp(t, { email: ADMIN_EMAIL });
     expect(await t.server.ctx.store.setEmailVerified(admin.user.id, ADMIN_EMAIL)).toBe(true);
     const res = await admin.client.post(API.adminBroadcasts, { message: 'Fixture' });
@@ -30,12 +25,6 @@ describe.each(engines)('on $name', ({ url }) => {
   });
   afterAll(async () => {
     await t?.close();
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
   });
 
   function globalFrames(ws: WsTestClient) {

@@ -4,33 +4,19 @@
  * and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { API, type ChatMessage, type DownFrame, type Privacy } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { ENGINES, expectError, LOOSE_LIMITS, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
-
-const pgUrl = process.env.TEST_DATABASE_URL;
-const engines = [{ name: 'SQLite', url: '' }, ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : [])];
 
 const PICTURE_MSG = 'Picture URL must start with http:// or https://';
 
-describe.each(engines)('on $name', ({ url }) => {
+describe.each(ENGINES)('on $name', ({ url }) => {
   let t: TestServer;
-  const schema = `t_priv_${process.pid}_${Date.now().toString(36)}`;
   beforeAll(async () => {
-    t = await startTestServer({
-      config: { rateLimits: LOOSE_LIMITS },
-      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
-    });
+    t = await startEngineServer(url, 'priv', { config: { rateLimits: LOOSE_LIMITS } });
   });
   afterAll(async () => {
     await t?.close();
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
   });
 
   async function person() {

@@ -4,33 +4,19 @@
  * PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { API, chatIdOf, type Privacy, type Update } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { ENGINES, LOOSE_LIMITS, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
-
-const pgUrl = process.env.TEST_DATABASE_URL;
-const engines = [{ name: 'SQLite', url: '' }, ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : [])];
 
 const REQUEST_PENDING = 'Your message request is waiting to be accepted';
 
-describe.each(engines)('on $name', ({ url }) => {
+describe.each(ENGINES)('on $name', ({ url }) => {
   let t: TestServer;
-  const schema = `t_req_${process.pid}_${Date.now().toString(36)}`;
   beforeAll(async () => {
-    t = await startTestServer({
-      config: { rateLimits: LOOSE_LIMITS },
-      ...(url ? { env: { DATABASE_URL: url }, pgSchema: schema } : {}),
-    });
+    t = await startEngineServer(url, 'req', { config: { rateLimits: LOOSE_LIMITS } });
   });
   afterAll(async () => {
     await t?.close();
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
   });
 
   async function person() {

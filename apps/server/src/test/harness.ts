@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { expect } from 'vitest';
 import { buildServer, type Server } from '../app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from '../config.ts';
@@ -106,6 +107,38 @@ export async function startTestServer(
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const ENGINES = [{ name: 'SQLite', url: '' }, ...(pgUrl ? [{ name: 'PostgreSQL', url: pgUrl }] : [])];
+
+export async function dropPgSchema(url: string, schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+}
+
+/**
+ * A test server on SQLite (url '') or on PostgreSQL at `url`, in a schema of its own
+ * named after `tag`; closing it also drops that schema.
+ */
+export async function startEngineServer(
+  url: string,
+  tag: string,
+  opts: { env?: Record<string, string>; config?: Partial<Config> } = {},
+): Promise<TestServer> {
+  if (!url) return startTestServer(opts);
+  const schema = `t_${tag}_${process.pid}_${Date.now().toString(36)}`;
+  const t = await startTestServer({ ...opts, env: { ...opts.env, DATABASE_URL: url }, pgSchema: schema });
+  return {
+    ...t,
+    async close() {
+      await t.close();
+      await dropPgSchema(url, schema);
     },
   };
 }
