@@ -172,8 +172,8 @@ const UPSERT_RECIPIENT_CHAT = stmt(
 
 /**
  * Inserts a new message and updates both summaries; returns the message and the log
- * entries the caller appends in the same transaction. `peers`: both public profiles,
- * when the caller has them already.
+ * entries the caller appends in the same transaction. `known`: both public profiles and
+ * the chat's newest timestamp, when the caller has read them already.
  */
 export async function insertMessage(
   tx: Tx,
@@ -182,12 +182,16 @@ export async function insertMessage(
   msgId: string,
   text: string,
   now: number,
-  peers?: { sender: PublicUser | null; recipient: PublicUser | null },
+  known?: { sender: PublicUser | null; recipient: PublicUser | null; lastTimestamp: number | null },
 ): Promise<{ message: ChatMessage; entries: Entry[] }> {
   const chatId = chatIdOf(senderId, recipientId);
   // Timestamps never go backwards within a chat, so ordering by time is ordering by arrival.
-  const [last] = await run<{ timestamp: number }>(tx, LAST_TIMESTAMP, [chatId]);
-  const timestamp = Math.max(now, last ? Number(last.timestamp) : 0);
+  let last = known?.lastTimestamp ?? null;
+  if (!known) {
+    const [row] = await run<{ timestamp: number }>(tx, LAST_TIMESTAMP, [chatId]);
+    last = row ? Number(row.timestamp) : null;
+  }
+  const timestamp = Math.max(now, last ?? 0);
   await run(tx, INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, text, timestamp]);
   // Both summaries, in user id order: two sends crossing in one chat lock them alike.
   const upsertSender = () =>
@@ -216,8 +220,8 @@ export async function insertMessage(
     deliveredAt: null,
     readAt: null,
   };
-  const sender = peers ? peers.sender : await publicUserOf(tx, senderId);
-  const recipient = peers ? peers.recipient : await publicUserOf(tx, recipientId);
+  const sender = known ? known.sender : await publicUserOf(tx, senderId);
+  const recipient = known ? known.recipient : await publicUserOf(tx, recipientId);
   const entries: Entry[] = [
     { userId: senderId, update: { kind: 'message', message } },
     ...(senderRow

@@ -38,8 +38,15 @@ export { ChatError, type LoggedUpdate, toMessage, toPublicUser } from './chat-ro
 
 const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
-const SENDER_AND_RECIPIENT = stmt(
-  'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request ' +
+/**
+ * Everything a send checks, in one round trip: both people (profiles, blocked, whether
+ * they take messages from contacts only), the chat's newest timestamp, and the sender
+ * of a message already stored under this id (a retried send).
+ */
+const SEND_CONTEXT = stmt(
+  'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
+    '(select timestamp from messages where chat_id = ? order by timestamp desc limit 1) as last_timestamp, ' +
+    '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender ' +
     'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
 );
 
@@ -162,19 +169,19 @@ export class ChatStore {
   > {
     const chatId = chatIdOf(senderId, recipientId);
     return this.writes.run(async (tx) => {
-      const [found] = await run<Selectable<MessagesTable>>(tx, MESSAGE_BY_ID, [chatId, msgId]);
-      if (found) {
-        const existing = toMessage(found);
-        if (existing.senderId !== senderId) throw new ChatError('conflict', 'That message id is already used');
-        return { message: existing, updates: [], duplicate: true };
-      }
-      // Both people at once: the recipient's state, both profiles, and whether either
-      // takes messages from contacts only.
       const people = await run<
         Pick<Selectable<UsersTable>, 'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'> & {
           require_request: number | null;
+          last_timestamp: number | null;
+          stored_sender: string | null;
         }
-      >(tx, SENDER_AND_RECIPIENT, [senderId, recipientId]);
+      >(tx, SEND_CONTEXT, [chatId, chatId, msgId, senderId, recipientId]);
+      const stored = people[0]?.stored_sender ?? null;
+      if (stored !== null) {
+        if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
+        const [found] = await run<Selectable<MessagesTable>>(tx, MESSAGE_BY_ID, [chatId, msgId]);
+        if (found) return { message: toMessage(found), updates: [], duplicate: true };
+      }
       const recipient = people.find((p) => p.id === recipientId);
       const sender = people.find((p) => p.id === senderId);
       if (!recipient || recipient.blocked === 1) {
@@ -190,9 +197,11 @@ export class ChatStore {
       if (access.state === 'request') return createRequest(tx, senderId, recipientId, msgId, text, now);
       // A sender who takes messages from contacts only opens the way back by writing.
       const back: Access = sender?.require_request === 1 ? await accessOf(tx, recipientId, senderId) : OPEN;
+      const last = people[0]?.last_timestamp;
       const { message, entries } = await insertMessage(tx, senderId, recipientId, msgId, text, now, {
         sender: sender ? toPublicUser(sender) : null,
         recipient: toPublicUser(recipient),
+        lastTimestamp: last === null || last === undefined ? null : Number(last),
       });
       if (back.state !== 'open') {
         entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
