@@ -83,6 +83,9 @@ export async function run<R>(tx: Tx, s: Stmt, params: readonly unknown[]): Promi
 }
 
 const BUMP_SEQ = stmt('update users set update_seq = update_seq + ? where id = ? returning update_seq');
+const BUMP_TWO_SEQS = stmt(
+  'update users set update_seq = update_seq + (case when id = ? then cast(? as integer) else cast(? as integer) end) where id in (?, ?) returning id, update_seq',
+);
 const insertUpdates = new Map<number, Stmt>();
 function insertUpdatesStmt(rows: number): Stmt {
   let s = insertUpdates.get(rows);
@@ -103,10 +106,25 @@ export async function appendLog(tx: Tx, entries: Entry[], now: number): Promise<
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.userId, (counts.get(e.userId) ?? 0) + 1);
   const next = new Map<string, number>();
-  for (const userId of [...counts.keys()].sort()) {
-    const k = counts.get(userId) as number;
-    const [row] = await run<{ update_seq: number }>(tx, BUMP_SEQ, [k, userId]);
-    if (row) next.set(userId, Number(row.update_seq) - k + 1);
+  const users = [...counts.keys()].sort();
+  if (users.length === 2) {
+    // The usual case (a message: sender and recipient) in one statement; both engines
+    // visit (and lock) the two rows in the same order for every such statement.
+    const [a, b] = users as [string, string];
+    const rows = await run<{ id: string; update_seq: number }>(tx, BUMP_TWO_SEQS, [
+      a,
+      counts.get(a),
+      counts.get(b),
+      a,
+      b,
+    ]);
+    for (const row of rows) next.set(row.id, Number(row.update_seq) - (counts.get(row.id) as number) + 1);
+  } else {
+    for (const userId of users) {
+      const k = counts.get(userId) as number;
+      const [row] = await run<{ update_seq: number }>(tx, BUMP_SEQ, [k, userId]);
+      if (row) next.set(userId, Number(row.update_seq) - k + 1);
+    }
   }
   const out: LoggedUpdate[] = [];
   const params: unknown[] = [];
