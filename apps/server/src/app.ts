@@ -99,7 +99,10 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   const sessions = new Sessions(store, sessionSecret, https);
   // SQLite: one writer, sends grouped into shared transactions. PostgreSQL: parallel
   // transactions on the pool (it has 10 connections; reads keep two).
-  const chat = new ChatStore(db.kysely, db.engine === 'postgres' ? { maxBatch: 1, concurrency: 8 } : {});
+  const chat = new ChatStore(
+    db.kysely,
+    db.engine === 'postgres' ? { maxBatch: 1, concurrency: 8 } : db.sqlite ? { sqlite: db.sqlite } : {},
+  );
   const social = new SocialStore(db.kysely);
   // One process: in-memory fan-out and presence. Several (REDIS_URL): Redis pub/sub
   // between them and presence counted in Redis, with dead processes swept.

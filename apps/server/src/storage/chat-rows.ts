@@ -82,6 +82,69 @@ export async function run<R>(tx: Tx, s: Stmt, params: readonly unknown[]): Promi
   return r.rows;
 }
 
+// ---- programs ----------------------------------------------------------------------------
+//
+// The message path is written once as a generator that yields the statements it runs and
+// is handed their rows. The same program runs synchronously on SQLite (straight on the
+// driver, many of them in one transaction, see group-commit.ts) and awaited statement by
+// statement in a PostgreSQL transaction. A step that needs the query builder (the rare
+// contact-request cases) is a `call`: a synchronous run gives up there and the program is
+// run again, alone, asynchronously.
+
+export type Step = { stmt: Stmt; params: readonly unknown[] } | { call: (tx: Tx) => Promise<unknown> };
+export type Program<T> = Generator<Step, T, unknown>;
+
+/** Runs one statement in a program: `const rows = yield* query<Row>(STMT, [...])`. */
+export function* query<R>(s: Stmt, params: readonly unknown[]): Generator<Step, R[], unknown> {
+  return (yield { stmt: s, params }) as R[];
+}
+
+/** Runs an async step in a program (only ever awaited, see above). */
+export function* call<R>(f: (tx: Tx) => Promise<R>): Generator<Step, R, unknown> {
+  return (yield { call: f }) as R;
+}
+
+/** Runs a program in `tx`, awaiting each step. */
+export async function runProgram<T>(tx: Tx, program: Program<T>): Promise<T> {
+  let r = program.next();
+  while (!r.done) {
+    const step = r.value;
+    r = program.next('call' in step ? await step.call(tx) : await run(tx, step.stmt, step.params));
+  }
+  return r.value;
+}
+
+/** A synchronous SQLite connection: prepared statements by text (kept, see db.ts). */
+export interface SyncSqlite {
+  prepare(sql: string): {
+    readonly reader: boolean;
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): unknown;
+  };
+}
+
+/** Returned by runProgramSync for a program that reached a `call`. */
+export const NEEDS_ASYNC: unique symbol = Symbol('needs async');
+
+/** Runs a program synchronously on SQLite; NEEDS_ASYNC if it reached a `call` step. */
+export function runProgramSync<T>(db: SyncSqlite, program: Program<T>): T | typeof NEEDS_ASYNC {
+  let r = program.next();
+  while (!r.done) {
+    const step = r.value;
+    if ('call' in step) {
+      program.return(undefined as T);
+      return NEEDS_ASYNC;
+    }
+    const st = db.prepare(step.stmt.sqlite);
+    if (st.reader) r = program.next(st.all(...step.params));
+    else {
+      st.run(...step.params);
+      r = program.next([]);
+    }
+  }
+  return r.value;
+}
+
 const BUMP_SEQ = stmt('update users set update_seq = update_seq + ? where id = ? returning update_seq');
 const BUMP_TWO_SEQS = stmt(
   'update users set update_seq = update_seq + (case when id = ? then cast(? as integer) else cast(? as integer) end) where id in (?, ?) returning id, update_seq',
@@ -101,7 +164,7 @@ function insertUpdatesStmt(rows: number): Stmt {
  * Appends updates to their users' logs (skipping users that no longer exist): one seq
  * bump per user (in id order, so concurrent transactions lock users alike) and one insert.
  */
-export async function appendLog(tx: Tx, entries: Entry[], now: number): Promise<LoggedUpdate[]> {
+export function* appendLogProgram(entries: Entry[], now: number): Program<LoggedUpdate[]> {
   if (entries.length === 0) return [];
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.userId, (counts.get(e.userId) ?? 0) + 1);
@@ -111,7 +174,7 @@ export async function appendLog(tx: Tx, entries: Entry[], now: number): Promise<
     // The usual case (a message: sender and recipient) in one statement; both engines
     // visit (and lock) the two rows in the same order for every such statement.
     const [a, b] = users as [string, string];
-    const rows = await run<{ id: string; update_seq: number }>(tx, BUMP_TWO_SEQS, [
+    const rows = yield* query<{ id: string; update_seq: number }>(BUMP_TWO_SEQS, [
       a,
       counts.get(a),
       counts.get(b),
@@ -122,7 +185,7 @@ export async function appendLog(tx: Tx, entries: Entry[], now: number): Promise<
   } else {
     for (const userId of users) {
       const k = counts.get(userId) as number;
-      const [row] = await run<{ update_seq: number }>(tx, BUMP_SEQ, [k, userId]);
+      const [row] = yield* query<{ update_seq: number }>(BUMP_SEQ, [k, userId]);
       if (row) next.set(userId, Number(row.update_seq) - k + 1);
     }
   }
@@ -137,9 +200,13 @@ export async function appendLog(tx: Tx, entries: Entry[], now: number): Promise<
   }
   for (let i = 0; i < out.length; i += 100) {
     const rows = Math.min(100, out.length - i);
-    await run(tx, insertUpdatesStmt(rows), params.slice(i * 5, (i + rows) * 5));
+    yield* query(insertUpdatesStmt(rows), params.slice(i * 5, (i + rows) * 5));
   }
   return out;
+}
+
+export function appendLog(tx: Tx, entries: Entry[], now: number): Promise<LoggedUpdate[]> {
+  return runProgram(tx, appendLogProgram(entries, now));
 }
 
 export async function publicUserOf(tx: Tx, id: string): Promise<PublicUser | null> {
@@ -171,7 +238,14 @@ export async function summaryOf(tx: Tx, userId: string, chatId: string): Promise
   return toSummary(r, await publicUserOf(tx, r.peer_id));
 }
 
-const LAST_TIMESTAMP = stmt('select timestamp from messages where chat_id = ? order by timestamp desc limit 1');
+/**
+ * The chat's newest timestamp: every message sets both summaries' timestamps to its own,
+ * so the greater of the two is the newest message's (a primary-key read each, where an
+ * ORDER BY ... DESC LIMIT 1 on the messages index costs SQLite five times as much).
+ */
+const LAST_TIMESTAMP = stmt(
+  'select max(timestamp) as timestamp from user_chats where chat_id = ? and user_id in (?, ?)',
+);
 const INSERT_MESSAGE = stmt(
   'insert into messages (chat_id, id, sender_id, recipient_id, text, timestamp, status, edited, deleted, delivered_at, read_at) ' +
     "values (?, ?, ?, ?, ?, ?, 'sent', 0, 0, null, null)",
@@ -188,42 +262,41 @@ const UPSERT_RECIPIENT_CHAT = stmt(
     'last_message = excluded.last_message, timestamp = excluded.timestamp, unread_count = user_chats.unread_count + 1 returning *',
 );
 
+const PUBLIC_USER = stmt('select id, username, name, profile_pic, verified from users where id = ?');
+
 /**
  * Inserts a new message and updates both summaries; returns the message and the log
  * entries the caller appends in the same transaction. `known`: both public profiles and
  * the chat's newest timestamp, when the caller has read them already.
  */
-export async function insertMessage(
-  tx: Tx,
+export function* insertMessageProgram(
   senderId: string,
   recipientId: string,
   msgId: string,
   text: string,
   now: number,
   known?: { sender: PublicUser | null; recipient: PublicUser | null; lastTimestamp: number | null },
-): Promise<{ message: ChatMessage; entries: Entry[] }> {
+): Program<{ message: ChatMessage; entries: Entry[] }> {
   const chatId = chatIdOf(senderId, recipientId);
   // Timestamps never go backwards within a chat, so ordering by time is ordering by arrival.
   let last = known?.lastTimestamp ?? null;
   if (!known) {
-    const [row] = await run<{ timestamp: number }>(tx, LAST_TIMESTAMP, [chatId]);
-    last = row ? Number(row.timestamp) : null;
+    const [row] = yield* query<{ timestamp: number | null }>(LAST_TIMESTAMP, [chatId, senderId, recipientId]);
+    last = row?.timestamp == null ? null : Number(row.timestamp);
   }
   const timestamp = Math.max(now, last ?? 0);
-  await run(tx, INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, text, timestamp]);
+  yield* query(INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, text, timestamp]);
   // Both summaries, in user id order: two sends crossing in one chat lock them alike.
-  const upsertSender = () =>
-    run<Selectable<UserChatsTable>>(tx, UPSERT_SENDER_CHAT, [senderId, chatId, recipientId, text, timestamp]);
-  const upsertRecipient = () =>
-    run<Selectable<UserChatsTable>>(tx, UPSERT_RECIPIENT_CHAT, [recipientId, chatId, senderId, text, timestamp]);
+  const senderParams = [senderId, chatId, recipientId, text, timestamp];
+  const recipientParams = [recipientId, chatId, senderId, text, timestamp];
   let senderRow: Selectable<UserChatsTable> | undefined;
   let recipientRow: Selectable<UserChatsTable> | undefined;
   if (senderId < recipientId) {
-    [senderRow] = await upsertSender();
-    [recipientRow] = await upsertRecipient();
+    [senderRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_SENDER_CHAT, senderParams);
+    [recipientRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_RECIPIENT_CHAT, recipientParams);
   } else {
-    [recipientRow] = await upsertRecipient();
-    [senderRow] = await upsertSender();
+    [recipientRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_RECIPIENT_CHAT, recipientParams);
+    [senderRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_SENDER_CHAT, senderParams);
   }
   const message: ChatMessage = {
     chatId,
@@ -238,8 +311,15 @@ export async function insertMessage(
     deliveredAt: null,
     readAt: null,
   };
-  const sender = known ? known.sender : await publicUserOf(tx, senderId);
-  const recipient = known ? known.recipient : await publicUserOf(tx, recipientId);
+  let sender: PublicUser | null;
+  let recipient: PublicUser | null;
+  if (known) ({ sender, recipient } = known);
+  else {
+    const [s] = yield* query<Pick<Selectable<UsersTable>, (typeof PUBLIC_COLUMNS)[number]>>(PUBLIC_USER, [senderId]);
+    const [r] = yield* query<Pick<Selectable<UsersTable>, (typeof PUBLIC_COLUMNS)[number]>>(PUBLIC_USER, [recipientId]);
+    sender = s ? toPublicUser(s) : null;
+    recipient = r ? toPublicUser(r) : null;
+  }
   const entries: Entry[] = [
     { userId: senderId, update: { kind: 'message', message } },
     ...(senderRow
@@ -251,4 +331,15 @@ export async function insertMessage(
       : []),
   ];
   return { message, entries };
+}
+
+export function insertMessage(
+  tx: Tx,
+  senderId: string,
+  recipientId: string,
+  msgId: string,
+  text: string,
+  now: number,
+): Promise<{ message: ChatMessage; entries: Entry[] }> {
+  return runProgram(tx, insertMessageProgram(senderId, recipientId, msgId, text, now));
 }

@@ -37,7 +37,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       db = await open();
       await migrate(db);
       store = new Store(db);
-      chat = new ChatStore(db.kysely);
+      chat = new ChatStore(db.kysely, db.sqlite ? { sqlite: db.sqlite } : {});
     });
     afterAll(async () => {
       await db?.close();

@@ -17,12 +17,15 @@ import {
 import { type Kysely, type Selectable, sql } from 'kysely';
 import {
   appendLog,
+  appendLogProgram,
   ChatError,
-  insertMessage,
+  call,
+  insertMessageProgram,
   type LoggedUpdate,
+  type Program,
   PUBLIC_COLUMNS,
   publicUserOf,
-  run,
+  query,
   stmt,
   summaryOf,
   type Tx,
@@ -40,15 +43,80 @@ const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
 /**
  * Everything a send checks, in one round trip: both people (profiles, blocked, whether
- * they take messages from contacts only), the chat's newest timestamp, and the sender
- * of a message already stored under this id (a retried send).
+ * they take messages from contacts only, the timestamp of their summary of the chat: the
+ * greater is the chat's newest), and the sender of a message already stored under this
+ * id (a retried send).
  */
 const SEND_CONTEXT = stmt(
   'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
-    '(select timestamp from messages where chat_id = ? order by timestamp desc limit 1) as last_timestamp, ' +
+    '(select timestamp from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_timestamp, ' +
     '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender ' +
     'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
 );
+
+type SendResult =
+  | { message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean }
+  | { request: Access; updates: LoggedUpdate[] };
+
+type SendContextRow = Pick<
+  Selectable<UsersTable>,
+  'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'
+> & {
+  require_request: number | null;
+  chat_timestamp: number | null;
+  stored_sender: string | null;
+};
+
+/**
+ * Stores a new message from `senderId` to `recipientId` and updates both summaries.
+ * A retry with the same message id is answered with the stored message and changes
+ * nothing. To a user who takes messages from contacts only, the first message of a
+ * stranger becomes a contact request instead (see social-store.ts).
+ */
+function* sendProgram(
+  senderId: string,
+  recipientId: string,
+  msgId: string,
+  text: string,
+  now: number,
+): Program<SendResult> {
+  const chatId = chatIdOf(senderId, recipientId);
+  const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, senderId, recipientId]);
+  const stored = people[0]?.stored_sender ?? null;
+  if (stored !== null) {
+    if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
+    const [found] = yield* query<Selectable<MessagesTable>>(MESSAGE_BY_ID, [chatId, msgId]);
+    if (found) return { message: toMessage(found), updates: [], duplicate: true };
+  }
+  const recipient = people.find((p) => p.id === recipientId);
+  const sender = people.find((p) => p.id === senderId);
+  if (!recipient || recipient.blocked === 1) {
+    throw new ChatError('recipient_unavailable', 'This account is not available');
+  }
+  const access: Access =
+    recipient.require_request === 1 ? yield* call((tx) => accessOf(tx, senderId, recipientId)) : OPEN;
+  if (access.state === 'pending') {
+    const pending = yield* call((tx) => pendingRequest(tx, senderId, recipientId));
+    // A retried send of the request itself is acknowledged again.
+    if (pending?.msg_id === msgId) return { request: access, updates: [] };
+    throw new ChatError('request_pending', SOCIAL_MSG.requestPending);
+  }
+  if (access.state === 'request')
+    return yield* call((tx) => createRequest(tx, senderId, recipientId, msgId, text, now));
+  // A sender who takes messages from contacts only opens the way back by writing.
+  const back: Access = sender?.require_request === 1 ? yield* call((tx) => accessOf(tx, recipientId, senderId)) : OPEN;
+  let last: number | null = null;
+  for (const p of people) if (p.chat_timestamp !== null) last = Math.max(last ?? 0, Number(p.chat_timestamp));
+  const { message, entries } = yield* insertMessageProgram(senderId, recipientId, msgId, text, now, {
+    sender: sender ? toPublicUser(sender) : null,
+    recipient: toPublicUser(recipient),
+    lastTimestamp: last,
+  });
+  if (back.state !== 'open') {
+    entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
+  }
+  return { message, updates: yield* appendLogProgram(entries, now), duplicate: false };
+}
 
 export class ChatStore {
   readonly db: Kysely<Database>;
@@ -158,56 +226,8 @@ export class ChatStore {
    * nothing. To a user who takes messages from contacts only, the first message of a
    * stranger becomes a contact request instead (see social-store.ts).
    */
-  async send(
-    senderId: string,
-    recipientId: string,
-    msgId: string,
-    text: string,
-    now: number,
-  ): Promise<
-    { message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean } | { request: Access; updates: LoggedUpdate[] }
-  > {
-    const chatId = chatIdOf(senderId, recipientId);
-    return this.writes.run(async (tx) => {
-      const people = await run<
-        Pick<Selectable<UsersTable>, 'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'> & {
-          require_request: number | null;
-          last_timestamp: number | null;
-          stored_sender: string | null;
-        }
-      >(tx, SEND_CONTEXT, [chatId, chatId, msgId, senderId, recipientId]);
-      const stored = people[0]?.stored_sender ?? null;
-      if (stored !== null) {
-        if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
-        const [found] = await run<Selectable<MessagesTable>>(tx, MESSAGE_BY_ID, [chatId, msgId]);
-        if (found) return { message: toMessage(found), updates: [], duplicate: true };
-      }
-      const recipient = people.find((p) => p.id === recipientId);
-      const sender = people.find((p) => p.id === senderId);
-      if (!recipient || recipient.blocked === 1) {
-        throw new ChatError('recipient_unavailable', 'This account is not available');
-      }
-      const access: Access = recipient.require_request === 1 ? await accessOf(tx, senderId, recipientId) : OPEN;
-      if (access.state === 'pending') {
-        const pending = await pendingRequest(tx, senderId, recipientId);
-        // A retried send of the request itself is acknowledged again.
-        if (pending?.msg_id === msgId) return { request: access, updates: [] };
-        throw new ChatError('request_pending', SOCIAL_MSG.requestPending);
-      }
-      if (access.state === 'request') return createRequest(tx, senderId, recipientId, msgId, text, now);
-      // A sender who takes messages from contacts only opens the way back by writing.
-      const back: Access = sender?.require_request === 1 ? await accessOf(tx, recipientId, senderId) : OPEN;
-      const last = people[0]?.last_timestamp;
-      const { message, entries } = await insertMessage(tx, senderId, recipientId, msgId, text, now, {
-        sender: sender ? toPublicUser(sender) : null,
-        recipient: toPublicUser(recipient),
-        lastTimestamp: last === null || last === undefined ? null : Number(last),
-      });
-      if (back.state !== 'open') {
-        entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
-      }
-      return { message, updates: await appendLog(tx, entries, now), duplicate: false };
-    });
+  send(senderId: string, recipientId: string, msgId: string, text: string, now: number): Promise<SendResult> {
+    return this.writes.program(() => sendProgram(senderId, recipientId, msgId, text, now));
   }
 
   /** Rewrites one of the sender's own messages (edit or delete) and the summaries it heads. */

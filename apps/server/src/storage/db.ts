@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
+import type { SyncSqlite } from './chat-rows.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -21,6 +22,8 @@ export interface Db {
   engine: Engine;
   /** The PostgreSQL schema in use, when not the default. */
   schema?: string;
+  /** SQLite only: the same connection as `kysely`, for synchronous statements (see group-commit.ts). */
+  sqlite?: SyncSqlite;
   close(): Promise<void>;
 }
 
@@ -95,6 +98,7 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   return {
     kysely,
     engine: 'sqlite',
+    sqlite: database,
     close: async () => {
       await checkpointer?.close();
       await kysely.destroy();

@@ -1,5 +1,6 @@
 /** Group commit: concurrent writes share a transaction; a failing one is undone alone. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Program, query, stmt } from './chat-rows.ts';
 import { type Db, migrate, openDb } from './db.ts';
 import { GroupCommit } from './group-commit.ts';
 
@@ -43,5 +44,78 @@ describe('GroupCommit', () => {
     ).rejects.toThrow('undone');
     expect(await db.kysely.selectFrom('settings').selectAll().where('key', '=', 'lonely').execute()).toEqual([]);
     expect(await gc.run(async () => 42)).toBe(42);
+  });
+
+  const INSERT = stmt('insert into settings (key, value) values (?, ?)');
+  const COUNT = stmt('select count(*) as n from settings where key like ?');
+  const keysLike = async (prefix: string) =>
+    (await db.kysely.selectFrom('settings').select('key').where('key', 'like', `${prefix}%`).execute())
+      .map((r) => r.key)
+      .sort();
+
+  it('runs programs synchronously on SQLite, many in one commit, a failing one undone alone', async () => {
+    const gc = new GroupCommit(db.kysely, { sqlite: db.sqlite });
+    function* write(key: string, fail = false): Program<number> {
+      yield* query(INSERT, [key, 'v']);
+      if (fail) throw new Error(`no ${key}`);
+      const [row] = yield* query<{ n: number }>(COUNT, ['p-%']);
+      return Number(row?.n);
+    }
+    const results = await Promise.allSettled([
+      gc.program(() => write('p-a')),
+      gc.program(() => write('p-b', true)),
+      gc.program(() => write('p-c')),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      1,
+      'no p-b',
+      2,
+    ]);
+    expect(gc.stats).toEqual({ commits: 1, jobs: 2 });
+    expect(await keysLike('p-')).toEqual(['p-a', 'p-c']);
+  });
+
+  it('a program that reaches an async step is undone and run again on its own', async () => {
+    const gc = new GroupCommit(db.kysely, { sqlite: db.sqlite });
+    let attempts = 0;
+    function* write(key: string): Program<string> {
+      attempts += 1;
+      yield* query(INSERT, [key, 'v']);
+      const n = yield* call(async (tx) => (await tx.selectFrom('settings').selectAll().execute()).length);
+      return `${key}:${n > 0}`;
+    }
+    function* plain(): Program<string> {
+      yield* query(INSERT, ['q-plain', 'v']);
+      return 'plain';
+    }
+    const out = await Promise.all([gc.program(() => write('q-async')), gc.program(plain)]);
+    expect(out).toEqual(['q-async:true', 'plain']);
+    // Tried synchronously (undone at the call), then once more asynchronously: stored once.
+    expect(attempts).toBe(2);
+    expect(await keysLike('q-')).toEqual(['q-async', 'q-plain']);
+  });
+
+  it('waits for a transaction already holding the connection', async () => {
+    const gc = new GroupCommit(db.kysely, { sqlite: db.sqlite });
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const other = db.kysely.transaction().execute(async (tx) => {
+      await tx.insertInto('settings').values({ key: 'r-tx', value: 'v' }).execute();
+      await held;
+    });
+    function* write(): Program<number> {
+      const [row] = yield* query<{ n: number }>(COUNT, ['r-%']);
+      yield* query(INSERT, ['r-program', 'v']);
+      return Number(row?.n);
+    }
+    const p = gc.program(write);
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await other;
+    // The program ran after the other transaction committed, and saw its row.
+    expect(await p).toBe(1);
+    expect(await keysLike('r-')).toEqual(['r-program', 'r-tx']);
   });
 });

@@ -6,10 +6,13 @@
  * job still gets its answer only after the commit that made it durable.
  */
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import { NEEDS_ASYNC, type Program, runProgram, runProgramSync, type SyncSqlite } from './chat-rows.ts';
 import type { Database } from './schema.ts';
 
 interface Job<T> {
   run(tx: Transaction<Database>): Promise<T>;
+  /** A program job (see chat-rows.ts): run synchronously on SQLite when possible. */
+  program?: () => Program<T>;
   resolve(value: T): void;
   reject(err: unknown): void;
 }
@@ -23,12 +26,18 @@ export interface GroupCommitOptions {
    * concurrent transactions cannot deadlock) and PostgreSQL groups the commits.
    */
   concurrency?: number;
+  /**
+   * The SQLite connection under `db`: program jobs then run synchronously on it, a group
+   * of them in one transaction with no promise per statement.
+   */
+  sqlite?: SyncSqlite;
 }
 
 export class GroupCommit {
   private readonly db: Kysely<Database>;
   private readonly maxBatch: number;
   private readonly concurrency: number;
+  private readonly sqlite: SyncSqlite | null;
   private queue: Job<unknown>[] = [];
   private active = 0;
   private scheduled = false;
@@ -39,11 +48,21 @@ export class GroupCommit {
     this.db = db;
     this.maxBatch = opts.maxBatch ?? 256;
     this.concurrency = opts.concurrency ?? 1;
+    this.sqlite = opts.sqlite ?? null;
   }
 
   run<T>(run: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.enqueue({ run });
+  }
+
+  /** Runs a program (made anew for each attempt) in a grouped transaction. */
+  program<T>(make: () => Program<T>): Promise<T> {
+    return this.enqueue({ run: (tx) => runProgram(tx, make()), program: make });
+  }
+
+  private enqueue<T>(job: Pick<Job<T>, 'run' | 'program'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run, resolve, reject } as Job<unknown>);
+      this.queue.push({ ...job, resolve, reject } as Job<unknown>);
       // A transaction on SQLite runs without yielding to I/O: start it after this turn
       // of the event loop, so that the frames already read from every socket join it.
       if (!this.scheduled && this.active < this.concurrency) {
@@ -66,13 +85,62 @@ export class GroupCommit {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        const jobs = this.queue.splice(0, this.maxBatch);
+        let jobs = this.queue.splice(0, this.maxBatch);
+        if (this.sqlite) jobs = await this.synchronously(this.sqlite, jobs);
         if (jobs.length === 1) await this.alone(jobs[0] as Job<unknown>);
-        else await this.together(jobs);
+        else if (jobs.length > 1) await this.together(jobs);
       }
     } finally {
       this.active -= 1;
     }
+  }
+
+  /**
+   * Runs the program jobs synchronously in one SQLite transaction, each in a savepoint,
+   * holding Kysely's connection so that no other query runs on it meanwhile. Returns the
+   * jobs left for the asynchronous path: those that are not programs or reached a `call`.
+   */
+  private async synchronously(sqlite: SyncSqlite, jobs: Job<unknown>[]): Promise<Job<unknown>[]> {
+    const programs = jobs.filter((j) => j.program);
+    if (programs.length === 0) return jobs;
+    const rest = jobs.filter((j) => !j.program);
+    const done: { job: Job<unknown>; value: unknown }[] = [];
+    const exec = (sql: string) => sqlite.prepare(sql).run();
+    try {
+      await this.db.connection().execute(async () => {
+        exec('begin immediate');
+        try {
+          for (const job of programs) {
+            exec('savepoint job');
+            try {
+              const value = runProgramSync(sqlite, (job.program as () => Program<unknown>)());
+              if (value === NEEDS_ASYNC) {
+                exec('rollback to job');
+                rest.push(job);
+              } else done.push({ job, value });
+              exec('release job');
+            } catch (err) {
+              exec('rollback to job');
+              exec('release job');
+              job.reject(err);
+            }
+          }
+          exec('commit');
+        } catch (err) {
+          try {
+            exec('rollback');
+          } catch {}
+          throw err;
+        }
+      });
+    } catch {
+      // Nothing was committed: the jobs that had run are tried again, asynchronously.
+      return [...rest, ...done.map((d) => d.job)];
+    }
+    this.stats.commits += 1;
+    this.stats.jobs += done.length;
+    for (const d of done) d.job.resolve(d.value);
+    return rest;
   }
 
   private async alone(job: Job<unknown>): Promise<void> {
