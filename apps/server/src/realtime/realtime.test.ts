@@ -1,4 +1,5 @@
 /** /ws against a real server: handshake, permissions, idempotent sends, status, resume after a gap. */
+import { connect } from 'node:net';
 import { CLOSE, chatIdOf, DELETED_TEXT, MESSAGE_MAX, PROTOCOL_VERSION } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
@@ -41,6 +42,30 @@ describe('upgrade and handshake', () => {
     expect(blocked.closed?.code).toBe(CLOSE.blocked);
     const ok = await WsTestClient.connect(t, client.cookie);
     expect(ok.welcome).toMatchObject({ v: PROTOCOL_VERSION, resumed: false });
+    await ok.close();
+  });
+
+  it('survives a malformed frame on a socket it is refusing', async () => {
+    const { host, port } = new URL(t.url);
+    const raw = connect({ host: host.replace(/:\d+$/, ''), port: Number(port) });
+    raw.on('error', () => {});
+    await new Promise<void>((r) => raw.once('connect', () => r()));
+    raw.write(
+      'GET /ws HTTP/1.1\r\nHost: ' +
+        host +
+        '\r\nOrigin: ' +
+        t.url +
+        '\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n' +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
+    await new Promise<void>((r) => raw.once('data', () => r()));
+    // A masked frame with a reserved opcode (0x3): ws answers it with an 'error' event.
+    raw.write(Buffer.from([0x83, 0x80, 1, 2, 3, 4]));
+    await new Promise<void>((r) => raw.once('close', () => r()));
+    // Still serving.
+    const { client } = await signUp(t);
+    const ok = await WsTestClient.connect(t, client.cookie);
+    expect(ok.welcome).toMatchObject({ v: PROTOCOL_VERSION });
     await ok.close();
   });
 

@@ -12,7 +12,7 @@ import { COOKIE, type Sessions } from '../auth/session.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
-import { Connection } from './connection.ts';
+import { Connection, ConnSocket } from './connection.ts';
 import type { ControlMessage, Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
 
@@ -52,13 +52,27 @@ function parseCookie(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+function ignore(): void {}
+
 function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 export class Realtime {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
-  private readonly byUser = new Map<string, Set<Connection>>();
+  // No clientTracking: the server's own set and a 'close' listener per socket cost memory,
+  // and the registry below (with `open`) already knows every socket.
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+    clientTracking: false,
+    WebSocket: ConnSocket,
+  });
+  /** A user's sockets, in the order they opened (an array: cheaper than a Set for a few). */
+  private readonly byUser = new Map<string, Connection[]>();
+  /** Upgraded sockets not closed yet (close() waits for them). */
+  private open = 0;
+  private drained: (() => void) | null = null;
   private readonly deps: RealtimeDeps;
   private readonly sessions: Sessions;
   private readonly allowedOrigin: string;
@@ -94,11 +108,11 @@ export class Realtime {
     // Global frames (from this process or another) go to every socket here.
     const offAll = opts.hub.subscribeAll((frame) => {
       const text = JSON.stringify(frame);
-      for (const set of this.byUser.values()) for (const c of set) c.deliverGlobal(frame, text);
+      for (const conns of this.byUser.values()) for (const c of conns) c.deliverGlobal(frame, text);
     });
     const offControl = opts.hub.subscribeControl((msg) => this.onControl(msg));
     const offResync = opts.hub.onResync(() => {
-      for (const set of this.byUser.values()) for (const c of set) void c.catchUp();
+      for (const conns of this.byUser.values()) for (const c of conns) void c.catchUp();
     });
     this.unsubscribeAll = () => {
       offAll();
@@ -116,13 +130,13 @@ export class Realtime {
         }
         return;
       case 'closeSession':
-        for (const set of this.byUser.values()) {
-          for (const c of set) if (c.tokenHash === msg.tokenHash) c.close(msg.code, 'session ended');
+        for (const conns of this.byUser.values()) {
+          for (const c of conns) if (c.tokenHash === msg.tokenHash) c.close(msg.code, 'session ended');
         }
         return;
       case 'grant':
-        for (const set of this.byUser.values()) {
-          for (const c of set) if (c.tokenHash === msg.tokenHash) c.grantUntil = msg.until;
+        for (const conns of this.byUser.values()) {
+          for (const c of conns) if (c.tokenHash === msg.tokenHash) c.grantUntil = msg.until;
         }
         return;
       case 'presence':
@@ -152,7 +166,7 @@ export class Realtime {
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    socket.on('error', () => {});
+    socket.on('error', ignore);
     try {
       const path = (req.url ?? '').split('?')[0];
       if (path !== '/ws') return refuse(socket, 404, 'Not Found');
@@ -162,19 +176,26 @@ export class Realtime {
       // Our own pages learn why with a close code; a browser cannot read an HTTP refusal.
       if (!auth || auth.user.blocked) {
         const code = auth ? CLOSE.blocked : CLOSE.unauthenticated;
-        this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, auth ? 'blocked' : 'sign in first'));
+        this.wss.handleUpgrade(req, socket, head, (ws) => {
+          this.open += 1;
+          // A malformed frame before the closing handshake ends is an 'error' event: with
+          // no listener it would be thrown, and take the process down.
+          ws.on('error', ignore);
+          ws.once('close', () => this.socketClosed());
+          ws.close(code, auth ? 'blocked' : 'sign in first');
+        });
         return;
       }
       const open = this.byUser.get(auth.user.id);
-      if (open && open.size >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
+      if (open && open.length >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
       this.wss.handleUpgrade(req, socket, head, (ws) => {
+        // ws has its own 'error' listener on the socket now.
+        socket.removeListener('error', ignore);
+        this.open += 1;
         const conn = new Connection(ws, auth.user.id, auth.tokenHash, this.deps);
-        let set = this.byUser.get(conn.userId);
-        if (!set) {
-          set = new Set();
-          this.byUser.set(conn.userId, set);
-        }
-        set.add(conn);
+        const conns = this.byUser.get(conn.userId);
+        if (conns) conns.push(conn);
+        else this.byUser.set(conn.userId, [conn]);
         // A block or sign-out that committed while this upgrade was in flight found no
         // socket to close: look again now that this one is registered.
         void this.recheck(conn, token);
@@ -196,10 +217,17 @@ export class Realtime {
   }
 
   private forget(conn: Connection): void {
-    const set = this.byUser.get(conn.userId);
-    if (!set) return;
-    set.delete(conn);
-    if (set.size === 0) this.byUser.delete(conn.userId);
+    this.socketClosed();
+    const conns = this.byUser.get(conn.userId);
+    if (!conns) return;
+    const i = conns.indexOf(conn);
+    if (i >= 0) conns.splice(i, 1);
+    if (conns.length === 0) this.byUser.delete(conn.userId);
+  }
+
+  private socketClosed(): void {
+    this.open -= 1;
+    if (this.open === 0) this.drained?.();
   }
 
   /** Pushes committed update-log entries to their users' sockets (any process, via the hub). */
@@ -240,7 +268,7 @@ export class Realtime {
 
   connectionCount(): number {
     let n = 0;
-    for (const set of this.byUser.values()) n += set.size;
+    for (const conns of this.byUser.values()) n += conns.length;
     return n;
   }
 
@@ -252,7 +280,7 @@ export class Realtime {
    */
   private async beat(): Promise<void> {
     const all: Connection[] = [];
-    for (const set of this.byUser.values()) for (const c of set) all.push(c);
+    for (const conns of this.byUser.values()) for (const c of conns) all.push(c);
     for (let i = 0; i < all.length; i += HEARTBEAT_SLICE) {
       if (i > 0) await new Promise((r) => setTimeout(r, 10));
       for (const c of all.slice(i, i + HEARTBEAT_SLICE)) {
@@ -270,7 +298,13 @@ export class Realtime {
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
     this.unsubscribeAll();
-    for (const set of this.byUser.values()) for (const c of set) c.close(CLOSE.goingAway, 'server shutting down');
+    for (const conns of this.byUser.values()) for (const c of conns) c.close(CLOSE.goingAway, 'server shutting down');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    // The sockets' closing handshakes (the WebSocketServer tracks no clients to wait for).
+    if (this.open > 0) {
+      await new Promise<void>((resolve) => {
+        this.drained = resolve;
+      });
+    }
   }
 }
