@@ -252,6 +252,8 @@ describe.each(engines)('on $name', ({ url }) => {
       expect(e.timestamp).toBeGreaterThan(b.timestamp);
       const editedItem = { type: 'admin', ...e, read: false };
       for (const p of everyone) {
+        // The frame may reach a socket just after the HTTP answer reached the admin.
+        await waitGlobal(p.ws, 'notification', (x) => x.notification.timestamp === e.timestamp);
         const seen = await waitGlobal(p.ws, 'notification', (x) => x.notification.id === b.id);
         expect(seen).toEqual([
           { kind: 'notification', notification: item },

@@ -2,6 +2,8 @@
  * One authenticated socket: the hello/resume handshake, request dispatch with an
  * exhaustive switch, per-socket rate limiting, presence watching and typing.
  */
+
+import type { Socket } from 'node:net';
 import {
   type ChatMessage,
   type ChatSummary,
@@ -22,7 +24,7 @@ import {
   type WsErrorCode,
 } from '@app/protocol';
 import { type RawData, WebSocket } from 'ws';
-import { ChatError } from '../storage/chat-store.ts';
+import { ChatError, payloadOf } from '../storage/chat-store.ts';
 import type { RealtimeDeps } from './realtime.ts';
 
 function assertNever(x: never): never {
@@ -41,6 +43,23 @@ const PRIVACIES: readonly Privacy[] = Array.from({ length: 8 }, (_, i) => ({
 }));
 function sharedPrivacy(p: Privacy): Privacy {
   return PRIVACIES[(p.readReceipts ? 1 : 0) | (p.lastSeen ? 2 : 0) | (p.requireRequest ? 4 : 0)] as Privacy;
+}
+
+/**
+ * Frames written in one turn of the event loop leave in one write per socket: the first
+ * frame corks the socket and the rest of the turn's frames (a message's result, its
+ * update and its summary, or many messages at once) join it until the uncork.
+ */
+const corked: WebSocket[] = [];
+function cork(ws: WebSocket): void {
+  const socket = (ws as unknown as { _socket: Socket })._socket;
+  if (socket.writableCorked > 0) return;
+  socket.cork();
+  corked.push(ws);
+  if (corked.length === 1) process.nextTick(uncorkAll);
+}
+function uncorkAll(): void {
+  for (const ws of corked.splice(0)) (ws as unknown as { _socket: Socket })._socket.uncork();
 }
 
 class FrameError extends Error {
@@ -142,7 +161,13 @@ export class Connection {
   }
 
   send(frame: DownFrame): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+    this.sendText(JSON.stringify(frame));
+  }
+
+  private sendText(text: string): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    cork(this.ws);
+    this.ws.send(text);
   }
 
   sendPresence(presence: Presence): void {
@@ -198,9 +223,16 @@ export class Connection {
     return locked && c.lastMessage !== null && !this.granted() ? { ...c, lastMessage: null } : c;
   }
 
+  /** The update as this socket may see it: the same object when nothing is hidden. */
   private viewUpdate(u: Update): Update {
-    if (u.kind === 'message') return { kind: 'message', message: this.viewMessage(u.message) };
-    if (u.kind === 'chat') return { kind: 'chat', chat: this.viewChat(u.chat) };
+    if (u.kind === 'message') {
+      const message = this.viewMessage(u.message);
+      return message === u.message ? u : { kind: 'message', message };
+    }
+    if (u.kind === 'chat') {
+      const chat = this.viewChat(u.chat);
+      return chat === u.chat ? u : { kind: 'chat', chat };
+    }
     return u;
   }
 
@@ -213,7 +245,10 @@ export class Connection {
   }
 
   private sendUpdate(seq: number, update: Update): void {
-    this.send({ t: 'update', seq, update: this.viewUpdate(update) });
+    const view = this.viewUpdate(update);
+    // Unchanged, it goes out as the JSON the update log stored (serialized once for all).
+    if (view === update) this.sendText(`{"t":"update","seq":${seq},"update":${payloadOf(update)}}`);
+    else this.send({ t: 'update', seq, update: view });
   }
 
   close(code: number, reason: string): void {
@@ -313,7 +348,7 @@ export class Connection {
       this.hold(frame);
       return;
     }
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+    this.sendText(text);
   }
 
   private async onMessage(text: string, isBinary: boolean): Promise<void> {

@@ -160,6 +160,26 @@ function insertUpdatesStmt(rows: number): Stmt {
   return s;
 }
 
+/** Logged updates' JSON, kept so that sockets send the same text rather than serialize again. */
+const payloads = new WeakMap<Update, string>();
+
+/** The JSON of an update (serialized once per update object). */
+export function payloadOf(update: Update): string {
+  let text = payloads.get(update);
+  if (text === undefined) {
+    text = JSON.stringify(update);
+    payloads.set(update, text);
+  }
+  return text;
+}
+
+/** An update read back from the log, with its stored JSON remembered. */
+export function parsePayload(text: string): Update {
+  const update = JSON.parse(text) as Update;
+  payloads.set(update, text);
+  return update;
+}
+
 /**
  * Appends updates to their users' logs (skipping users that no longer exist): one seq
  * bump per user (in id order, so concurrent transactions lock users alike) and one insert.
@@ -196,7 +216,7 @@ export function* appendLogProgram(entries: Entry[], now: number): Program<Logged
     if (seq === undefined) continue;
     next.set(userId, seq + 1);
     out.push({ userId, seq, update });
-    params.push(userId, seq, update.kind, JSON.stringify(update), now);
+    params.push(userId, seq, update.kind, payloadOf(update), now);
   }
   for (let i = 0; i < out.length; i += 100) {
     const rows = Math.min(100, out.length - i);

@@ -24,6 +24,7 @@ import {
   type LoggedUpdate,
   type Program,
   PUBLIC_COLUMNS,
+  parsePayload,
   publicUserOf,
   query,
   stmt,
@@ -37,7 +38,7 @@ import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import type { Database, MessagesTable, UsersTable } from './schema.ts';
 import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
-export { ChatError, type LoggedUpdate, toMessage, toPublicUser } from './chat-rows.ts';
+export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
 
 const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
@@ -210,7 +211,7 @@ export class ChatStore {
       .execute();
     // A gap means the log was pruned past the client's position.
     if (rows.length !== current - seq || Number(rows[0]?.seq) !== seq + 1) return null;
-    return rows.map((r) => ({ userId, seq: Number(r.seq), update: JSON.parse(r.payload) as Update }));
+    return rows.map((r) => ({ userId, seq: Number(r.seq), update: parsePayload(r.payload) }));
   }
 
   async currentSeq(userId: string): Promise<number> {
