@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -113,7 +114,7 @@ process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
 
 const procs = ports.map((port) => {
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', TRUST_PROXY: '1', PUBLIC_URL: publicUrl },

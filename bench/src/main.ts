@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PROTOCOL_VERSION } from '@app/protocol';
-import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
+import { hashSecret, hashToken, migrate, newToken, openDb, SERVER_NODE_FLAGS, Store } from '@app/server';
 import pg from 'pg';
 import type { ClientSpec, Command, Reply } from './worker.ts';
 
@@ -195,7 +195,11 @@ async function startServer(dataDir: string): Promise<Target> {
       : {}),
   };
   for (const k of ['SMTP_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
-  const nodeArgs = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+  const nodeArgs = [
+    '--expose-gc',
+    ...SERVER_NODE_FLAGS,
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ];
   const { child, value } = await startChild(
     process.execPath,
     [...nodeArgs, path.join(ROOT, 'apps/server/src/main.ts')],
