@@ -238,9 +238,14 @@ export class Store {
       await tx.deleteFrom('user_notifications').where('from_id', '=', userId).execute();
       await tx.deleteFrom('contacts').where('user_id', '=', userId).execute();
       await tx.deleteFrom('contacts').where('other_id', '=', userId).execute();
+      // Their messages, chat by chat (every message they sent updated their summary of its chat).
+      await tx
+        .deleteFrom('messages')
+        .where('chat_id', 'in', (eb) => eb.selectFrom('user_chats').select('chat_id').where('user_id', '=', userId))
+        .where('sender_id', '=', userId)
+        .execute();
       await tx.deleteFrom('user_chats').where('user_id', '=', userId).execute();
       await tx.deleteFrom('user_updates').where('user_id', '=', userId).execute();
-      await tx.deleteFrom('messages').where('sender_id', '=', userId).execute();
       await tx.deleteFrom('users').where('id', '=', userId).execute();
     });
   }
