@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { URL_MAX } from './constants.ts';
 import { imageUrlSchema, videoUrlSchema } from './social.ts';
+import { text } from './text.ts';
 import { isSafeHttpUrl } from './validation.ts';
 
 /** Longest broadcast text (not in the spec; a long announcement fits). */
@@ -57,8 +58,8 @@ export interface AdminUsersPage {
 }
 
 export const adminUsersQuerySchema = z.strictObject({
-  query: z.string().trim().max(50).default(''),
-  after: z.string().max(50).optional(),
+  query: text({ trim: true, max: [50, 'Searches can be at most 50 characters'] }).default(''),
+  after: text({ max: [50, 'Invalid cursor'] }).optional(),
 });
 
 /** Verify/unverify, block/unblock: one or both. */
@@ -68,11 +69,12 @@ export const adminUserFlagsSchema = z
 export type AdminUserFlags = z.infer<typeof adminUserFlagsSchema>;
 
 export const broadcastInputSchema = z.strictObject({
-  message: z
-    .string({ error: ADMIN_MSG.messageRequired })
-    .trim()
-    .min(1, { error: ADMIN_MSG.messageRequired })
-    .max(BROADCAST_MAX, { error: ADMIN_MSG.messageTooLong }),
+  message: text({
+    required: ADMIN_MSG.messageRequired,
+    trim: true,
+    min: [1, ADMIN_MSG.messageRequired],
+    max: [BROADCAST_MAX, ADMIN_MSG.messageTooLong],
+  }),
   videoUrl: videoUrlSchema.optional().transform((v) => v ?? null),
   imageUrl: imageUrlSchema.optional().transform((v) => v ?? null),
 });
@@ -88,10 +90,7 @@ export interface Broadcast {
 }
 
 export const helpLinkInputSchema = z.strictObject({
-  helpLink: z
-    .string({ error: ADMIN_MSG.helpLink })
-    .trim()
-    .max(URL_MAX, { error: ADMIN_MSG.helpLink })
+  helpLink: text({ required: ADMIN_MSG.helpLink, trim: true, max: [URL_MAX, ADMIN_MSG.helpLink] })
     .refine((v) => v === '' || isSafeHttpUrl(v), { error: ADMIN_MSG.helpLink })
     .nullable()
     .transform((v) => (v ? v : null)),
@@ -131,7 +130,7 @@ export interface AuditPage {
 }
 
 export const auditQuerySchema = z.strictObject({
-  before: z.string().max(100).optional(),
+  before: text({ max: [100, 'Invalid cursor'] }).optional(),
 });
 
 /** How each action reads in the log. */

@@ -1,5 +1,6 @@
 /** Chat entities as they travel on the wire (spec section 3, with camelCase fields). */
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /** Longest message text, in UTF-16 code units (what String.length counts). */
 export const MESSAGE_MAX = 4096;
@@ -14,10 +15,10 @@ export const userIdSchema = z.string().regex(/^[A-Za-z0-9]{20}$/, { error: 'Inva
 export const messageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'Invalid message id' });
 export const chatIdSchema = z.string().regex(/^[A-Za-z0-9]{20}_[A-Za-z0-9]{20}$/, { error: 'Invalid chat id' });
 
-export const messageTextSchema = z
-  .string({ error: 'Message text is required' })
-  .max(MESSAGE_MAX, { error: `Messages can be at most ${MESSAGE_MAX} characters` })
-  .refine((t) => t.trim().length > 0, { error: 'Message text is required' });
+export const messageTextSchema = text({
+  required: 'Message text is required',
+  max: [MESSAGE_MAX, `Messages can be at most ${MESSAGE_MAX} characters`],
+}).refine((t) => t.trim().length > 0, { error: 'Message text is required' });
 
 const time = z.number().int().nonnegative();
 

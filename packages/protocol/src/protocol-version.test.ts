@@ -13,6 +13,7 @@ const PINNED: Record<number, string> = {
   1: '6a196dd11dbd796a',
   2: 'b6de5be5022ee673',
   3: 'ceff151dad2ef808',
+  4: 'dfda59635df5f6ea',
 };
 
 function protocolHash(): string {

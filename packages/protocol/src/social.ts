@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { PIN_LENGTH, URL_MAX } from './constants.ts';
+import { text } from './text.ts';
 import { ageSchema, isSafeHttpUrl, MSG, nameSchema, phoneSchema } from './validation.ts';
 
 /** Wrong PINs in a row before PIN checks are refused for PIN_LOCKOUT_MS. */
@@ -30,10 +31,7 @@ export const SOCIAL_MSG = {
 
 /** An http(s) URL or nothing: '' and null both mean "none". */
 function optionalHttpUrl(message: string) {
-  return z
-    .string({ error: message })
-    .trim()
-    .max(URL_MAX, { error: SOCIAL_MSG.urlTooLong })
+  return text({ required: message, trim: true, max: [URL_MAX, SOCIAL_MSG.urlTooLong] })
     .refine((v) => v === '' || isSafeHttpUrl(v), { error: message })
     .nullable()
     .transform((v) => (v ? v : null));
@@ -62,10 +60,10 @@ export const pinSchema = z.string({ error: SOCIAL_MSG.pinFormat }).regex(/^[0-9]
 /** Setting a first PIN needs no password; changing an existing one does. */
 export const setPinSchema = z.strictObject({
   pin: pinSchema,
-  password: z.string().max(512).optional(),
+  password: text({ max: [512, MSG.passwordMax] }).optional(),
 });
 export const removePinSchema = z.strictObject({
-  password: z.string({ error: MSG.fillAll }).min(1, { error: MSG.fillAll }).max(512),
+  password: text({ required: MSG.fillAll, min: [1, MSG.fillAll], max: [512, MSG.passwordMax] }),
 });
 export const verifyPinSchema = z.strictObject({ pin: pinSchema });
 
@@ -117,10 +115,7 @@ export function videoEmbedUrl(value: string | null | undefined): string | null {
 }
 
 /** A video URL field: empty, or a link videoEmbedUrl recognises. */
-export const videoUrlSchema = z
-  .string({ error: SOCIAL_MSG.videoUrl })
-  .trim()
-  .max(URL_MAX, { error: SOCIAL_MSG.urlTooLong })
+export const videoUrlSchema = text({ required: SOCIAL_MSG.videoUrl, trim: true, max: [URL_MAX, SOCIAL_MSG.urlTooLong] })
   .refine((v) => v === '' || videoEmbedUrl(v) !== null, { error: SOCIAL_MSG.videoUrl })
   .nullable()
   .transform((v) => (v ? v : null));

@@ -16,6 +16,7 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
 } from './constants.ts';
+import { text } from './text.ts';
 
 export const MSG = {
   name: 'Name must be at least 2 characters',
@@ -45,19 +46,19 @@ export const MSG = {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-export const nameSchema = z
-  .string({ error: MSG.name })
-  .trim()
-  .min(NAME_MIN, { error: MSG.name })
-  .max(NAME_MAX, { error: MSG.nameMax })
-  .refine((v) => !CONTROL.test(v), { error: 'Name contains characters that are not allowed' });
+export const nameSchema = text({
+  required: MSG.name,
+  trim: true,
+  min: [NAME_MIN, MSG.name],
+  max: [NAME_MAX, MSG.nameMax],
+}).refine((v) => !CONTROL.test(v), { error: 'Name contains characters that are not allowed' });
 
-export const phoneSchema = z
-  .string({ error: MSG.phone })
-  .trim()
-  .min(PHONE_MIN, { error: MSG.phone })
-  .max(PHONE_MAX, { error: MSG.phone })
-  .regex(/^\+?[0-9][0-9 ()-]*$/, { error: MSG.phone });
+export const phoneSchema = text({
+  required: MSG.phone,
+  trim: true,
+  min: [PHONE_MIN, MSG.phone],
+  max: [PHONE_MAX, MSG.phone],
+}).regex(/^\+?[0-9][0-9 ()-]*$/, { error: MSG.phone });
 
 export const ageSchema = z
   .number({ error: MSG.age })
@@ -65,6 +66,7 @@ export const ageSchema = z
   .min(AGE_MIN, { error: MSG.age })
   .max(AGE_MAX, { error: MSG.age });
 
+/** ASCII only (the pattern), so zod's code-point lengths are UTF-16 lengths here. */
 export const usernameSchema = z
   .string({ error: MSG.username })
   .trim()
@@ -72,22 +74,18 @@ export const usernameSchema = z
   .max(USERNAME_MAX, { error: MSG.usernameMax })
   .regex(/^[A-Za-z0-9_]+$/, { error: MSG.usernameChars });
 
-export const emailSchema = z
-  .string({ error: MSG.email })
-  .trim()
-  .max(EMAIL_MAX, { error: MSG.email })
-  .pipe(z.email({ error: MSG.email }));
+export const emailSchema = text({ required: MSG.email, trim: true, max: [EMAIL_MAX, MSG.email] }).pipe(
+  z.email({ error: MSG.email }),
+);
 
-export const passwordSchema = z
-  .string({ error: MSG.password })
-  .min(PASSWORD_MIN, { error: MSG.password })
-  .max(PASSWORD_MAX, { error: MSG.passwordMax });
+export const passwordSchema = text({
+  required: MSG.password,
+  min: [PASSWORD_MIN, MSG.password],
+  max: [PASSWORD_MAX, MSG.passwordMax],
+});
 
 /** Password as typed at sign-in or re-authentication: only bounded, never judged. */
-const anyPassword = z
-  .string({ error: MSG.fillAll })
-  .min(1, { error: MSG.fillAll })
-  .max(PASSWORD_MAX * 4);
+const anyPassword = text({ required: MSG.fillAll, min: [1, MSG.fillAll], max: [PASSWORD_MAX * 4, MSG.passwordMax] });
 
 export const signUpSchema = z.strictObject({
   name: nameSchema,
@@ -102,7 +100,7 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 
 export const signInSchema = z.strictObject({
   /** An e-mail when it contains '@', otherwise a username. */
-  login: z.string({ error: MSG.fillAll }).trim().min(1, { error: MSG.fillAll }).max(EMAIL_MAX),
+  login: text({ required: MSG.fillAll, trim: true, min: [1, MSG.fillAll], max: [EMAIL_MAX, MSG.invalidCredentials] }),
   password: anyPassword,
   remember: z.boolean().default(true),
 });

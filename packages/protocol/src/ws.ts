@@ -24,6 +24,7 @@ import {
   userIdSchema,
 } from './chat.ts';
 import { type Access, accessSchema, type NotificationItem, notificationItemSchema, privacySchema } from './social.ts';
+import { text } from './text.ts';
 
 /** Largest frame the server reads. A 4096-character message in JSON fits with room to spare. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -41,7 +42,7 @@ export const CLOSE = {
   sessionEnded: 4010,
 } as const;
 
-const requestId = z.string().min(1).max(64);
+const requestId = text({ min: [1, 'Invalid request id'], max: [64, 'Invalid request id'] });
 
 export const helloSchema = z.strictObject({
   t: z.literal('hello'),
@@ -101,9 +102,9 @@ export const chatsSchema = z.strictObject({ t: z.literal('chats'), id: requestId
 export const usersSchema = z.strictObject({
   t: z.literal('users'),
   id: requestId,
-  query: z.string().max(50).default(''),
+  query: text({ max: [50, 'Searches can be at most 50 characters'] }).default(''),
   /** The last username_lower of the previous page. */
-  after: z.string().max(50).optional(),
+  after: text({ max: [50, 'Invalid cursor'] }).optional(),
 });
 
 export const userSchema = z.strictObject({ t: z.literal('user'), id: requestId, userId: userIdSchema });
@@ -140,7 +141,7 @@ export const notificationsSeenSchema = z.strictObject({ t: z.literal('notificati
 export const respondRequestSchema = z.strictObject({
   t: z.literal('respondRequest'),
   id: requestId,
-  notificationId: z.string().min(1).max(64),
+  notificationId: text({ min: [1, 'Request not found'], max: [64, 'Request not found'] }),
   accept: z.boolean(),
 });
 

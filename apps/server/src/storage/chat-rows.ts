@@ -270,16 +270,23 @@ const INSERT_MESSAGE = stmt(
   'insert into messages (chat_id, id, sender_id, recipient_id, text, timestamp, status, edited, deleted, delivered_at, read_at) ' +
     "values (?, ?, ?, ?, ?, ?, 'sent', 0, 0, null, null)",
 );
+/**
+ * A summary's new timestamp: the one proposed, or one past the summary's, whichever is
+ * greater. The upsert reads the row it locks, so two sends in one chat committing at once
+ * still get different timestamps, in the order they commit.
+ */
+const NEXT_TIMESTAMP =
+  'timestamp = case when excluded.timestamp > user_chats.timestamp then excluded.timestamp else user_chats.timestamp + 1 end';
 const UPSERT_SENDER_CHAT = stmt(
   'insert into user_chats (user_id, chat_id, peer_id, last_message, timestamp, unread_count, archived, locked) ' +
     'values (?, ?, ?, ?, ?, 0, 0, 0) on conflict (user_id, chat_id) do update set ' +
-    'last_message = excluded.last_message, timestamp = excluded.timestamp, unread_count = 0 returning *',
+    `last_message = excluded.last_message, ${NEXT_TIMESTAMP}, unread_count = 0 returning *`,
 );
 // An archived chat stays archived (its unread count shows in the archive); a locked one stays locked.
 const UPSERT_RECIPIENT_CHAT = stmt(
   'insert into user_chats (user_id, chat_id, peer_id, last_message, timestamp, unread_count, archived, locked) ' +
     'values (?, ?, ?, ?, ?, 1, 0, 0) on conflict (user_id, chat_id) do update set ' +
-    'last_message = excluded.last_message, timestamp = excluded.timestamp, unread_count = user_chats.unread_count + 1 returning *',
+    `last_message = excluded.last_message, ${NEXT_TIMESTAMP}, unread_count = user_chats.unread_count + 1 returning *`,
 );
 
 const PUBLIC_USER = stmt('select id, username, name, profile_pic, verified from users where id = ?');
@@ -288,6 +295,10 @@ const PUBLIC_USER = stmt('select id, username, name, profile_pic, verified from 
  * Inserts a new message and updates both summaries; returns the message and the log
  * entries the caller appends in the same transaction. `known`: both public profiles and
  * the chat's newest timestamp, when the caller has read them already.
+ *
+ * Timestamps are strictly increasing within a chat (one millisecond past the newest when
+ * the clock has not moved on), so history, ordered by timestamp, is in the order the
+ * server accepted the messages: never a tie broken by the random message id.
  */
 export function* insertMessageProgram(
   senderId: string,
@@ -298,26 +309,26 @@ export function* insertMessageProgram(
   known?: { sender: PublicUser | null; recipient: PublicUser | null; lastTimestamp: number | null },
 ): Program<{ message: ChatMessage; entries: Entry[] }> {
   const chatId = chatIdOf(senderId, recipientId);
-  // Timestamps never go backwards within a chat, so ordering by time is ordering by arrival.
   let last = known?.lastTimestamp ?? null;
   if (!known) {
     const [row] = yield* query<{ timestamp: number | null }>(LAST_TIMESTAMP, [chatId, senderId, recipientId]);
     last = row?.timestamp == null ? null : Number(row.timestamp);
   }
-  const timestamp = Math.max(now, last ?? 0);
+  // Both summaries first, in user id order (two sends crossing in one chat lock them
+  // alike); the first one locked decides the timestamp, the second follows it.
+  const proposed = last === null ? now : Math.max(now, last + 1);
+  const senderFirst = senderId < recipientId;
+  const upsert = (sender: boolean, timestamp: number) =>
+    query<Selectable<UserChatsTable>>(
+      sender ? UPSERT_SENDER_CHAT : UPSERT_RECIPIENT_CHAT,
+      sender ? [senderId, chatId, recipientId, text, timestamp] : [recipientId, chatId, senderId, text, timestamp],
+    );
+  const [firstRow] = yield* upsert(senderFirst, proposed);
+  const [secondRow] = yield* upsert(!senderFirst, Number(firstRow?.timestamp ?? proposed));
+  const timestamp = Math.max(Number(firstRow?.timestamp ?? proposed), Number(secondRow?.timestamp ?? proposed));
+  const senderRow = senderFirst ? firstRow : secondRow;
+  const recipientRow = senderFirst ? secondRow : firstRow;
   yield* query(INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, text, timestamp]);
-  // Both summaries, in user id order: two sends crossing in one chat lock them alike.
-  const senderParams = [senderId, chatId, recipientId, text, timestamp];
-  const recipientParams = [recipientId, chatId, senderId, text, timestamp];
-  let senderRow: Selectable<UserChatsTable> | undefined;
-  let recipientRow: Selectable<UserChatsTable> | undefined;
-  if (senderId < recipientId) {
-    [senderRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_SENDER_CHAT, senderParams);
-    [recipientRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_RECIPIENT_CHAT, recipientParams);
-  } else {
-    [recipientRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_RECIPIENT_CHAT, recipientParams);
-    [senderRow] = yield* query<Selectable<UserChatsTable>>(UPSERT_SENDER_CHAT, senderParams);
-  }
   const message: ChatMessage = {
     chatId,
     id: msgId,

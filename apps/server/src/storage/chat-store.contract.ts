@@ -59,7 +59,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       expect(retry.message).toEqual(first.message);
       // A clock that went backwards still orders after the previous message.
       const second = await sendOk(chat, a.id, b.id, 'msg-00002', 'two', 900);
-      expect(second.message.timestamp).toBe(1000);
+      expect(second.message.timestamp).toBe(1001);
       const [bChat] = await chat.chats(b.id);
       expect(bChat).toMatchObject({ peerId: a.id, lastMessage: 'two', unreadCount: 2, archived: false, locked: false });
       expect(bChat?.peer?.username).toBe(a.username);
@@ -82,6 +82,43 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       const p3 = await chat.history(chatId, 3, p2.messages[0]);
       expect(p3).toMatchObject({ hasMore: false });
       expect(p3.messages.map((m) => m.text)).toEqual(['m0']);
+    });
+
+    it('history is in the order the messages were accepted, also within one millisecond', async () => {
+      const a = await user(store);
+      const b = await user(store);
+      const chatId = chatIdOf(a.id, b.id);
+      // One after another, both ways, all at the same clock reading.
+      for (let i = 0; i < 60; i++) {
+        const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+        await sendOk(
+          chat,
+          from.id,
+          to.id,
+          `same-${String(i).padStart(4, '0')}-${Math.random().toString(36).slice(2, 8)}`,
+          `s${i}`,
+          5000,
+        );
+      }
+      const page = await chat.history(chatId, 100);
+      expect(page.messages.map((m) => m.text)).toEqual(Array.from({ length: 60 }, (_, i) => `s${i}`));
+      // All at once (parallel transactions on PostgreSQL): distinct times, and the chat
+      // list's last message is the one history shows last.
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          sendOk(chat, i % 2 ? a.id : b.id, i % 2 ? b.id : a.id, `par-${String(i).padStart(4, '0')}`, `p${i}`, 5000),
+        ),
+      );
+      const all = (await chat.history(chatId, 200)).messages;
+      expect(all).toHaveLength(100);
+      for (let i = 1; i < all.length; i++) {
+        expect(all[i]?.timestamp).toBeGreaterThan(all[i - 1]?.timestamp as number);
+      }
+      const newest = all.at(-1);
+      for (const u of [a, b]) {
+        const [summary] = await chat.chats(u.id);
+        expect(summary).toMatchObject({ lastMessage: newest?.text, timestamp: newest?.timestamp });
+      }
     });
 
     it('edit, delete, delivered and read change status as the spec says', async () => {

@@ -1,0 +1,139 @@
+/**
+ * One valid value of every request schema a client sends (WebSocket frames and HTTP
+ * bodies and queries), and helpers to mutate them: the text-policy test walks every
+ * string field of these, and the server's fuzz test starts from them.
+ */
+import type { z } from 'zod';
+import {
+  adminUserFlagsSchema,
+  adminUsersQuerySchema,
+  auditQuerySchema,
+  broadcastInputSchema,
+  helpLinkInputSchema,
+} from '../admin.ts';
+import { PROTOCOL_VERSION } from '../constants.ts';
+import { privacySchema, profileSchema, removePinSchema, setPinSchema, verifyPinSchema } from '../social.ts';
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  signInSchema,
+  signUpSchema,
+  verifyEmailSchema,
+} from '../validation.ts';
+import type { UpFrame } from '../ws.ts';
+
+export const SAMPLE_USER_ID = 'AAAAAAAAAAAAAAAAAAAA';
+export const SAMPLE_PEER_ID = 'BBBBBBBBBBBBBBBBBBBB';
+export const SAMPLE_CHAT_ID = `${SAMPLE_USER_ID}_${SAMPLE_PEER_ID}`;
+
+/** A valid frame of every type, with ids that need not exist. */
+export function sampleFrames(peerId = SAMPLE_PEER_ID, chatId = SAMPLE_CHAT_ID): UpFrame[] {
+  return [
+    { t: 'hello', v: PROTOCOL_VERSION, lastSeq: null },
+    { t: 'send', id: 'r1', to: peerId, msgId: 'msg-00000001', text: 'hello there' },
+    { t: 'edit', id: 'r2', chatId, msgId: 'msg-00000001', text: 'hello again' },
+    { t: 'delete', id: 'r3', chatId, msgId: 'msg-00000001' },
+    { t: 'delivered', id: 'r4', chatId, msgIds: ['msg-00000001'] },
+    { t: 'read', id: 'r5', peerId },
+    { t: 'history', id: 'r6', peerId, before: { timestamp: 1, id: 'msg-00000001' }, limit: 20 },
+    { t: 'chats', id: 'r7' },
+    { t: 'users', id: 'r8', query: 'ali', after: 'al' },
+    { t: 'user', id: 'r9', userId: peerId },
+    { t: 'watch', id: 'r10', userIds: [peerId] },
+    { t: 'typing', to: peerId, typing: true },
+    { t: 'ping' },
+    { t: 'chatFlags', id: 'r11', peerId, archived: true },
+    { t: 'notifications', id: 'r12' },
+    { t: 'notificationsSeen', id: 'r13' },
+    { t: 'respondRequest', id: 'r14', notificationId: 'AAAAAAAAAAAAAAAAAAAA', accept: true },
+  ];
+}
+
+export interface SampleBody {
+  name: string;
+  schema: z.ZodType;
+  value: Record<string, unknown>;
+}
+
+/** A valid body (or query) of every HTTP request schema. */
+export const SAMPLE_BODIES: SampleBody[] = [
+  {
+    name: 'signUp',
+    schema: signUpSchema,
+    value: {
+      name: 'Ada Lovelace',
+      phone: '5551234567',
+      age: 36,
+      username: 'ada_l',
+      email: 'ada@example.com',
+      password: 'secret123',
+      agree: true,
+    },
+  },
+  { name: 'signIn', schema: signInSchema, value: { login: 'ada@example.com', password: 'secret123', remember: true } },
+  {
+    name: 'changeEmail',
+    schema: changeEmailSchema,
+    value: { newEmail: 'ada2@example.com', currentPassword: 'secret123' },
+  },
+  {
+    name: 'changePassword',
+    schema: changePasswordSchema,
+    value: { currentPassword: 'secret123', newPassword: 'secret456' },
+  },
+  { name: 'verifyEmail', schema: verifyEmailSchema, value: { token: 'abcdefghijklmnopqrstuvwxyz' } },
+  { name: 'forgotPassword', schema: forgotPasswordSchema, value: { email: 'ada@example.com' } },
+  {
+    name: 'resetPassword',
+    schema: resetPasswordSchema,
+    value: { token: 'abcdefghijklmnopqrstuvwxyz', password: 'secret789' },
+  },
+  {
+    name: 'profile',
+    schema: profileSchema,
+    value: { name: 'Ada', phone: '5551234567', age: 36, profilePic: 'https://example.com/a.png' },
+  },
+  { name: 'privacy', schema: privacySchema, value: { readReceipts: true, lastSeen: false, requireRequest: true } },
+  { name: 'setPin', schema: setPinSchema, value: { pin: '123456', password: 'secret123' } },
+  { name: 'removePin', schema: removePinSchema, value: { password: 'secret123' } },
+  { name: 'verifyPin', schema: verifyPinSchema, value: { pin: '123456' } },
+  { name: 'adminUsersQuery', schema: adminUsersQuerySchema, value: { query: 'ada', after: 'a' } },
+  { name: 'adminUserFlags', schema: adminUserFlagsSchema, value: { verified: true } },
+  {
+    name: 'broadcast',
+    schema: broadcastInputSchema,
+    value: { message: 'Hello all', videoUrl: 'https://youtu.be/dQw4w9WgXcQ', imageUrl: 'https://example.com/i.png' },
+  },
+  { name: 'helpLink', schema: helpLinkInputSchema, value: { helpLink: 'https://example.com/help' } },
+  { name: 'auditQuery', schema: auditQuerySchema, value: { before: '1700000000000_abc' } },
+];
+
+export type Path = (string | number)[];
+
+/** The paths of every string inside a JSON value. */
+export function stringPaths(value: unknown, at: Path = []): Path[] {
+  if (typeof value === 'string') return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...at, i]));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]));
+  }
+  return [];
+}
+
+/** A copy of `value` with the value at `path` replaced. */
+export function withValue<T>(value: T, path: Path, replacement: unknown): T {
+  if (path.length === 0) return replacement as T;
+  const [head, ...rest] = path as [string | number, ...Path];
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  copy[head] = withValue(copy[head], rest, replacement);
+  return copy as T;
+}
+
+/** Reads the value at `path`. */
+export function valueAt(value: unknown, path: Path): unknown {
+  let v = value;
+  for (const k of path) v = (v as Record<string | number, unknown>)[k];
+  return v;
+}
