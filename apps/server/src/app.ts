@@ -137,6 +137,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     log: app.log,
     publicUrl: config.publicUrl,
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
+    helloTimeoutMs: config.wsHelloTimeoutMs,
   });
   realtime.attach(app.server);
   const ctx: AppContext = {

@@ -41,6 +41,8 @@ export interface Config {
   /** Frames each socket may send: this many a second on average, bursts up to wsBurst. */
   wsFramesPerSecond: number;
   wsBurst: number;
+  /** A socket that has not said hello within this is closed. */
+  wsHelloTimeoutMs: number;
   sessionSecret: string;
   /**
    * SESSION_SECRET was given. Without it, the secret is a file in DATA_DIR; with
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     presenceSweepMs: int(env.PRESENCE_SWEEP_MS, 5_000),
     wsFramesPerSecond: int(env.WS_FRAMES_PER_SECOND, 20),
     wsBurst: int(env.WS_BURST, 100),
+    wsHelloTimeoutMs: int(env.WS_HELLO_TIMEOUT_MS, 5_000),
     sessionSecret: env.SESSION_SECRET || loadOrCreateSecret(dataDir),
     sessionSecretFromEnv: Boolean(env.SESSION_SECRET),
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST),

@@ -17,6 +17,8 @@ export interface AuthContext {
   tokenHash: string;
   authAt: number;
   persistent: boolean;
+  /** When the session ends unless used again (ms). */
+  expiresAt: number;
 }
 
 export class Sessions {
@@ -86,9 +88,11 @@ export class Sessions {
     }
     const user = await this.store.userById(s.userId);
     if (!user) return null;
+    let expiresAt = s.expiresAt;
     if (now - s.lastUsedAt > TOUCH_EVERY_MS) {
-      await this.store.touchSession(tokenHash, now, now + (s.persistent ? PERSISTENT_TTL_MS : BROWSER_SESSION_TTL_MS));
+      expiresAt = now + (s.persistent ? PERSISTENT_TTL_MS : BROWSER_SESSION_TTL_MS);
+      await this.store.touchSession(tokenHash, now, expiresAt);
     }
-    return { user, tokenHash, authAt: s.authAt, persistent: s.persistent };
+    return { user, tokenHash, authAt: s.authAt, persistent: s.persistent, expiresAt };
   }
 }

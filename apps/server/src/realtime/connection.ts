@@ -1,6 +1,11 @@
 /**
  * One authenticated socket: the hello/resume handshake, request dispatch with an
  * exhaustive switch, per-socket rate limiting, presence watching and typing.
+ *
+ * Once the server decides to close a socket (block, sign-out, password change, account
+ * deletion, session expiry, a protocol error) it is `closing`: no further frame from it
+ * is handled and nothing more is delivered to it, whatever the client does; ws ends the
+ * TCP connection if the client has not closed within the close timeout (realtime.ts).
  */
 
 import type { Socket } from 'node:net';
@@ -104,7 +109,11 @@ export class Connection {
   readonly userId: string;
   readonly tokenHash: string;
   private readonly deps: RealtimeDeps;
-  private state: 'hello' | 'syncing' | 'ready' | 'closed' = 'hello';
+  private state: 'hello' | 'syncing' | 'ready' | 'closing' | 'closed' = 'hello';
+  /** When the session ends (ms); checked against the database when it passes. */
+  private expiresAt: number;
+  /** Until the hello: its deadline. Then, when the session ends soon: the expiry check. */
+  private timer: NodeJS.Timeout | null = null;
   private lastSentSeq = 0;
   private pending: DownFrame[] | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -128,13 +137,61 @@ export class Connection {
   grantUntil = 0;
   alive = true;
 
-  constructor(ws: ConnSocket, userId: string, tokenHash: string, deps: RealtimeDeps) {
+  constructor(ws: ConnSocket, userId: string, tokenHash: string, expiresAt: number, deps: RealtimeDeps) {
     this.ws = ws;
     this.userId = userId;
     this.tokenHash = tokenHash;
+    this.expiresAt = expiresAt;
     this.deps = deps;
     this.tokens = deps.frameRate.burst;
     ws.conn = this;
+    // A socket that never says hello does not stay open.
+    this.timer = setTimeout(() => this.close(CLOSE.protocolError, 'hello expected'), deps.helloTimeoutMs);
+    this.timer.unref();
+  }
+
+  /** Closing or closed: nothing is handled or delivered any more. */
+  get gone(): boolean {
+    return this.state === 'closing' || this.state === 'closed';
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * Arms the expiry check if the session ends within `withinMs` (the heartbeat calls this,
+   * so a socket keeps no timer of its own until its session is about to end).
+   */
+  scheduleExpiry(now: number, withinMs: number): void {
+    if (this.state !== 'ready' || this.timer !== null || this.expiresAt - now > withinMs) return;
+    this.timer = setTimeout(() => void this.sessionLive(), Math.max(0, this.expiresAt - now));
+    this.timer.unref();
+  }
+
+  /**
+   * Whether the session is still live; when it has ended, the socket closes. Its expiry
+   * may have moved on (a request over HTTP slides it), so the database decides.
+   */
+  private async sessionLive(): Promise<boolean> {
+    this.timer = null;
+    if (this.gone) return false;
+    const now = Date.now();
+    if (now < this.expiresAt) return true;
+    let expiresAt = 0;
+    try {
+      expiresAt = (await this.deps.store.sessionByHash(this.tokenHash))?.expiresAt ?? 0;
+    } catch (err) {
+      this.deps.log.warn({ err }, 'session check failed');
+      return !this.gone;
+    }
+    if (expiresAt <= Date.now()) {
+      this.close(CLOSE.sessionEnded, 'session expired');
+      return false;
+    }
+    this.expiresAt = expiresAt;
+    return !this.gone;
   }
 
   /**
@@ -251,7 +308,13 @@ export class Connection {
     else this.send({ t: 'update', seq, update: view });
   }
 
+  /**
+   * The server closes the socket: from now on no frame from it is handled and nothing is
+   * delivered to it; ws terminates it if the client does not complete the close in time.
+   */
   close(code: number, reason: string): void {
+    if (this.state !== 'closed') this.state = 'closing';
+    this.clearTimer();
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
   }
 
@@ -261,11 +324,11 @@ export class Connection {
    * message was lost) is held back while the gap is read from the database.
    */
   private deliver(frame: DownFrame): void {
+    if (this.gone) return;
     if (this.state === 'syncing' || this.state === 'hello') {
       this.hold(frame);
       return;
     }
-    if (this.state === 'closed') return;
     if (frame.t === 'update') {
       if (frame.seq <= this.lastSentSeq) return;
       if (this.catchingUp || frame.seq > this.lastSentSeq + 1) {
@@ -291,11 +354,6 @@ export class Connection {
   private hold(frame: DownFrame): void {
     if (this.pending) this.pending.push(frame);
     else this.pending = [frame];
-  }
-
-  /** (A method, so that checks after an await are not narrowed away.) */
-  private isClosed(): boolean {
-    return this.state === 'closed';
   }
 
   /**
@@ -343,7 +401,7 @@ export class Connection {
    * has greeted (a welcome comes first; before it, the welcome's fresh load covers it).
    */
   deliverGlobal(frame: DownFrame, text: string): void {
-    if (this.state === 'hello' || this.state === 'closed') return;
+    if (this.state === 'hello' || this.gone) return;
     if (this.state === 'syncing') {
       this.hold(frame);
       return;
@@ -352,7 +410,7 @@ export class Connection {
   }
 
   private async onMessage(text: string, isBinary: boolean): Promise<void> {
-    if (this.state === 'closed') return;
+    if (this.gone) return;
     if (!this.takeToken()) {
       this.refused += 1;
       if (this.refused > 200) this.close(CLOSE.rateLimited, 'too many frames');
@@ -388,6 +446,8 @@ export class Connection {
       this.send({ t: 'error', id: null, code: 'invalid_frame', message: 'Already greeted' });
       return;
     }
+    // A session that ended while the socket was open ends it (checked when it is due).
+    if (Date.now() >= this.expiresAt && !(await this.sessionLive())) return;
     await this.handle(frame);
   }
 
@@ -396,6 +456,7 @@ export class Connection {
       this.close(CLOSE.versionMismatch, `protocol ${PROTOCOL_VERSION} required`);
       return;
     }
+    this.clearTimer();
     this.state = 'syncing';
     this.presenceCounted = true;
     const online = this.deps.presence
@@ -404,7 +465,7 @@ export class Connection {
     // Subscribe first and buffer, so nothing committed between the backlog read and now is lost.
     // A bound method: unlike an arrow function, it keeps no context of this call alive.
     const unsubscribe = await this.deps.hub.subscribe(this.userId, this.deliver.bind(this));
-    if (this.isClosed()) {
+    if (this.gone) {
       unsubscribe();
       return;
     }
@@ -417,7 +478,7 @@ export class Connection {
     const seq = backlog === null ? await this.deps.chat.currentSeq(this.userId) : (lastSeq as number);
     // Once welcomed, the user is online for everyone (the answers to others' requests agree).
     await online;
-    if (this.isClosed()) return;
+    if (this.gone) return;
     this.send({
       t: 'welcome',
       v: PROTOCOL_VERSION,
@@ -435,6 +496,7 @@ export class Connection {
     this.pending = null;
     this.state = 'ready';
     for (const f of buffered) this.deliver(f);
+    this.scheduleExpiry(Date.now(), this.deps.expiryLookaheadMs);
   }
 
   private reply<K extends keyof ResultData>(id: string, _kind: K, data: ResultData[K]): void {
@@ -483,7 +545,7 @@ export class Connection {
       }
       case 'send': {
         if (frame.to === me) throw new FrameError('forbidden', 'You cannot message yourself');
-        const r = await chat.send(me, frame.to, frame.msgId, frame.text, now);
+        const r = await chat.send(me, frame.to, frame.msgId, frame.text, now, this.tokenHash);
         this.deps.publish(r.updates);
         if (this.typingTo?.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
         this.reply(
@@ -605,6 +667,7 @@ export class Connection {
   async onClose(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.clearTimer();
     this.unsubscribe?.();
     this.deps.presence.unwatch(this, this.watched);
     for (const to of this.typingTo ?? NONE)

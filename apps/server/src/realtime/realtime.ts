@@ -28,11 +28,20 @@ export interface RealtimeDeps {
   publish(updates: LoggedUpdate[]): void;
   /** Frames a socket may send: per second on average, and in a burst. */
   frameRate: { perSecond: number; burst: number };
+  /** A socket that has not said hello by then is closed. */
+  helloTimeoutMs: number;
+  /** Sockets whose session ends within this arm a timer for it (the heartbeat's period). */
+  expiryLookaheadMs: number;
 }
 
 /** Sockets one user may hold at once (tabs and devices). */
 export const MAX_SOCKETS_PER_USER = 20;
 const HEARTBEAT_MS = 30_000;
+/**
+ * How long a client has to complete the closing handshake the server started before the
+ * TCP connection is cut (ws's close timeout; frames it sends meanwhile are ignored).
+ */
+export const CLOSE_GRACE_MS = 1_500;
 /** Sockets pinged at once (then 10 ms for everything else). */
 const HEARTBEAT_SLICE = 200;
 
@@ -67,6 +76,8 @@ export class Realtime {
     perMessageDeflate: false,
     clientTracking: false,
     WebSocket: ConnSocket,
+    // ws 8.18+ (not in @types/ws yet).
+    ...{ closeTimeout: CLOSE_GRACE_MS },
   });
   /** A user's sockets, in the order they opened (an array: cheaper than a Set for a few). */
   private readonly byUser = new Map<string, Connection[]>();
@@ -89,6 +100,7 @@ export class Realtime {
     log: FastifyBaseLogger;
     publicUrl: string;
     frameRate?: { perSecond: number; burst: number };
+    helloTimeoutMs: number;
   }) {
     this.sessions = opts.sessions;
     this.allowedOrigin = new URL(opts.publicUrl).origin;
@@ -102,6 +114,8 @@ export class Realtime {
       onClosed: (c) => this.forget(c),
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
+      helloTimeoutMs: opts.helloTimeoutMs,
+      expiryLookaheadMs: HEARTBEAT_MS,
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -192,7 +206,7 @@ export class Realtime {
         // ws has its own 'error' listener on the socket now.
         socket.removeListener('error', ignore);
         this.open += 1;
-        const conn = new Connection(ws, auth.user.id, auth.tokenHash, this.deps);
+        const conn = new Connection(ws, auth.user.id, auth.tokenHash, auth.expiresAt, this.deps);
         const conns = this.byUser.get(conn.userId);
         if (conns) conns.push(conn);
         else this.byUser.set(conn.userId, [conn]);
@@ -272,19 +286,21 @@ export class Realtime {
     return n;
   }
 
-  /** Drops sockets that did not answer the previous ping. */
   /**
    * Drops sockets that did not answer the previous ping, and pings the rest: a slice at
    * a time, yielding between slices, so ten thousand pings (and their pongs) do not
-   * stall message delivery.
+   * stall message delivery. Sockets whose session ends before the next beat arm a timer
+   * for it.
    */
   private async beat(): Promise<void> {
     const all: Connection[] = [];
     for (const conns of this.byUser.values()) for (const c of conns) all.push(c);
     for (let i = 0; i < all.length; i += HEARTBEAT_SLICE) {
       if (i > 0) await new Promise((r) => setTimeout(r, 10));
+      const now = Date.now();
       for (const c of all.slice(i, i + HEARTBEAT_SLICE)) {
         if (c.ws.readyState !== c.ws.OPEN) continue;
+        c.scheduleExpiry(now, HEARTBEAT_MS + HEARTBEAT_SLICE);
         if (!c.alive) {
           c.ws.terminate();
           continue;

@@ -67,9 +67,10 @@ export interface Stmt {
   pg: string;
 }
 
-export function stmt(text: string): Stmt {
+/** A statement for both engines; `pgOnly` is a clause only PostgreSQL runs (a row lock). */
+export function stmt(text: string, pgOnly = ''): Stmt {
   let n = 0;
-  return { sqlite: text, pg: text.replace(/\?/g, () => `$${++n}`) };
+  return { sqlite: text, pg: text.replace(/\?/g, () => `$${++n}`) + pgOnly };
 }
 
 function isPg(tx: Tx): boolean {
@@ -227,6 +228,19 @@ export function* appendLogProgram(entries: Entry[], now: number): Program<Logged
 
 export function appendLog(tx: Tx, entries: Entry[], now: number): Promise<LoggedUpdate[]> {
   return runProgram(tx, appendLogProgram(entries, now));
+}
+
+/**
+ * The people a change is made for (one or two), locked until the change commits so that
+ * an account deletion waits for it, or it for the deletion (PostgreSQL: FOR KEY SHARE,
+ * which does not block other changes to those users; SQLite's single writer needs no
+ * lock). A change that takes this first can neither deadlock with a deletion nor leave
+ * rows of a user it deleted. Missing users are not returned.
+ */
+const LOCK_PEOPLE = stmt('select id, blocked from users where id in (?, ?)', ' order by id for key share');
+
+export async function lockPeople(tx: Tx, a: string, b: string = a): Promise<{ id: string; blocked: number }[]> {
+  return run(tx, LOCK_PEOPLE, [a, b]);
 }
 
 export async function publicUserOf(tx: Tx, id: string): Promise<PublicUser | null> {

@@ -9,6 +9,7 @@ import {
   type ChatSummary,
   chatIdOf,
   DELETED_TEXT,
+  MSG,
   type PublicUser,
   SOCIAL_MSG,
   UPDATE_LOG_KEEP,
@@ -22,6 +23,7 @@ import {
   call,
   insertMessageProgram,
   type LoggedUpdate,
+  lockPeople,
   type Program,
   PUBLIC_COLUMNS,
   parsePayload,
@@ -45,14 +47,17 @@ const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?'
 /**
  * Everything a send checks, in one round trip: both people (profiles, blocked, whether
  * they take messages from contacts only, the timestamp of their summary of the chat: the
- * greater is the chat's newest), and the sender of a message already stored under this
- * id (a retried send).
+ * greater is the chat's newest), the sender of a message already stored under this id (a
+ * retried send), and when the sending session ends. On PostgreSQL both people are
+ * locked against deletion until the send commits (see lockPeople).
  */
 const SEND_CONTEXT = stmt(
   'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
     '(select timestamp from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_timestamp, ' +
-    '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender ' +
+    '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender, ' +
+    '(select expires_at from sessions where token_hash = ?) as session_expires ' +
     'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
+  ' order by u.id for key share of u',
 );
 
 type SendResult =
@@ -66,6 +71,7 @@ type SendContextRow = Pick<
   require_request: number | null;
   chat_timestamp: number | null;
   stored_sender: string | null;
+  session_expires: number | null;
 };
 
 /**
@@ -73,6 +79,10 @@ type SendContextRow = Pick<
  * A retry with the same message id is answered with the stored message and changes
  * nothing. To a user who takes messages from contacts only, the first message of a
  * stranger becomes a contact request instead (see social-store.ts).
+ *
+ * The sender must exist and not be blocked, and `session` (when given: the session the
+ * frame came from) must still be live, all checked in the send's own transaction: a
+ * block, sign-out or deletion that commits first refuses it.
  */
 function* sendProgram(
   senderId: string,
@@ -80,9 +90,17 @@ function* sendProgram(
   msgId: string,
   text: string,
   now: number,
+  session: string | null,
 ): Program<SendResult> {
   const chatId = chatIdOf(senderId, recipientId);
-  const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, senderId, recipientId]);
+  const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, session, senderId, recipientId]);
+  const sender = people.find((p) => p.id === senderId);
+  if (!sender) throw new ChatError('forbidden', 'This account no longer exists');
+  if (sender.blocked === 1) throw new ChatError('forbidden', 'This account has been blocked by the administrator');
+  const sessionEnds = people[0]?.session_expires ?? null;
+  if (session !== null && (sessionEnds === null || Number(sessionEnds) <= now)) {
+    throw new ChatError('forbidden', MSG.sessionExpired);
+  }
   const stored = people[0]?.stored_sender ?? null;
   if (stored !== null) {
     if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
@@ -90,7 +108,6 @@ function* sendProgram(
     if (found) return { message: toMessage(found), updates: [], duplicate: true };
   }
   const recipient = people.find((p) => p.id === recipientId);
-  const sender = people.find((p) => p.id === senderId);
   if (!recipient || recipient.blocked === 1) {
     throw new ChatError('recipient_unavailable', 'This account is not available');
   }
@@ -105,11 +122,11 @@ function* sendProgram(
   if (access.state === 'request')
     return yield* call((tx) => createRequest(tx, senderId, recipientId, msgId, text, now));
   // A sender who takes messages from contacts only opens the way back by writing.
-  const back: Access = sender?.require_request === 1 ? yield* call((tx) => accessOf(tx, recipientId, senderId)) : OPEN;
+  const back: Access = sender.require_request === 1 ? yield* call((tx) => accessOf(tx, recipientId, senderId)) : OPEN;
   let last: number | null = null;
   for (const p of people) if (p.chat_timestamp !== null) last = Math.max(last ?? 0, Number(p.chat_timestamp));
   const { message, entries } = yield* insertMessageProgram(senderId, recipientId, msgId, text, now, {
-    sender: sender ? toPublicUser(sender) : null,
+    sender: toPublicUser(sender),
     recipient: toPublicUser(recipient),
     lastTimestamp: last,
   });
@@ -227,8 +244,26 @@ export class ChatStore {
    * nothing. To a user who takes messages from contacts only, the first message of a
    * stranger becomes a contact request instead (see social-store.ts).
    */
-  send(senderId: string, recipientId: string, msgId: string, text: string, now: number): Promise<SendResult> {
-    return this.writes.program(() => sendProgram(senderId, recipientId, msgId, text, now));
+  send(
+    senderId: string,
+    recipientId: string,
+    msgId: string,
+    text: string,
+    now: number,
+    session: string | null = null,
+  ): Promise<SendResult> {
+    return this.writes.program(() => sendProgram(senderId, recipientId, msgId, text, now, session));
+  }
+
+  /**
+   * First step of a change in a chat made by `userId`: both participants locked against
+   * deletion until it commits (lockPeople); refused if `userId` is gone or blocked.
+   */
+  private async participants(tx: Tx, userId: string, chatId: string): Promise<void> {
+    const people = await lockPeople(tx, ...(chatId.split('_') as [string, string]));
+    const me = people.find((p) => p.id === userId);
+    if (!me) throw new ChatError('forbidden', 'This account no longer exists');
+    if (me.blocked === 1) throw new ChatError('forbidden', 'This account has been blocked by the administrator');
   }
 
   /** Rewrites one of the sender's own messages (edit or delete) and the summaries it heads. */
@@ -240,6 +275,7 @@ export class ChatStore {
     now: number,
   ): Promise<{ message: ChatMessage; updates: LoggedUpdate[] }> {
     return this.db.transaction().execute(async (tx) => {
+      await this.participants(tx, userId, chatId);
       const current = await this.message(chatId, msgId, tx);
       if (!current || (current.senderId !== userId && current.recipientId !== userId)) {
         throw new ChatError('not_found', 'Message not found');
@@ -294,6 +330,7 @@ export class ChatStore {
   /** The recipient's client has these messages: sent → delivered. */
   async delivered(userId: string, chatId: string, msgIds: string[], now: number): Promise<LoggedUpdate[]> {
     return this.db.transaction().execute(async (tx) => {
+      await this.participants(tx, userId, chatId);
       const rows = await tx
         .updateTable('messages')
         .set({ status: 'delivered', delivered_at: now })
@@ -318,6 +355,7 @@ export class ChatStore {
   async read(userId: string, peerId: string, now: number): Promise<LoggedUpdate[]> {
     const chatId = chatIdOf(userId, peerId);
     return this.db.transaction().execute(async (tx) => {
+      await this.participants(tx, userId, chatId);
       // With read receipts off the reading is never recorded: what was only sent becomes
       // delivered (the reader's client has it), and nothing becomes read.
       const receipts = await tx

@@ -18,7 +18,16 @@ import {
   videoEmbedUrl,
 } from '@app/protocol';
 import type { Kysely, Selectable } from 'kysely';
-import { appendLog, ChatError, type Entry, insertMessage, type LoggedUpdate, summaryOf, type Tx } from './chat-rows.ts';
+import {
+  appendLog,
+  ChatError,
+  type Entry,
+  insertMessage,
+  type LoggedUpdate,
+  lockPeople,
+  summaryOf,
+  type Tx,
+} from './chat-rows.ts';
 import { newId } from './ids.ts';
 import type { Database, NotificationsTable, UserNotificationsTable } from './schema.ts';
 
@@ -427,6 +436,9 @@ export class SocialStore {
         .where('user_id', '=', userId)
         .executeTakeFirst();
       if (n?.type !== 'request') throw new ChatError('not_found', 'Request not found');
+      // Both people stay until this commits (see lockPeople).
+      const people = await lockPeople(tx, userId, n.from_id ?? userId);
+      if (!people.some((p) => p.id === userId)) throw new ChatError('forbidden', 'This account no longer exists');
       await tx.deleteFrom('user_notifications').where('id', '=', n.id).execute();
       const entries: Entry[] = [{ userId, update: { kind: 'notificationRemoved', id: n.id } }];
       const from = n.from_id

@@ -231,6 +231,11 @@ export class Store {
    */
   async deleteUser(userId: string): Promise<void> {
     await this.db.transaction().execute(async (tx: Transaction<Database>) => {
+      // First the user's row: changes made for them in flight finish first, later ones
+      // find them gone (they take it FOR KEY SHARE first, see lockPeople in chat-rows.ts).
+      if (this.engine === 'postgres') {
+        await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      }
       await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       await tx.deleteFrom('email_tokens').where('user_id', '=', userId).execute();
       await tx.deleteFrom('user_settings').where('user_id', '=', userId).execute();

@@ -1,0 +1,191 @@
+/**
+ * A socket the server has closed can do nothing more. Each revocation path with a raw
+ * client that ignores the close frame and keeps sending: nothing it sends afterwards is
+ * handled, stored or delivered, and the server cuts the TCP connection within the grace.
+ */
+import { randomUUID } from 'node:crypto';
+import { CLOSE } from '@app/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inconsistencies } from '../test/consistency.ts';
+import { ENGINES, LOOSE_LIMITS, signUp, startEngineServer, type TestServer, verifyEmail } from '../test/harness.ts';
+import { RawWsClient } from '../test/raw-ws.ts';
+import { WsTestClient } from '../test/ws-client.ts';
+import { CLOSE_GRACE_MS } from './realtime.ts';
+
+const HELLO_TIMEOUT_MS = 400;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
+  let t: TestServer;
+  let admin: Awaited<ReturnType<typeof signUp>>;
+
+  beforeAll(async () => {
+    t = await startEngineServer(url, 'revoke', {
+      config: { rateLimits: { ...LOOSE_LIMITS, apiPerMinute: 100_000 } },
+      env: { WS_HELLO_TIMEOUT_MS: String(HELLO_TIMEOUT_MS) },
+    });
+    admin = await signUp(t, { email: 'admin@example.com' });
+    await verifyEmail(t, 'admin@example.com');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** x on a raw socket that will ignore the close frame, y on a well-behaved one. */
+  async function setUp() {
+    const x = await signUp(t);
+    const y = await signUp(t);
+    const yWs = await WsTestClient.connect(t, y.client.cookie);
+    const xRaw = await RawWsClient.connect(t, x.client.cookie);
+    // The socket works before the revocation.
+    const before = `before-${randomUUID()}`;
+    xRaw.send({ t: 'send', id: 'ok', to: y.user.id, msgId: randomUUID(), text: before });
+    await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'ok'));
+    return { x, y, yWs, xRaw };
+  }
+
+  async function messagesWithText(text: string): Promise<number> {
+    const rows = await t.server.ctx.chat.db.selectFrom('messages').select('id').where('text', '=', text).execute();
+    return rows.length;
+  }
+
+  /** Ignores the close frame, keeps writing, and checks that none of it mattered. */
+  async function expectIgnored(s: Awaited<ReturnType<typeof setUp>>, code: number): Promise<void> {
+    const { xRaw, y, yWs } = s;
+    await xRaw.waitFor(() => xRaw.closeFrame !== null);
+    expect(xRaw.closeFrame?.code).toBe(code);
+    const after = `after-${randomUUID()}`;
+    const chatId = [s.x.user.id, y.user.id].sort().join('_');
+    for (let i = 0; i < 8 && xRaw.endedAt === null; i++) {
+      xRaw.send({ t: 'send', id: `late${i}`, to: y.user.id, msgId: randomUUID(), text: after });
+      xRaw.send({ t: 'typing', to: y.user.id, typing: true });
+      xRaw.send({ t: 'chatFlags', id: `flags${i}`, peerId: y.user.id, archived: true });
+      xRaw.send({ t: 'chats', id: `chats${i}` });
+      await sleep(40);
+    }
+    await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);
+    expect((xRaw.endedAt as number) - (xRaw.closeFrame?.at as number)).toBeLessThan(CLOSE_GRACE_MS + 1000);
+    // Not one of those frames was answered, stored or delivered.
+    expect(xRaw.messages.filter((m) => m.t === 'result' || m.t === 'error')).toEqual([
+      expect.objectContaining({ t: 'result', id: 'ok' }),
+    ]);
+    await yWs.request('chats');
+    expect(yWs.frames.filter((f) => f.t === 'typing')).toEqual([]);
+    expect(yWs.updates().filter((u) => u.update.kind === 'message' && u.update.message.text === after)).toEqual([]);
+    expect(await messagesWithText(after)).toBe(0);
+    const summary = await t.server.ctx.chat.db
+      .selectFrom('user_chats')
+      .select('archived')
+      .where('user_id', '=', s.x.user.id)
+      .where('chat_id', '=', chatId)
+      .executeTakeFirst();
+    expect(summary?.archived ?? 0).toBe(0);
+    expect(await inconsistencies(t.server.ctx.chat.db)).toEqual({});
+    await yWs.close();
+  }
+
+  it('block: the blocked user’s socket handles nothing more', async () => {
+    const s = await setUp();
+    const res = await admin.client.request('PATCH', `/api/admin/users/${s.x.user.id}`, { blocked: true });
+    expect(res.status).toBe(200);
+    await expectIgnored(s, CLOSE.blocked);
+  });
+
+  it('sign-out: the session’s socket handles nothing more', async () => {
+    const s = await setUp();
+    expect((await s.x.client.post('/api/auth/signout')).status).toBe(204);
+    await expectIgnored(s, CLOSE.sessionEnded);
+  });
+
+  it('password change: the other sessions’ sockets handle nothing more', async () => {
+    const s = await setUp();
+    const other = t.client();
+    expect(
+      (await other.post('/api/auth/signin', { login: s.x.input.email, password: s.x.input.password })).status,
+    ).toBe(200);
+    const res = await other.post('/api/account/password', {
+      currentPassword: s.x.input.password,
+      newPassword: 'another456',
+    });
+    expect(res.status).toBe(200);
+    await expectIgnored(s, CLOSE.sessionEnded);
+  });
+
+  it('account deletion: the socket handles nothing more and nothing of the account is left', async () => {
+    const s = await setUp();
+    expect((await s.x.client.del('/api/account')).status).toBe(204);
+    await expectIgnored(s, CLOSE.sessionEnded);
+    expect(await t.server.ctx.store.userById(s.x.user.id)).toBeNull();
+  });
+
+  it('session expiry: the socket closes when its session ends', async () => {
+    const x = await signUp(t);
+    const y = await signUp(t);
+    const yWs = await WsTestClient.connect(t, y.client.cookie);
+    const endsAt = Date.now() + 700;
+    await t.server.ctx.chat.db
+      .updateTable('sessions')
+      .set({ expires_at: endsAt })
+      .where('user_id', '=', x.user.id)
+      .execute();
+    const xRaw = await RawWsClient.connect(t, x.client.cookie);
+    xRaw.send({ t: 'send', id: 'ok', to: y.user.id, msgId: randomUUID(), text: 'in time' });
+    await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'ok'));
+    await xRaw.waitFor(() => xRaw.closeFrame !== null, 3000);
+    expect(xRaw.closeFrame?.at).toBeGreaterThanOrEqual(endsAt);
+    expect(xRaw.closeFrame?.at).toBeLessThan(endsAt + 1000);
+    await expectIgnored({ x, y, yWs, xRaw }, CLOSE.sessionEnded);
+  });
+
+  it('a send is refused in its own transaction once the session is gone, before the socket hears', async () => {
+    const x = await signUp(t);
+    const y = await signUp(t);
+    const tokenHash = t.server.ctx.sessions.hash(x.client.cookie as string);
+    const { chat, store } = t.server.ctx;
+    const ok = await chat.send(x.user.id, y.user.id, randomUUID(), 'live session', Date.now(), tokenHash);
+    expect('message' in ok).toBe(true);
+    await store.deleteSession(tokenHash);
+    await expect(chat.send(x.user.id, y.user.id, randomUUID(), 'ended', Date.now(), tokenHash)).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await store.setFlags(y.user.id, { blocked: true });
+    await expect(chat.send(y.user.id, x.user.id, randomUUID(), 'blocked', Date.now())).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    expect(await messagesWithText('ended')).toBe(0);
+    expect(await messagesWithText('blocked')).toBe(0);
+  });
+
+  it('an account deleted during a burst of its own sends leaves no message, summary or log of it', async () => {
+    for (let round = 0; round < 3; round++) {
+      const x = await signUp(t);
+      const y = await signUp(t);
+      const xRaw = await RawWsClient.connect(t, x.client.cookie);
+      for (let i = 0; i < 60; i++) {
+        xRaw.send({ t: 'send', id: `b${i}`, to: y.user.id, msgId: randomUUID(), text: `burst ${i}` });
+      }
+      await sleep(round * 3);
+      expect((await x.client.del('/api/account')).status).toBe(204);
+      await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);
+      const left = await t.server.ctx.chat.db
+        .selectFrom('messages')
+        .select('id')
+        .where('sender_id', '=', x.user.id)
+        .execute();
+      expect(left).toEqual([]);
+      expect(await inconsistencies(t.server.ctx.chat.db)).toEqual({});
+    }
+  });
+
+  it('a socket that never says hello is closed', async () => {
+    const x = await signUp(t);
+    const raw = await RawWsClient.open(t, x.client.cookie);
+    const opened = Date.now();
+    await raw.waitFor(() => raw.closeFrame !== null, 3000);
+    expect(raw.closeFrame?.code).toBe(CLOSE.protocolError);
+    expect((raw.closeFrame?.at as number) - opened).toBeLessThan(HELLO_TIMEOUT_MS + 500);
+    raw.send({ t: 'ping' });
+    await raw.waitEnded(CLOSE_GRACE_MS + 2000);
+    expect(raw.messages).toEqual([]);
+  });
+});
