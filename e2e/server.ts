@@ -18,6 +18,9 @@ Object.assign(process.env, {
   RATE_LIMIT_SIGNIN_PER_IP: '10000',
   RATE_LIMIT_MAIL_PER_IP: '10000',
   RATE_LIMIT_API_PER_MINUTE: '100000',
+  // Several tests sign in repeatedly from 127.0.0.1 (the sign-in limits have their own tests).
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: '10000',
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT_IP: '10000',
 });
 delete process.env.DATABASE_URL;
 delete process.env.SMTP_URL;

@@ -6,10 +6,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
+import { Devices } from './auth/device.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { Sessions } from './auth/session.ts';
+import { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { HttpError, sendError } from './http/errors.ts';
@@ -20,7 +23,7 @@ import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/pres
 import { Realtime } from './realtime/realtime.ts';
 import { createRedisHub } from './realtime/redis-hub.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
-import { RateLimiter } from './security/rate-limiter.ts';
+import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
 import { registerMeRoutes } from './social/me-routes.ts';
 import { AdminStore, HELP_LINK_KEY } from './storage/admin-store.ts';
 import { ChatStore } from './storage/chat-store.ts';
@@ -83,13 +86,6 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     log: app.log,
   });
   const rl = config.rateLimits;
-  const limiters = {
-    signInAccount: new RateLimiter(rl.signInPerAccount, rl.windowMs),
-    signInIp: new RateLimiter(rl.signInPerIp, rl.windowMs),
-    signUpIp: new RateLimiter(rl.signUpPerIp, rl.windowMs * 4),
-    mailAccount: new RateLimiter(rl.mailPerAccount, rl.windowMs),
-    mailIp: new RateLimiter(rl.mailPerIp, rl.windowMs),
-  };
   // Several processes on one PostgreSQL must sign sessions alike: without SESSION_SECRET
   // they share the secret the first one stored in the database.
   const sessionSecret =
@@ -110,8 +106,16 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   let presence: PresenceTracker;
   /** This process among several (its id in Redis), shown by /healthz. */
   let instance: string | null = null;
+  // Attempt counts every process shares: Redis with several processes, else the database.
+  // The per-user send pace without Redis has one process to agree with: memory.
+  let limits: LimitStore;
+  let sendPace: LimitStore;
+  let redis: Redis | null = null;
   if (config.redisUrl) {
     const redisHub = await createRedisHub(config.redisUrl, config.redisPrefix, app.log);
+    redis = redisHub.redis;
+    limits = new RedisLimits(redisHub.redis, config.redisPrefix);
+    sendPace = limits;
     const counter = new RedisPresenceCounter(redisHub.redis, redisHub.origin, app.log, {
       namespace: config.redisPrefix,
       ttlMs: config.presenceTtlMs,
@@ -126,6 +130,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   } else {
     hub = createLocalHub();
     presence = new PresenceTracker(store, social, hub);
+    limits = new SqlLimits(db.kysely);
+    sendPace = new MemoryLimits();
   }
   const realtime = new Realtime({
     sessions,
@@ -138,6 +144,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
+    userSends: { store: sendPace, perSecond: rl.userSendsPerSecond, burst: rl.userSendBurst },
   });
   realtime.attach(app.server);
   const ctx: AppContext = {
@@ -149,7 +156,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     realtime,
     sessions,
     mailer,
-    limiters,
+    throttle: new Throttle(limits, rl),
+    devices: new Devices(sessionSecret, https),
     log: app.log,
   };
 
@@ -210,6 +218,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     await api.register(fastifyRateLimit, {
       max: rl.apiPerMinute,
       timeWindow: 60_000,
+      // One count per client for all processes when there are several.
+      ...(redis ? { redis, nameSpace: `${config.redisPrefix}:api-limit:` } : {}),
       errorResponseBuilder: (_req, c) => ({
         statusCode: 429,
         error: 'rate_limited',
@@ -265,7 +275,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     return sendError(reply, new HttpError(404, 'not_found', 'Not found'));
   });
 
-  // Expired sessions are swept hourly (they are refused on use anyway).
+  // Expired sessions are swept hourly (they are refused on use anyway), expired attempt
+  // counts every ten minutes.
   const sweep = setInterval(
     () => {
       store.deleteExpiredSessions(Date.now()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
@@ -273,6 +284,13 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     60 * 60 * 1000,
   );
   sweep.unref();
+  const limitSweep = setInterval(() => {
+    const now = Date.now();
+    for (const l of new Set([limits, sendPace])) {
+      l.sweep(now).catch((err: unknown) => app.log.warn({ err }, 'limit sweep failed'));
+    }
+  }, 10 * 60_000);
+  limitSweep.unref();
 
   let closed = false;
   return {
@@ -283,12 +301,12 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
       closed = true;
       closing = true;
       clearInterval(sweep);
+      clearInterval(limitSweep);
       await realtime.close();
       await app.close();
       await presence.close();
       await hub.close();
       await mailer.drain();
-      for (const l of Object.values(limiters)) l.close();
       await db.close();
     },
   };

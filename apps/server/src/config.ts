@@ -3,11 +3,25 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Attempt limits (see README "Security"). Sign-in attempts are counted per window in
+ * tiers; a browser the account has signed in from before (device cookie) is judged only
+ * by its own count, so strangers' failures never lock the owner out.
+ */
 export interface RateLimits {
-  /** Failed sign-ins allowed per account in `windowMs` before it is refused. */
+  /** Failed sign-ins per account from one address in `windowMs`; then that address is refused. */
+  signInPerAccountIp: number;
+  /** Sign-in attempts per account in `windowMs` from unknown browsers before they are slowed down. */
   signInPerAccount: number;
-  /** Failed sign-ins allowed per IP in `windowMs`. */
+  /** Slowed down: one attempt per account every `signInSlowMs`; others wait their turn… */
+  signInSlowMs: number;
+  /** …up to this long, and beyond it are refused. */
+  signInQueueMs: number;
+  /** Failed sign-ins from a browser the account knows before it counts as unknown. */
+  signInPerDevice: number;
+  /** Failed sign-ins per IP in `windowMs`, whatever the account (spraying). */
   signInPerIp: number;
+  /** Accounts created per IP in 4 × `windowMs` (an hour by default). */
   signUpPerIp: number;
   /** Verification / reset e-mails per account and per IP. */
   mailPerAccount: number;
@@ -15,6 +29,10 @@ export interface RateLimits {
   windowMs: number;
   /** Every API request per IP per minute. */
   apiPerMinute: number;
+  /** Messages (sends, edits, deletions) one user may write per second on average, across all their sockets and processes… */
+  userSendsPerSecond: number;
+  /** …and in a burst. */
+  userSendBurst: number;
 }
 
 export interface Config {
@@ -74,13 +92,19 @@ function httpUrl(name: string, value: string | undefined, fallback: string): str
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
-  signInPerAccount: 5,
+  signInPerAccountIp: 5,
+  signInPerAccount: 10,
+  signInSlowMs: 5_000,
+  signInQueueMs: 15_000,
+  signInPerDevice: 10,
   signInPerIp: 30,
   signUpPerIp: 10,
   mailPerAccount: 3,
   mailPerIp: 20,
   windowMs: 15 * 60 * 1000,
   apiPerMinute: 600,
+  userSendsPerSecond: 20,
+  userSendBurst: 100,
 };
 
 function int(value: string | undefined, fallback: number): number {
@@ -108,13 +132,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   mkdirSync(dataDir, { recursive: true });
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const limits: RateLimits = {
+    signInPerAccountIp: int(env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_IP, DEFAULT_RATE_LIMITS.signInPerAccountIp),
     signInPerAccount: int(env.RATE_LIMIT_SIGNIN_PER_ACCOUNT, DEFAULT_RATE_LIMITS.signInPerAccount),
+    signInSlowMs: int(env.RATE_LIMIT_SIGNIN_SLOW_MS, DEFAULT_RATE_LIMITS.signInSlowMs),
+    signInQueueMs: int(env.RATE_LIMIT_SIGNIN_QUEUE_MS, DEFAULT_RATE_LIMITS.signInQueueMs),
+    signInPerDevice: int(env.RATE_LIMIT_SIGNIN_PER_DEVICE, DEFAULT_RATE_LIMITS.signInPerDevice),
     signInPerIp: int(env.RATE_LIMIT_SIGNIN_PER_IP, DEFAULT_RATE_LIMITS.signInPerIp),
     signUpPerIp: int(env.RATE_LIMIT_SIGNUP_PER_IP, DEFAULT_RATE_LIMITS.signUpPerIp),
     mailPerAccount: int(env.RATE_LIMIT_MAIL_PER_ACCOUNT, DEFAULT_RATE_LIMITS.mailPerAccount),
     mailPerIp: int(env.RATE_LIMIT_MAIL_PER_IP, DEFAULT_RATE_LIMITS.mailPerIp),
     windowMs: int(env.RATE_LIMIT_WINDOW_MS, DEFAULT_RATE_LIMITS.windowMs),
     apiPerMinute: int(env.RATE_LIMIT_API_PER_MINUTE, DEFAULT_RATE_LIMITS.apiPerMinute),
+    userSendsPerSecond: int(env.RATE_LIMIT_USER_SENDS_PER_SECOND, DEFAULT_RATE_LIMITS.userSendsPerSecond),
+    userSendBurst: int(env.RATE_LIMIT_USER_SEND_BURST, DEFAULT_RATE_LIMITS.userSendBurst),
   };
   return {
     port,

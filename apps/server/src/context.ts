@@ -1,23 +1,16 @@
 import { CLOSE, type Me } from '@app/protocol';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Devices } from './auth/device.ts';
 import type { AuthContext, Sessions } from './auth/session.ts';
+import type { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './http/errors.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Realtime } from './realtime/realtime.ts';
-import type { RateLimiter } from './security/rate-limiter.ts';
 import type { AdminStore } from './storage/admin-store.ts';
 import type { ChatStore } from './storage/chat-store.ts';
 import type { SocialStore } from './storage/social-store.ts';
 import type { Store, User } from './storage/store.ts';
-
-export interface Limiters {
-  signInAccount: RateLimiter;
-  signInIp: RateLimiter;
-  signUpIp: RateLimiter;
-  mailAccount: RateLimiter;
-  mailIp: RateLimiter;
-}
 
 /** What every route handler needs, built once per server. */
 export interface AppContext {
@@ -29,7 +22,9 @@ export interface AppContext {
   realtime: Realtime;
   sessions: Sessions;
   mailer: Mailer;
-  limiters: Limiters;
+  /** Attempt limits of the account routes (counted in the store every process shares). */
+  throttle: Throttle;
+  devices: Devices;
   log: FastifyBaseLogger;
 }
 

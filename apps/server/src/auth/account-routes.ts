@@ -6,7 +6,7 @@ import { HttpError, parseBody } from '../http/errors.ts';
 import { emailChangedMail, passwordChangedMail } from '../mail/templates.ts';
 import { TakenError } from '../storage/store.ts';
 import { hashSecret, verifySecret } from './passwords.ts';
-import { sendVerification } from './routes.ts';
+import { checkAvailable, sendVerification } from './routes.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { store, sessions, config } = ctx;
@@ -21,9 +21,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     if (input.newEmail.toLowerCase() === user.email.toLowerCase()) {
       throw new HttpError(400, 'invalid_input', 'That is already your e-mail address');
     }
-    const existing = await store.userByEmail(input.newEmail);
-    if (existing) throw new HttpError(409, 'email_taken', MSG.emailTaken);
     try {
+      await checkAvailable(ctx, null, input.newEmail);
       await store.changeEmail(user.id, input.newEmail, Date.now());
     } catch (e) {
       if (e instanceof TakenError) throw new HttpError(409, 'email_taken', MSG.emailTaken);

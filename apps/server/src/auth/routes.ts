@@ -17,22 +17,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
-import type { LimitResult } from '../security/rate-limiter.ts';
 import { TakenError, type User } from '../storage/store.ts';
 import { hashSecret, verifySecret } from './passwords.ts';
 import { newToken } from './tokens.ts';
 
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;
-
-function tooMany(r: LimitResult): HttpError {
-  const minutes = Math.max(1, Math.ceil(r.retryAfterMs / 60_000));
-  return new HttpError(
-    429,
-    'rate_limited',
-    `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  );
-}
 
 export async function sendVerification(ctx: AppContext, user: User, now = Date.now()): Promise<void> {
   const token = newToken();
@@ -48,6 +38,25 @@ export async function sendVerification(ctx: AppContext, user: User, now = Date.n
   ctx.mailer.send(verifyEmailMail(user.email, user.name, url));
 }
 
+/**
+ * Throws TakenError unless the handle and the address are free. The administrator's
+ * address is free only while no account holds it: whoever holds it becomes the
+ * administrator once it is verified by its link (or by the operator's CLI, which asks
+ * first), so the operator is told when an unverified account sits on it.
+ */
+export async function checkAvailable(ctx: AppContext, username: string | null, email: string): Promise<void> {
+  if (username !== null && (await ctx.store.usernameTaken(username))) throw new TakenError('username');
+  const holder = await ctx.store.userByEmail(email);
+  if (!holder) return;
+  if (email.trim().toLowerCase() === ctx.config.adminEmail && !holder.emailVerified) {
+    ctx.log.warn(
+      { holder: `@${holder.username}`, createdAt: new Date(holder.createdAt).toISOString() },
+      'ADMIN_EMAIL is held by an unverified account: if it is not yours, use "Forgot password" with that address to take it over',
+    );
+  }
+  throw new TakenError('email');
+}
+
 /** Resolves what was typed in the sign-in field to an account, or null. */
 async function findByLogin(ctx: AppContext, login: string): Promise<User | null> {
   const value = login.trim();
@@ -58,7 +67,7 @@ async function findByLogin(ctx: AppContext, login: string): Promise<User | null>
   return ctx.store.userByUsername(handle);
 }
 
-/** The per-account sign-in limiter's key: the account when the login resolves, else the login as typed. */
+/** The sign-in limits' account key: the account when the login resolves, else the login as typed. */
 function accountLimitKey(user: User | null, login: string): string {
   return user ? `user:${user.id}` : `login:${login.trim().toLowerCase()}`;
 }
@@ -68,7 +77,8 @@ function ipOf(req: FastifyRequest): string {
 }
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const { store, sessions, limiters, config } = ctx;
+  const { store, sessions, throttle, devices, config } = ctx;
+  const rl = config.rateLimits;
 
   app.get(API.session, async (req, reply): Promise<SessionResponse> => {
     const auth = await sessions.resolve(req);
@@ -84,28 +94,24 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.post(API.signUp, async (req, reply): Promise<UserResponse> => {
     const input = parseBody(signUpSchema, req.body);
-    const ipLimit = limiters.signUpIp.check(ipOf(req));
-    if (!ipLimit.allowed) throw tooMany(ipLimit);
-    if (await store.usernameTaken(input.username)) {
-      throw new HttpError(409, 'username_taken', MSG.usernameTaken);
-    }
-    if (await store.userByEmail(input.email)) {
-      throw new HttpError(409, 'email_taken', MSG.emailTaken);
-    }
-    const passwordHash = await hashSecret(input.password);
-    const now = Date.now();
+    // Counted before anything is created; an attempt refused as taken gives its count back.
+    const ipKey = `signup:ip:${ipOf(req)}`;
+    await throttle.take(ipKey, rl.signUpPerIp, rl.windowMs * 4);
     let user: User;
+    const now = Date.now();
     try {
+      await checkAvailable(ctx, input.username, input.email);
       user = await store.createUser({
         username: input.username,
         name: input.name,
         email: input.email,
         phone: input.phone,
         age: input.age,
-        passwordHash,
+        passwordHash: await hashSecret(input.password),
         now,
       });
     } catch (e) {
+      await throttle.giveBack(ipKey);
       if (e instanceof TakenError) {
         throw e.field === 'username'
           ? new HttpError(409, 'username_taken', MSG.usernameTaken)
@@ -113,9 +119,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       }
       throw e;
     }
-    limiters.signUpIp.hit(ipOf(req));
     await sendVerification(ctx, user, now);
     await sessions.start(req, reply, user.id, true, now);
+    devices.remember(reply, user.id);
     req.log.info({ userId: user.id }, 'account created');
     reply.code(201);
     return { user: toMe(user, config) };
@@ -124,22 +130,19 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post(API.signIn, async (req, reply): Promise<UserResponse> => {
     const input = parseBody(signInSchema, req.body);
     const ip = ipOf(req);
-    const ipCheck = limiters.signInIp.check(ip);
-    if (!ipCheck.allowed) throw tooMany(ipCheck);
     const user = await findByLogin(ctx, input.login);
     // Keyed by the account, so its e-mail, username and '@username' share one counter.
-    const accountKey = accountLimitKey(user, input.login);
-    const accountCheck = limiters.signInAccount.check(accountKey);
-    if (!accountCheck.allowed) throw tooMany(accountCheck);
-
+    const ticket = await throttle.signIn(
+      accountLimitKey(user, input.login),
+      ip,
+      devices.trusted(req, user?.id ?? null),
+    );
     const ok = await verifySecret(user?.passwordHash ?? null, input.password);
     if (!user || !ok) {
-      limiters.signInIp.hit(ip);
-      limiters.signInAccount.hit(accountKey);
       req.log.info({ ip }, 'sign-in failed');
       throw new HttpError(401, 'invalid_credentials', MSG.invalidCredentials);
     }
-    limiters.signInAccount.reset(accountKey);
+    await ticket.succeeded();
     if (user.blocked) {
       await store.deleteUserSessions(user.id);
       ctx.realtime.closeUser(user.id, CLOSE.blocked);
@@ -152,6 +155,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       ctx.realtime.closeSession(previous.tokenHash);
     }
     await sessions.start(req, reply, user.id, input.remember);
+    devices.remember(reply, user.id);
     return { user: toMe(user, config) };
   });
 
@@ -179,21 +183,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post(API.resendVerification, { preHandler: requireAuth(ctx) }, async (req, reply) => {
     const { user } = authOf(req);
     if (user.emailVerified) return reply.code(204).send();
-    const a = limiters.mailAccount.hit(`verify:${user.id}`);
-    const i = limiters.mailIp.hit(ipOf(req));
-    if (!a.allowed) throw tooMany(a);
-    if (!i.allowed) throw tooMany(i);
+    await throttle.take(`mail:verify:${user.id}`, rl.mailPerAccount);
+    await throttle.take(`mail:ip:${ipOf(req)}`, rl.mailPerIp);
     await sendVerification(ctx, user);
     return reply.code(204).send();
   });
 
   app.post(API.forgotPassword, async (req, reply) => {
     const { email } = parseBody(forgotPasswordSchema, req.body);
-    const i = limiters.mailIp.hit(ipOf(req));
-    if (!i.allowed) throw tooMany(i);
+    await throttle.take(`mail:ip:${ipOf(req)}`, rl.mailPerIp);
     // Same answer whether or not the account exists; the per-account limit is silent too.
     const user = await store.userByEmail(email);
-    if (user && !user.blocked && limiters.mailAccount.hit(`reset:${user.id}`).allowed) {
+    if (user && !user.blocked && (await throttle.allows(`mail:reset:${user.id}`, rl.mailPerAccount))) {
       const token = newToken();
       const now = Date.now();
       await store.createEmailToken({
@@ -225,7 +226,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     // Proving control of the mailbox also proves the address.
     if (!user.emailVerified) await store.setEmailVerified(user.id, user.email);
     sessions.clearCookie(reply);
-    limiters.signInAccount.reset(accountLimitKey(user, ''));
+    await throttle.resetAccount(accountLimitKey(user, ''));
     return reply.code(204).send();
   });
 }

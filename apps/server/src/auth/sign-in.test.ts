@@ -229,9 +229,9 @@ describe('blocked users', () => {
 });
 
 describe('sign-in rate limits', () => {
-  it('per account: after the limit even the right password gets 429, by any login form, until the window passes', async () => {
+  it('per account and address: after the limit even the right password gets 429, by any login form, until the window passes', async () => {
     const windowMs = 1500;
-    const s = await limitedServer({ signInPerAccount: 3, signInPerIp: 1000, windowMs });
+    const s = await limitedServer({ signInPerAccountIp: 3, signInPerIp: 1000, windowMs });
     try {
       const { input } = await signUp(s);
       for (let i = 0; i < 3; i++) {
@@ -257,7 +257,7 @@ describe('sign-in rate limits', () => {
   });
 
   it('per IP: failures across different accounts lead to 429, X-Forwarded-For does not help', async () => {
-    const s = await limitedServer({ signInPerIp: 3, signInPerAccount: 1000 });
+    const s = await limitedServer({ signInPerIp: 3, signInPerAccount: 1000, signInPerAccountIp: 1000 });
     try {
       const accounts = [await signUp(s), await signUp(s), await signUp(s), await signUp(s)];
       for (const a of accounts.slice(0, 3)) {

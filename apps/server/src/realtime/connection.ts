@@ -545,6 +545,7 @@ export class Connection {
       }
       case 'send': {
         if (frame.to === me) throw new FrameError('forbidden', 'You cannot message yourself');
+        await this.paceWrite();
         const r = await chat.send(me, frame.to, frame.msgId, frame.text, now, this.tokenHash);
         this.deps.publish(r.updates);
         if (this.typingTo?.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
@@ -557,6 +558,7 @@ export class Connection {
       }
       case 'edit': {
         this.ownChat(frame.chatId);
+        await this.paceWrite();
         const r = await chat.edit(me, frame.chatId, frame.msgId, frame.text, now);
         this.deps.publish(r.updates);
         this.reply(frame.id, 'edit', { message: this.viewMessage(r.message) });
@@ -564,6 +566,7 @@ export class Connection {
       }
       case 'delete': {
         this.ownChat(frame.chatId);
+        await this.paceWrite();
         const r = await chat.delete(me, frame.chatId, frame.msgId, now);
         this.deps.publish(r.updates);
         this.reply(frame.id, 'delete', { message: this.viewMessage(r.message) });
@@ -655,6 +658,17 @@ export class Connection {
       default:
         assertNever(frame);
     }
+  }
+
+  /**
+   * Messages are paced per user, whichever of their sockets and processes they come
+   * through (the frame limit above is per socket).
+   */
+  private async paceWrite(): Promise<void> {
+    const { store, perSecond, burst } = this.deps.userSends;
+    const interval = 1000 / perSecond;
+    const r = await store.pace(`send:${this.userId}`, interval, interval * (burst - 1), Date.now());
+    if (!r.ok) throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
   }
 
   /** Only the two participants may touch a chat. */

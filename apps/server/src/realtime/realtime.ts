@@ -9,6 +9,7 @@ import { CLOSE, type GlobalEvent, MAX_FRAME_BYTES } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
+import type { LimitStore } from '../security/limits.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
@@ -32,6 +33,14 @@ export interface RealtimeDeps {
   helloTimeoutMs: number;
   /** Sockets whose session ends within this arm a timer for it (the heartbeat's period). */
   expiryLookaheadMs: number;
+  /** Messages a user may write (send, edit, delete) across all their sockets: paced in `store`. */
+  userSends: UserSends;
+}
+
+export interface UserSends {
+  store: LimitStore;
+  perSecond: number;
+  burst: number;
 }
 
 /** Sockets one user may hold at once (tabs and devices). */
@@ -101,6 +110,7 @@ export class Realtime {
     publicUrl: string;
     frameRate?: { perSecond: number; burst: number };
     helloTimeoutMs: number;
+    userSends: UserSends;
   }) {
     this.sessions = opts.sessions;
     this.allowedOrigin = new URL(opts.publicUrl).origin;
@@ -115,6 +125,7 @@ export class Realtime {
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
+      userSends: opts.userSends,
       expiryLookaheadMs: HEARTBEAT_MS,
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);

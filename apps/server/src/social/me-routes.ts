@@ -1,7 +1,9 @@
 /** /profile and /privacy-settings: the profile, privacy settings and the chat PIN. */
 import {
   API,
+  PIN_FAILURES_MAX,
   PIN_GRANT_MS,
+  PIN_LOCKOUT_MS,
   type PinGrantResponse,
   type PrivacyResponse,
   privacySchema,
@@ -82,31 +84,32 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   /**
-   * Checks the PIN. Right: this session may open locked chats for PIN_GRANT_MS. Wrong:
-   * counted; the fifth in a row refuses checks for 15 minutes.
+   * Checks the PIN. Each check is reserved before it is judged (so concurrent ones count);
+   * the fifth wrong one in a row refuses checks for 15 minutes, and a right one judged
+   * after the lock-out began is refused too. Right: this session may open locked chats
+   * for PIN_GRANT_MS.
    */
   app.post(API.verifyPin, { preHandler: auth }, async (req): Promise<PinGrantResponse> => {
     const a = authOf(req);
     const input = parseBody(verifyPinSchema, req.body);
-    const now = Date.now();
     const pin = await social.pinState(a.user.id);
     if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
-    if (pin.lockedUntil !== null && pin.lockedUntil > now) {
+    const locked = (until: number | null) => {
       const e = new HttpError(429, 'pin_locked', SOCIAL_MSG.pinLocked);
-      e.retryAt = pin.lockedUntil;
-      throw e;
-    }
+      e.retryAt = until ?? Date.now() + PIN_LOCKOUT_MS;
+      return e;
+    };
+    const check = await social.reservePinCheck(a.user.id, Date.now());
+    if (!check.ok) throw locked(check.lockedUntil);
     if (!(await verifySecret(pin.hash, input.pin))) {
-      const f = await social.recordPinFailure(a.user.id, now);
-      if (f.lockedUntil !== null) {
-        const e = new HttpError(429, 'pin_locked', SOCIAL_MSG.pinLocked);
-        e.retryAt = f.lockedUntil;
-        throw e;
-      }
-      const left = f.left === 1 ? '1 attempt left' : `${f.left} attempts left`;
+      const lockedUntil = await social.pinCheckFailed(a.user.id, check.attempt, Date.now());
+      if (lockedUntil !== null) throw locked(lockedUntil);
+      const leftCount = PIN_FAILURES_MAX - check.attempt;
+      const left = leftCount === 1 ? '1 attempt left' : `${leftCount} attempts left`;
       throw new HttpError(403, 'invalid_pin', `${SOCIAL_MSG.pinInvalid} (${left})`);
     }
-    await social.clearPinFailures(a.user.id);
+    const now = Date.now();
+    if (!(await social.pinCheckPassed(a.user.id, now))) throw locked((await social.pinState(a.user.id)).lockedUntil);
     const until = now + PIN_GRANT_MS;
     await social.grantSession(a.tokenHash, until);
     realtime.grantSession(a.tokenHash, until);

@@ -142,6 +142,13 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** An attempt counter or pacing slot (security/limits.ts). */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -155,4 +162,5 @@ export interface Database {
   settings: SettingsTable;
   user_updates: UserUpdatesTable;
   audit_log: AuditLogTable;
+  rate_limits: RateLimitsTable;
 }

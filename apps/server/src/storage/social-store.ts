@@ -275,35 +275,55 @@ export class SocialStore {
   }
 
   /**
-   * Counts a wrong PIN. The PIN_FAILURES_MAX-th in a row refuses checks for
-   * PIN_LOCKOUT_MS; returns until when, or null.
+   * Reserves one PIN check before the PIN is judged, so that concurrent checks are
+   * counted too: at most PIN_FAILURES_MAX checks are ever in flight or failed in a row.
+   * Refused (with the lock-out's end, if it has begun) while locked out or when that many
+   * are already reserved; otherwise returns this check's number in the row.
    */
-  async recordPinFailure(userId: string, now: number): Promise<{ lockedUntil: number | null; left: number }> {
-    return this.db.transaction().execute(async (tx) => {
-      const r = await tx
-        .updateTable('users')
-        .set((eb) => ({ pin_failures: eb('pin_failures', '+', 1) }))
-        .where('id', '=', userId)
-        .returning('pin_failures')
-        .executeTakeFirst();
-      const failures = r?.pin_failures ?? 0;
-      if (failures < PIN_FAILURES_MAX) return { lockedUntil: null, left: PIN_FAILURES_MAX - failures };
-      const lockedUntil = now + PIN_LOCKOUT_MS;
-      await tx
-        .updateTable('users')
-        .set({ pin_failures: 0, pin_locked_until: lockedUntil })
-        .where('id', '=', userId)
-        .execute();
-      return { lockedUntil, left: 0 };
-    });
+  async reservePinCheck(
+    userId: string,
+    now: number,
+  ): Promise<{ ok: true; attempt: number } | { ok: false; lockedUntil: number | null }> {
+    const r = await this.db
+      .updateTable('users')
+      .set((eb) => ({ pin_failures: eb('pin_failures', '+', 1), pin_locked_until: null }))
+      .where('id', '=', userId)
+      .where('pin_failures', '<', PIN_FAILURES_MAX)
+      .where((eb) => eb.or([eb('pin_locked_until', 'is', null), eb('pin_locked_until', '<=', now)]))
+      .returning('pin_failures')
+      .executeTakeFirst();
+    if (r) return { ok: true, attempt: r.pin_failures };
+    const state = await this.pinState(userId);
+    return { ok: false, lockedUntil: state.lockedUntil !== null && state.lockedUntil > now ? state.lockedUntil : null };
   }
 
-  async clearPinFailures(userId: string): Promise<void> {
+  /**
+   * A reserved check was wrong. The PIN_FAILURES_MAX-th in a row starts the lock-out of
+   * PIN_LOCKOUT_MS (and clears the count for after it); returns until when, or null.
+   */
+  async pinCheckFailed(userId: string, attempt: number, now: number): Promise<number | null> {
+    if (attempt < PIN_FAILURES_MAX) return null;
+    const lockedUntil = now + PIN_LOCKOUT_MS;
     await this.db
       .updateTable('users')
-      .set({ pin_failures: 0, pin_locked_until: null })
+      .set({ pin_failures: 0, pin_locked_until: lockedUntil })
       .where('id', '=', userId)
       .execute();
+    return lockedUntil;
+  }
+
+  /**
+   * A reserved check was right: the count starts again, unless a lock-out began while it
+   * was judged (a concurrent fifth failure): then it is refused like any other (false).
+   */
+  async pinCheckPassed(userId: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('users')
+      .set({ pin_failures: 0 })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('pin_locked_until', 'is', null), eb('pin_locked_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   /** Locked chats open to this session until `until` (0 closes them again). */

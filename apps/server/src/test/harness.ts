@@ -19,6 +19,8 @@ export interface TestResponse<T = unknown> {
 
 export class TestClient {
   cookie: string | null = null;
+  /** The device cookie ('did') a sign-in left, sent back like a browser would. */
+  device: string | null = null;
   readonly baseUrl: string;
   readonly headers: Record<string, string>;
 
@@ -29,7 +31,8 @@ export class TestClient {
 
   async request<T = any>(method: string, p: string, body?: unknown, init: RequestInit = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...this.headers };
-    if (this.cookie) headers.cookie = `sid=${this.cookie}`;
+    const cookies = [...(this.cookie ? [`sid=${this.cookie}`] : []), ...(this.device ? [`did=${this.device}`] : [])];
+    if (cookies.length) headers.cookie = cookies.join('; ');
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(this.baseUrl + p, {
       method,
@@ -40,6 +43,8 @@ export class TestClient {
     for (const c of res.headers.getSetCookie()) {
       const m = c.match(/^sid=([^;]*)/);
       if (m) this.cookie = m[1] && !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c) ? m[1] : null;
+      const d = c.match(/^did=([^;]*)/);
+      if (d) this.device = d[1] || null;
     }
     const text = await res.text();
     let parsed: unknown = text;
@@ -143,6 +148,37 @@ export async function startEngineServer(
   };
 }
 
+const redisUrl = process.env.TEST_REDIS_URL;
+/** Why two servers on PostgreSQL + Redis cannot run here, or '' when they can. */
+export const SCALE_OUT_SKIP =
+  pgUrl && redisUrl ? '' : 'set TEST_DATABASE_URL and TEST_REDIS_URL to run tests with two servers';
+
+/**
+ * Two servers sharing one PostgreSQL schema and one Redis namespace, as two processes
+ * behind a proxy would (each has its own connections and data dir). Closing drops both.
+ */
+export async function startServerPair(
+  tag: string,
+  opts: { env?: Record<string, string>; config?: Partial<Config> } = {},
+): Promise<{ a: TestServer; b: TestServer; close(): Promise<void> }> {
+  if (!pgUrl || !redisUrl) throw new Error(SCALE_OUT_SKIP);
+  const id = `${tag}_${process.pid}_${Date.now().toString(36)}`;
+  const schema = `t_${id}`;
+  // No SESSION_SECRET: the servers agree on it through the database.
+  const env = { ...opts.env, DATABASE_URL: pgUrl, REDIS_URL: redisUrl, REDIS_PREFIX: `test_${id}` };
+  const a = await startTestServer({ ...opts, env, pgSchema: schema });
+  const b = await startTestServer({ ...opts, env, pgSchema: schema });
+  return {
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await dropPgSchema(pgUrl, schema);
+    },
+  };
+}
+
 let counter = 0;
 
 /** A valid sign-up body with unique handle and e-mail. */
@@ -161,10 +197,10 @@ export function newUserInput(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Signs a new user up and returns a client holding their session. */
-export async function signUp(t: TestServer, overrides: Record<string, unknown> = {}) {
+/** Signs a new user up (from `ip`, behind a trusted proxy) and returns a client holding their session. */
+export async function signUp(t: TestServer, overrides: Record<string, unknown> = {}, ip?: string) {
   const input = newUserInput(overrides);
-  const client = t.client();
+  const client = t.client(ip ? { 'x-forwarded-for': ip } : {});
   const res = await client.post('/api/auth/signup', input);
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { client, input, user: res.body.user as { id: string; username: string; email: string } };

@@ -3,6 +3,7 @@ import * as m001 from './001-initial.ts';
 import * as m002 from './002-social.ts';
 import * as m003 from './003-admin.ts';
 import * as m004 from './004-lean-indexes.ts';
+import * as m005 from './005-rate-limits.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002-social': m002,
   '003-admin': m003,
   '004-lean-indexes': m004,
+  '005-rate-limits': m005,
 };
