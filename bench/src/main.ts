@@ -186,7 +186,6 @@ async function startServer(dataDir: string): Promise<Target> {
     WEB_DIST: '',
     LOG_LEVEL: 'info',
     SESSION_SECRET: SECRET,
-    PUBLIC_URL: 'http://127.0.0.1',
     // The throughput phase drives each socket (and user) well past the default 20 frames/s.
     WS_FRAMES_PER_SECOND: '100000',
     WS_BURST: '100000',
@@ -196,7 +195,8 @@ async function startServer(dataDir: string): Promise<Target> {
       ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: `bench_${tag}` }
       : {}),
   };
-  for (const k of ['SMTP_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
+  // No PUBLIC_URL: the port is chosen at start, and clients send the server's own origin.
+  for (const k of ['SMTP_URL', 'PUBLIC_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
   const nodeArgs = [
     '--expose-gc',
     ...SERVER_NODE_FLAGS,

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { Devices } from './auth/device.ts';
-import { registerAuthRoutes } from './auth/routes.ts';
+import { registerAuthRoutes, warnUnverifiedAdmin } from './auth/routes.ts';
 import { Sessions } from './auth/session.ts';
 import { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
@@ -24,6 +24,7 @@ import { Realtime } from './realtime/realtime.ts';
 import { createRedisHub } from './realtime/redis-hub.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
+import { originCheck } from './security/origin.ts';
 import { registerMeRoutes } from './social/me-routes.ts';
 import { AdminStore, HELP_LINK_KEY } from './storage/admin-store.ts';
 import { ChatStore } from './storage/chat-store.ts';
@@ -79,6 +80,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   const applied = await migrate(db);
   if (applied.length) app.log.info({ applied, engine: db.engine }, 'migrations applied');
   const store = new Store(db);
+  const adminHolder = await store.userByEmail(config.adminEmail);
+  if (adminHolder) warnUnverifiedAdmin(app.log, adminHolder);
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -133,6 +136,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     limits = new SqlLimits(db.kysely);
     sendPace = new MemoryLimits();
   }
+  const originAllowed = originCheck(config);
   const realtime = new Realtime({
     sessions,
     store,
@@ -141,7 +145,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     hub,
     presence,
     log: app.log,
-    publicUrl: config.publicUrl,
+    originAllowed,
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
     userSends: { store: sendPace, perSecond: rl.userSendsPerSecond, burst: rl.userSendBurst },
@@ -202,14 +206,10 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   });
 
   // Cross-site requests are refused: state-changing calls must come from our own origin.
-  const allowedOrigin = new URL(config.publicUrl).origin;
   app.addHook('onRequest', async (req) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
     const origin = req.headers.origin;
-    if (origin === undefined) return;
-    const host = req.headers.host;
-    const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
-    if (origin !== allowedOrigin && !sameHost) {
+    if (origin !== undefined && !originAllowed(origin, req.headers.host)) {
       throw new HttpError(403, 'bad_origin', 'Cross-origin requests are not allowed');
     }
   });

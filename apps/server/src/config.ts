@@ -40,6 +40,8 @@ export interface Config {
   host: string;
   dataDir: string;
   publicUrl: string;
+  /** PUBLIC_URL was given: requests must come from its origin (see security/origin.ts). */
+  publicUrlFromEnv: boolean;
   adminEmail: string;
   smtpUrl: string | null;
   mailFrom: string;
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     publicUrl,
+    publicUrlFromEnv: Boolean(env.PUBLIC_URL),
     adminEmail: (env.ADMIN_EMAIL ?? 'admin@example.com').trim().toLowerCase(),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',

@@ -1,4 +1,20 @@
-/** `npm run admin -- …`: see admin.ts. */
+/** `npm run admin -- …`: see admin.ts. Questions are asked on the terminal, if there is one. */
+import { createInterface } from 'node:readline/promises';
 import { runAdmin } from './admin.ts';
 
-process.exitCode = await runAdmin(process.argv.slice(2));
+process.exitCode = await runAdmin(process.argv.slice(2), process.env, {
+  log: (l) => console.log(l),
+  error: (l) => console.error(l),
+  ...(process.stdin.isTTY
+    ? {
+        async ask(question: string) {
+          const rl = createInterface({ input: process.stdin, output: process.stdout });
+          try {
+            return await rl.question(question);
+          } finally {
+            rl.close();
+          }
+        },
+      }
+    : {}),
+});

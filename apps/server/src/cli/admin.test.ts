@@ -10,9 +10,23 @@ import { runAdmin } from './admin.ts';
 let dir: string;
 const env = () => ({ DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com' });
 
-function capture() {
+function capture(answer?: string) {
   const lines: string[] = [];
-  return { lines, out: { log: (l: string) => lines.push(l), error: (l: string) => lines.push(`ERR ${l}`) } };
+  return {
+    lines,
+    out: {
+      log: (l: string) => lines.push(l),
+      error: (l: string) => lines.push(`ERR ${l}`),
+      ...(answer === undefined
+        ? {}
+        : {
+            ask: async (q: string) => {
+              lines.push(`ASK ${q}`);
+              return answer;
+            },
+          }),
+    },
+  };
 }
 
 async function withStore<T>(f: (s: Store) => Promise<T>): Promise<T> {
@@ -42,11 +56,29 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm run admin', () => {
-  it('verifies an e-mail address, whatever its case, and says when it is the administrator', async () => {
-    const c = capture();
-    expect(await runAdmin(['verify-email', 'boss@example.com'], env(), c.out)).toBe(0);
-    expect(c.lines).toEqual(['Verified Boss@Example.com (@boss).', 'This account is the administrator (ADMIN_EMAIL).']);
+  it('shows whose account it is and asks before it verifies; no answer, no terminal: nothing changes', async () => {
+    const account = 'Account @boss (The Boss), created 1970-01-01T00:00:00.001Z, e-mail Boss@Example.com.';
+    const admin = 'Verifying this address makes @boss the administrator (ADMIN_EMAIL).';
+    const no = capture('n');
+    expect(await runAdmin(['verify-email', 'boss@example.com'], env(), no.out)).toBe(1);
+    expect(no.lines).toEqual([account, admin, 'ASK Verify Boss@Example.com? [y/N] ', 'Nothing changed.']);
+    const script = capture();
+    expect(await runAdmin(['verify-email', 'boss@example.com'], env(), script.out)).toBe(1);
+    expect(script.lines.at(-1)).toBe('ERR Nothing changed: run it in a terminal to confirm, or add --yes.');
+    expect((await withStore((s) => s.userByEmail('boss@example.com')))?.emailVerified).toBe(false);
+  });
+
+  it('verifies an e-mail address, whatever its case, once confirmed (or with --yes), and says when it is the administrator', async () => {
+    const c = capture('y');
+    expect(await runAdmin(['verify-email', 'BOSS@example.com'], env(), c.out)).toBe(0);
+    expect(c.lines.slice(-2)).toEqual([
+      'Verified Boss@Example.com (@boss).',
+      'This account is the administrator (ADMIN_EMAIL).',
+    ]);
     expect((await withStore((s) => s.userByEmail('boss@example.com')))?.emailVerified).toBe(true);
+    const scripted = capture();
+    expect(await runAdmin(['verify-email', 'boss@example.com', '--yes'], env(), scripted.out)).toBe(0);
+    expect(scripted.lines.at(-2)).toBe('Verified Boss@Example.com (@boss).');
   });
 
   it('resets a password (given or generated) and ends every session', async () => {

@@ -1,6 +1,6 @@
 /**
  * Account chores from the shell, for an operator without SMTP yet:
- *   npm run admin -- verify-email you@example.com
+ *   npm run admin -- verify-email you@example.com [--yes]
  *   npm run admin -- reset-password you@example.com [--password NEW]
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
@@ -14,7 +14,9 @@ import { Store } from '../storage/store.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
 
-  verify-email <email>                      mark the account's e-mail address verified
+  verify-email <email> [--yes]              mark the account's e-mail address verified (it
+                                            shows the account and asks first; --yes skips
+                                            the question)
   reset-password <email> [--password NEW]   set a new password (a random one is printed
                                             when none is given) and end every session
 
@@ -23,6 +25,8 @@ Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
 export interface AdminOutput {
   log(line: string): void;
   error(line: string): void;
+  /** Asks the operator a question (absent when there is no terminal to ask in). */
+  ask?(question: string): Promise<string>;
 }
 
 /** Runs one command; returns the exit code (0 done, 1 refused, 2 usage). */
@@ -73,10 +77,26 @@ export async function runAdmin(
       return 1;
     }
     if (command === 'verify-email') {
+      const admin = user.email.toLowerCase() === config.adminEmail;
+      out.log(
+        `Account @${user.username} (${user.name}), created ${new Date(user.createdAt).toISOString()}, e-mail ${user.email}.`,
+      );
+      if (admin) out.log(`Verifying this address makes @${user.username} the administrator (ADMIN_EMAIL).`);
+      if (!rest.includes('--yes')) {
+        if (!out.ask) {
+          out.error('Nothing changed: run it in a terminal to confirm, or add --yes.');
+          return 1;
+        }
+        const answer = (await out.ask(`Verify ${user.email}? [y/N] `)).trim().toLowerCase();
+        if (answer !== 'y' && answer !== 'yes') {
+          out.log('Nothing changed.');
+          return 1;
+        }
+      }
       await store.setEmailVerified(user.id, user.email);
       await new AdminStore(db.kysely).recordShell('shell.verifyEmail', user, Date.now());
       out.log(`Verified ${user.email} (@${user.username}).`);
-      if (user.email.toLowerCase() === config.adminEmail) out.log('This account is the administrator (ADMIN_EMAIL).');
+      if (admin) out.log('This account is the administrator (ADMIN_EMAIL).');
       return 0;
     }
     const generated = password === null;

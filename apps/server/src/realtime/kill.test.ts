@@ -51,7 +51,6 @@ function startProcess(): Promise<Proc> {
       REDIS_PREFIX: `test_${tag}`,
       PRESENCE_TTL_MS: String(TTL_MS),
       PRESENCE_SWEEP_MS: String(SWEEP_MS),
-      PUBLIC_URL: 'http://127.0.0.1',
       RATE_LIMIT_SIGNUP_PER_IP: '1000',
       RATE_LIMIT_SIGNIN_PER_IP: '1000',
     },
@@ -74,7 +73,7 @@ function startProcess(): Promise<Proc> {
   });
 }
 
-/** The sockets' Origin must be the server's own: PUBLIC_URL's or the Host's. */
+/** The sockets' Origin must be the server's own (no PUBLIC_URL: the Host's). */
 const serverOf = (p: Proc) => ({ url: p.url }) as TestServer;
 
 async function signUp(p: Proc) {

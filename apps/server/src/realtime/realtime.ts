@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
 import type { LimitStore } from '../security/limits.ts';
+import type { OriginCheck } from '../security/origin.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
@@ -95,7 +96,7 @@ export class Realtime {
   private drained: (() => void) | null = null;
   private readonly deps: RealtimeDeps;
   private readonly sessions: Sessions;
-  private readonly allowedOrigin: string;
+  private readonly originAllowed: OriginCheck;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribeAll: () => void;
 
@@ -107,13 +108,13 @@ export class Realtime {
     hub: Hub;
     presence: PresenceTracker;
     log: FastifyBaseLogger;
-    publicUrl: string;
+    originAllowed: OriginCheck;
     frameRate?: { perSecond: number; burst: number };
     helloTimeoutMs: number;
     userSends: UserSends;
   }) {
     this.sessions = opts.sessions;
-    this.allowedOrigin = new URL(opts.publicUrl).origin;
+    this.originAllowed = opts.originAllowed;
     this.deps = {
       chat: opts.chat,
       social: opts.social,
@@ -180,22 +181,13 @@ export class Realtime {
     });
   }
 
-  private originAllowed(req: IncomingMessage): boolean {
-    const origin = req.headers.origin;
-    if (!origin) return false;
-    const host = req.headers.host;
-    return (
-      origin === this.allowedOrigin ||
-      (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
-    );
-  }
-
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', ignore);
     try {
       const path = (req.url ?? '').split('?')[0];
       if (path !== '/ws') return refuse(socket, 404, 'Not Found');
-      if (!this.originAllowed(req)) return refuse(socket, 403, 'Forbidden');
+      const origin = req.headers.origin;
+      if (!origin || !this.originAllowed(origin, req.headers.host)) return refuse(socket, 403, 'Forbidden');
       const token = parseCookie(req.headers.cookie, COOKIE);
       const auth = await this.sessions.resolveToken(token);
       // Our own pages learn why with a close code; a browser cannot read an HTTP refusal.

@@ -1,0 +1,15 @@
+/**
+ * Which origin may call the API and open the WebSocket. With PUBLIC_URL set, only its
+ * origin: a Host header proves nothing (a rebound DNS name sends its own), so it is not
+ * consulted. Without it (local use), the default URL's origin or the request's own host.
+ */
+import type { Config } from '../config.ts';
+
+export type OriginCheck = (origin: string, host: string | undefined) => boolean;
+
+export function originCheck(config: Pick<Config, 'publicUrl' | 'publicUrlFromEnv'>): OriginCheck {
+  const configured = new URL(config.publicUrl).origin;
+  if (config.publicUrlFromEnv) return (origin) => origin === configured;
+  return (origin, host) =>
+    origin === configured || (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`));
+}
