@@ -23,7 +23,7 @@ import {
   withDb,
 } from './admin-helpers.ts';
 import { submitSignIn } from './auth-helpers.ts';
-import { chatRow, openChat, send } from './chat-helpers.ts';
+import { bubble, chatRow, notSent, openChat, send } from './chat-helpers.ts';
 import { makeUser } from './fixtures.ts';
 
 test.describe('access', () => {
@@ -262,7 +262,8 @@ test.describe('block', () => {
     const refused = `Are you there? ${runTag()}`;
     await send(bob.page, refused);
     await expectToast(bob.page, 'Message Not Sent', 'This account is not available', 'error');
-    await expect(bob.page.locator('[data-message-id]').filter({ hasText: refused })).toHaveCount(0);
+    // It stays in Bob's conversation, marked as not sent.
+    await expect(notSent(bubble(bob.page, refused))).toBeVisible();
     const stored = withDb(server.dbFile, (db) =>
       db.prepare('SELECT count(*) AS n FROM messages WHERE text = ?').get(refused),
     ) as { n: number };

@@ -132,6 +132,15 @@ export function tick(b: Locator, name: 'Pending' | 'Sent' | 'Delivered' | 'Read'
   return b.getByRole('img', { name, exact: true });
 }
 
+/**
+ * The "Not sent" marker under an own bubble whose message failed (a button that opens
+ * the message menu; the reason is its title and description).
+ */
+export function notSent(b: Locator): Locator {
+  // The bubble's row, then the list item holding the row and the marker's line.
+  return b.locator('xpath=../..').getByRole('button', { name: 'Not sent', exact: true });
+}
+
 /** Waits for the conversation with `peer` to be open and ready for typing. */
 export async function openChat(page: Page, peer: Pick<Person, 'id' | 'handle'>): Promise<void> {
   await page.goto(`/chat/${peer.id}`);

@@ -1,3 +1,5 @@
+// First: zod's JIT off before any schema is built (see zod-jitless.ts).
+import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

@@ -1,5 +1,5 @@
 import { BUBBLE_MAX_WIDTH } from '@app/protocol';
-import { MoreVertical } from 'lucide-react';
+import { CircleAlert, MoreVertical } from 'lucide-react';
 import type * as React from 'react';
 import { memo } from 'react';
 import type { UiMessage } from '@/lib/conversation';
@@ -11,7 +11,9 @@ import { anchorOf, type MenuAnchor } from './ui/action-menu';
 /**
  * One message: own ones on the right, the peer's on the left, each with its time;
  * own ones with ticks. A button (and a right-click) opens the message menu, except
- * on deleted messages.
+ * on deleted messages. An own message that failed has no ticks but a red "Not sent"
+ * under it (the reason as its description and tooltip), which opens the menu too
+ * (Retry, Delete).
  */
 export const MessageBubble = memo(function MessageBubble({
   message,
@@ -41,42 +43,65 @@ export const MessageBubble = memo(function MessageBubble({
     </button>
   );
 
-  return (
+  const failed = own ? message.failed : undefined;
+
+  const bubble = (
+    // biome-ignore lint/a11y/noStaticElementInteractions: right-click is a shortcut; the options button is the accessible way to the menu
+    <div
+      onContextMenu={openAtPointer}
+      style={{ maxWidth: BUBBLE_MAX_WIDTH }}
+      className={cn(
+        'flex min-w-0 flex-wrap items-end justify-end gap-x-2 rounded-2xl px-3 py-1.5 text-[15px] leading-snug shadow-sm',
+        own ? 'rounded-br-sm bg-primary text-primary-foreground' : 'rounded-bl-sm bg-background text-foreground',
+        message.pending && failed === undefined && 'opacity-80',
+      )}
+      data-message-id={message.id}
+    >
+      <p
+        className={cn('min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]', deleted && 'italic opacity-60')}
+      >
+        {message.text}
+      </p>
+      <span
+        className={cn(
+          'ml-auto flex shrink-0 translate-y-0.5 items-center gap-1 text-[11px] leading-none',
+          own ? 'text-primary-foreground/75' : 'text-muted-foreground',
+        )}
+      >
+        {message.edited && !deleted ? <span className="italic">edited</span> : null}
+        <time dateTime={new Date(message.timestamp).toISOString()} title={formatDateTime(message.timestamp)}>
+          {formatClock(message.timestamp)}
+        </time>
+        {own && !deleted && failed === undefined ? <MessageTicks message={message} /> : null}
+      </span>
+    </div>
+  );
+
+  const row = (
     <div className={cn('group flex items-center gap-1 px-3 py-0.5', own ? 'justify-end' : 'justify-start')}>
       {own ? optionsButton : null}
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: right-click is a shortcut; the options button is the accessible way to the menu */}
-      <div
-        onContextMenu={openAtPointer}
-        style={{ maxWidth: BUBBLE_MAX_WIDTH }}
-        className={cn(
-          'flex min-w-0 flex-wrap items-end justify-end gap-x-2 rounded-2xl px-3 py-1.5 text-[15px] leading-snug shadow-sm',
-          own ? 'rounded-br-sm bg-primary text-primary-foreground' : 'rounded-bl-sm bg-background text-foreground',
-          message.pending && 'opacity-80',
-        )}
-        data-message-id={message.id}
-      >
-        <p
-          className={cn(
-            'min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]',
-            deleted && 'italic opacity-60',
-          )}
-        >
-          {message.text}
-        </p>
-        <span
-          className={cn(
-            'ml-auto flex shrink-0 translate-y-0.5 items-center gap-1 text-[11px] leading-none',
-            own ? 'text-primary-foreground/75' : 'text-muted-foreground',
-          )}
-        >
-          {message.edited && !deleted ? <span className="italic">edited</span> : null}
-          <time dateTime={new Date(message.timestamp).toISOString()} title={formatDateTime(message.timestamp)}>
-            {formatClock(message.timestamp)}
-          </time>
-          {own && !deleted ? <MessageTicks message={message} /> : null}
-        </span>
-      </div>
+      {bubble}
       {own ? null : optionsButton}
     </div>
+  );
+  if (failed === undefined) return row;
+  // A line under the bubble, at its end: what failed, and the way to its menu (Retry, Delete).
+  return (
+    <>
+      {row}
+      <div className="flex justify-end px-3 pb-0.5">
+        <button
+          type="button"
+          aria-haspopup="menu"
+          aria-description={failed}
+          title={failed}
+          onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
+          className="flex cursor-pointer items-center gap-1 rounded-full px-1.5 py-0.5 text-xs font-medium text-destructive hover:bg-destructive/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <CircleAlert className="size-3.5" strokeWidth={2.5} aria-hidden />
+          Not sent
+        </button>
+      </div>
+    </>
   );
 });

@@ -2,7 +2,7 @@ import type { UiMessage } from '@/lib/conversation';
 import { formatDateTime } from '@/lib/format-time';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/dialog';
 
-/** The message's text, its Sent time, and its Delivered and Read times when it has them. */
+/** The message's text, its Sent time (or why it was not sent), and its Delivered and Read times when it has them. */
 export function MessageInfoDialog({ message, onClose }: { message: UiMessage | null; onClose: () => void }) {
   return (
     <Dialog
@@ -22,10 +22,19 @@ export function MessageInfoDialog({ message, onClose }: { message: UiMessage | n
               {message.text}
             </p>
             <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-              <dt className="font-medium">Sent</dt>
-              <dd className="text-muted-foreground">
-                {message.pending ? 'Waiting to be sent' : formatDateTime(message.timestamp)}
-              </dd>
+              {message.failed !== undefined ? (
+                <>
+                  <dt className="font-medium">Not sent</dt>
+                  <dd className="text-destructive">{message.failed}</dd>
+                </>
+              ) : (
+                <>
+                  <dt className="font-medium">Sent</dt>
+                  <dd className="text-muted-foreground">
+                    {message.pending ? 'Waiting to be sent' : formatDateTime(message.timestamp)}
+                  </dd>
+                </>
+              )}
               {message.deliveredAt !== null ? (
                 <>
                   <dt className="font-medium">Delivered</dt>

@@ -1,15 +1,18 @@
 import { MESSAGE_MAX } from '@app/protocol';
 import { Pencil, SendHorizontal, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ChatClient } from '@/lib/chat-client';
 import type { UiMessage } from '@/lib/conversation';
+import { messageTextError } from '@/lib/message-text';
 import { Button } from './ui/button';
 import { notifyError } from './ui/toaster';
 
 /**
  * The composer: Enter or the send button sends (blank text is ignored), typing is
  * reported to the peer, and in edit mode the text of the message being edited is
- * changed instead (Escape or the cancel button leaves edit mode).
+ * changed instead (Escape or the cancel button leaves edit mode). A text the protocol
+ * refuses (messageTextSchema: too long, characters that cannot be stored) is not sent:
+ * its message is shown under the input, and the text stays there to be corrected.
  */
 export function MessageInput({
   client,
@@ -26,6 +29,8 @@ export function MessageInput({
 }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const problemId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const draft = useRef('');
 
@@ -34,6 +39,7 @@ export function MessageInput({
   if (editing !== shownEditing) {
     setShownEditing(editing);
     setText(editing ? editing.text : draft.current);
+    setProblem(null);
   }
   useEffect(() => {
     if (editing) inputRef.current?.focus();
@@ -43,6 +49,12 @@ export function MessageInput({
     if (!client || busy) return;
     const value = text.trim();
     if (!value) return;
+    const refused = messageTextError(value);
+    if (refused !== null) {
+      setProblem(refused);
+      inputRef.current?.focus();
+      return;
+    }
     if (editing) {
       if (value === editing.text) {
         onEditDone();
@@ -59,7 +71,11 @@ export function MessageInput({
       }
       return;
     }
-    client.sendMessage(peerId, value);
+    const notQueued = client.sendMessage(peerId, value);
+    if (notQueued !== null) {
+      setProblem(notQueued);
+      return;
+    }
     draft.current = '';
     setText('');
     onSent();
@@ -94,10 +110,13 @@ export function MessageInput({
           placeholder={editing ? 'Edit message...' : 'Type a message...'}
           autoComplete="off"
           enterKeyHint="send"
+          aria-invalid={problem !== null}
+          aria-describedby={problem !== null ? problemId : undefined}
           className="h-11 min-w-0 flex-1 rounded-full border border-input bg-muted px-4 text-base outline-none transition-colors placeholder:text-slate-400 focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 md:text-sm"
           onChange={(e) => {
             const value = e.target.value;
             setText(value);
+            setProblem(null);
             if (editing) return;
             draft.current = value;
             if (!client) return;
@@ -121,6 +140,11 @@ export function MessageInput({
           <SendHorizontal className="!size-5" aria-hidden />
         </Button>
       </form>
+      {problem !== null ? (
+        <p id={problemId} role="alert" className="-mt-1 px-5 pb-2 text-sm text-destructive">
+          {problem}
+        </p>
+      ) : null}
     </div>
   );
 }

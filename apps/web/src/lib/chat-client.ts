@@ -11,7 +11,6 @@ import {
   chatIdOf,
   type GlobalEvent,
   HISTORY_PAGE,
-  MESSAGE_MAX,
   type NotificationItem,
   PRIVACY_DEFAULTS,
   type Presence,
@@ -28,6 +27,7 @@ import {
   peerOfMessage,
 } from './conversation';
 import { ConversationState } from './conversation-state';
+import { messageTextError } from './message-text';
 import { NotificationCenter, type NotificationsView } from './notification-center';
 import { Outbox } from './outbox-queue';
 import { refreshPublicSettings, setHelpLink } from './public-settings';
@@ -288,7 +288,14 @@ export class ChatClient {
     if (m.recipientId === this.userId && m.status === 'sent' && !m.deleted) this.receipts.delivered(m.chatId, m.id);
   }
 
+  /** A message of a history page: acknowledged if it is new to us, settled if it is ours. */
+  private seen(m: ChatMessage): void {
+    if (m.senderId === this.userId) this.outbox.settled(m.id);
+    else this.received(m);
+  }
+
   private applyMessage(m: ChatMessage): void {
+    if (m.senderId === this.userId) this.outbox.settled(m.id);
     const fresh = m.recipientId === this.userId && m.status === 'sent' && !m.deleted && !m.edited;
     const conv = this.conversations.get(peerOfMessage(m, this.userId));
     if (fresh && !conv?.has(m.id)) {
@@ -431,7 +438,7 @@ export class ChatClient {
       c.locked = false;
       c.replace(r.messages, r.hasMore);
       ok = true;
-      for (const m of r.messages) this.received(m);
+      for (const m of r.messages) this.seen(m);
     } catch (e) {
       if (generation !== c.generation) return;
       if (e instanceof RequestError && e.code === 'locked') {
@@ -469,7 +476,7 @@ export class ChatClient {
       if (generation !== c.generation || this.destroyed) return;
       c.prepend(r.messages, r.hasMore);
       ok = true;
-      for (const m of r.messages) this.received(m);
+      for (const m of r.messages) this.seen(m);
     } catch (e) {
       c.error = message(e);
     } finally {
@@ -482,15 +489,32 @@ export class ChatClient {
 
   // ---- sending -----------------------------------------------------------------------
 
-  /** Queues a message in the outbox (shown at once, sent when online). Ignores blank text. */
-  sendMessage(peerId: string, text: string): void {
-    if (text.trim().length === 0 || text.length > MESSAGE_MAX) return;
+  /**
+   * Queues a message in the outbox (shown at once, sent when online). A text the protocol
+   * refuses (blank, too long, not storable) is not queued: returns why (the composer
+   * checks first and shows it), or null once queued.
+   */
+  sendMessage(peerId: string, text: string): string | null {
+    const problem = messageTextError(text);
+    if (problem !== null) return problem;
     this.stopTyping(peerId);
     this.outbox.add(peerId, text);
+    return null;
+  }
+
+  /** Sends a failed message again (it waits in the outbox until the user retries or deletes it). */
+  retryMessage(msgId: string): void {
+    this.outbox.retry(msgId);
+  }
+
+  /** Deletes a failed message from the outbox and the conversation (it never reached the server). */
+  discardMessage(msgId: string): void {
+    this.outbox.discard(msgId);
   }
 
   async editMessage(m: ChatMessage, text: string): Promise<void> {
-    if (text.trim().length === 0 || text.length > MESSAGE_MAX) return;
+    const problem = messageTextError(text);
+    if (problem !== null) throw new Error(problem);
     const r = await this.socket.request('edit', { chatId: m.chatId, msgId: m.id, text });
     this.applyMessage(r.message);
     this.changed();

@@ -67,12 +67,22 @@ export class ConversationState {
     this.touch();
   }
 
-  /** The view, with the outbox's messages to this peer (not yet confirmed) at the end. */
+  /**
+   * The view, with the outbox's messages to this peer (not yet confirmed): failed ones
+   * where they were typed among the confirmed ones (they stay put while later ones go
+   * out), waiting ones at the end.
+   */
   view(pending: () => UiMessage[]): ConversationView {
     if (!this.cached) {
-      const waiting = pending().filter((m) => !this.byId.has(m.id));
+      let messages = this.list as readonly UiMessage[];
+      const waiting: UiMessage[] = [];
+      for (const m of pending()) {
+        if (this.byId.has(m.id)) continue;
+        if (m.failed !== undefined) messages = upsertMessage(messages, m, undefined);
+        else waiting.push(m);
+      }
       this.cached = {
-        messages: waiting.length > 0 ? [...this.list, ...waiting] : (this.list as readonly UiMessage[]),
+        messages: waiting.length > 0 ? [...messages, ...waiting] : messages,
         hasMore: this.hasMore,
         status: this.status,
         loadingOlder: this.loadingOlder,

@@ -4,13 +4,20 @@
  */
 import type { ChatMessage, ChatSummary, ResultData } from '@app/protocol';
 
-/** A message as shown: confirmed by the server, or still waiting in the outbox. */
-export type UiMessage = ChatMessage & { pending?: true };
+/**
+ * A message as shown: confirmed by the server, or still in the outbox (`pending`). An
+ * outbox message that failed has `failed`, the reason it was not sent: it waits for the
+ * user to retry or delete it.
+ */
+export type UiMessage = ChatMessage & { pending?: true; failed?: string };
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface ConversationView {
-  /** Confirmed messages by (timestamp, id), then the outbox's in the order they were typed. */
+  /**
+   * Confirmed messages by (timestamp, id), failed ones among them by the time they were
+   * typed, then the outbox's waiting ones in the order they were typed.
+   */
   messages: readonly UiMessage[];
   /** Older messages exist on the server. */
   hasMore: boolean;

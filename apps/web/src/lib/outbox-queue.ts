@@ -3,19 +3,23 @@
  * are sent, shown at once with a pending clock, sent one at a time per recipient (so
  * they keep their order) whenever the socket is online, and forgotten when the server
  * acknowledges them. A resend with the same id is acknowledged again and stored once.
+ *
+ * Failures (after Signal Desktop's JobQueue: stored jobs parsed before they run,
+ * bounded attempts, backoff):
+ * - offline: the message waits for the next connection, which sends it again (no
+ *   attempt is counted);
+ * - transient ('timeout', 'rate_limited', 'internal', anything unknown): tried again
+ *   after 1 s, 2 s, 4 s… (at most 30 s), up to MAX_ATTEMPTS attempts; a new
+ *   connection tries at once;
+ * - permanent (every other server refusal), or transient after the last attempt: the
+ *   message fails. It stays in the conversation, marked "Not sent" with the reason
+ *   (kept in its stored entry, so a reload shows it again), is not sent again unless
+ *   the user retries it, and no longer holds back later messages to that person.
  */
-import { type Access, type ChatMessage, chatIdOf } from '@app/protocol';
+import { type Access, type ChatMessage, chatIdOf, type WsErrorCode } from '@app/protocol';
 import { type ChatSocket, RequestError } from './chat-socket';
 import type { UiMessage } from './conversation';
-import { listOutbox, type OutboxEntry, putOutbox, removeOutbox } from './outbox';
-
-interface Pending {
-  entry: OutboxEntry;
-  message: UiMessage;
-  /** Written to IndexedDB (or IndexedDB failed): may be sent. */
-  stored: boolean;
-  inflight: boolean;
-}
+import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox';
 
 export interface OutboxHooks {
   /** The waiting messages to this peer changed. */
@@ -23,11 +27,43 @@ export interface OutboxHooks {
   acknowledged(message: ChatMessage): void;
   /** The peer takes messages from contacts only: this one went to them as a contact request. */
   requested(peerId: string, access: Access): void;
-  /** The server refused a message for good. */
+  /** A message failed (refused for good, or too many failed attempts): why, for a toast. */
   failed(text: string): void;
 }
 
-const RETRY_MS = 2000;
+/** Sends of one message that may fail transiently before it counts as failed. */
+export const MAX_ATTEMPTS = 8;
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
+/** The wait before trying again after `failures` (≥ 1) failed attempts: 1 s doubling, at most 30 s. */
+export function retryDelay(failures: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * How each server error affects a send. A Record, so a new error code does not compile
+ * until it is sorted here; at run time an unknown code counts as transient.
+ */
+const SEND_ERRORS: Record<WsErrorCode, 'transient' | 'permanent'> = {
+  internal: 'transient',
+  rate_limited: 'transient',
+  invalid_frame: 'permanent',
+  forbidden: 'permanent',
+  not_found: 'permanent',
+  conflict: 'permanent',
+  recipient_unavailable: 'permanent',
+  request_pending: 'permanent',
+  too_large: 'permanent',
+  pin_required: 'permanent',
+  locked: 'permanent',
+};
+
+/** What a failed send means: wait for the connection, try again later, or give up. */
+export function sendFailureKind(code: string): 'offline' | 'transient' | 'permanent' {
+  if (code === 'offline') return 'offline';
+  return Object.hasOwn(SEND_ERRORS, code) ? SEND_ERRORS[code as WsErrorCode] : 'transient';
+}
 
 /** A message id: a UUID (crypto.randomUUID needs a secure context, so fall back to random bytes). */
 export function newMessageId(): string {
@@ -36,48 +72,71 @@ export function newMessageId(): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+interface Pending {
+  entry: OutboxEntry;
+  /** What the screens show (rebuilt when the entry changes). */
+  message: UiMessage;
+  /** Written to storage (or storage failed): may be sent. */
+  stored: boolean;
+  inflight: boolean;
+  /** Transient failures since it was queued (or retried), this page. */
+  attempts: number;
+  /** The backoff before the next attempt. */
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
 export class Outbox {
   private readonly userId: string;
   private readonly socket: ChatSocket;
   private readonly hooks: OutboxHooks;
+  private readonly store: OutboxStore;
   private readonly pending = new Map<string, Pending>();
   private stopped = false;
 
-  constructor(userId: string, socket: ChatSocket, hooks: OutboxHooks) {
+  constructor(userId: string, socket: ChatSocket, hooks: OutboxHooks, store: OutboxStore = indexedDbOutbox) {
     this.userId = userId;
     this.socket = socket;
     this.hooks = hooks;
+    this.store = store;
+  }
+
+  private toMessage(entry: OutboxEntry): UiMessage {
+    const m: UiMessage = {
+      chatId: chatIdOf(this.userId, entry.to),
+      id: entry.msgId,
+      senderId: this.userId,
+      recipientId: entry.to,
+      text: entry.text,
+      timestamp: entry.createdAt,
+      status: 'sent',
+      edited: false,
+      deleted: false,
+      deliveredAt: null,
+      readAt: null,
+      pending: true,
+    };
+    if (entry.failed) m.failed = entry.failed.reason;
+    return m;
   }
 
   private track(entry: OutboxEntry, stored: boolean): Pending {
-    const p: Pending = {
-      entry,
-      stored,
-      inflight: false,
-      message: {
-        chatId: chatIdOf(this.userId, entry.to),
-        id: entry.msgId,
-        senderId: this.userId,
-        recipientId: entry.to,
-        text: entry.text,
-        timestamp: entry.createdAt,
-        status: 'sent',
-        edited: false,
-        deleted: false,
-        deliveredAt: null,
-        readAt: null,
-        pending: true,
-      },
-    };
+    const p: Pending = { entry, stored, inflight: false, attempts: 0, timer: null, message: this.toMessage(entry) };
     this.pending.set(entry.msgId, p);
     return p;
   }
 
-  /** Picks up what an earlier page of this user left unsent. */
+  /** Replaces the entry of `p` (and what is shown of it). */
+  private update(p: Pending, entry: OutboxEntry): void {
+    p.entry = entry;
+    p.message = this.toMessage(entry);
+  }
+
+  /** Picks up what an earlier page of this user left unsent (and what failed). */
   async load(): Promise<void> {
     let entries: OutboxEntry[];
     try {
-      entries = await listOutbox(this.userId);
+      // Parsed before use: a malformed record is never sent.
+      entries = parseOutboxEntries(await this.store.list(this.userId), this.userId);
     } catch {
       return;
     }
@@ -101,54 +160,114 @@ export class Outbox {
       false,
     );
     this.hooks.changed(peerId);
-    putOutbox(p.entry)
-      .catch(() => {
-        // Without storage the message still goes out; it just would not survive a reload.
-      })
+    this.storeThenSend(p);
+  }
+
+  /** Writes the entry, then lets it go out (without storage it still goes; it just would not survive a reload). */
+  private storeThenSend(p: Pending): void {
+    p.stored = false;
+    this.store
+      .put(p.entry)
+      .catch(() => {})
       .finally(() => {
         p.stored = true;
-        this.sendNext(peerId);
+        this.sendNext(p.entry.to);
       });
   }
 
-  /** The waiting messages to `peerId`, oldest first. */
+  /** The waiting and failed messages to `peerId`, oldest first. */
   messagesTo(peerId: string): UiMessage[] {
     const out: UiMessage[] = [];
     for (const p of this.pending.values()) if (p.entry.to === peerId) out.push(p.message);
     return out.sort((a, b) => a.timestamp - b.timestamp);
   }
 
-  /** Sends what waits (called when the connection is back). */
+  /** Sends what waits (called when the connection is back: a message in backoff is tried at once). */
   flush(): void {
-    const peers = new Set([...this.pending.values()].map((p) => p.entry.to));
+    const peers = new Set<string>();
+    for (const p of this.pending.values()) {
+      if (p.timer) {
+        clearTimeout(p.timer);
+        p.timer = null;
+      }
+      peers.add(p.entry.to);
+    }
     for (const peerId of peers) this.sendNext(peerId);
+  }
+
+  /** Queues a failed message again, with its attempts reset. Returns whether it was a failed message of this outbox. */
+  retry(msgId: string): boolean {
+    const p = this.pending.get(msgId);
+    if (!p?.entry.failed || this.stopped) return false;
+    const { failed: _, ...entry } = p.entry;
+    this.update(p, entry);
+    p.attempts = 0;
+    this.hooks.changed(entry.to);
+    this.storeThenSend(p);
+    return true;
+  }
+
+  /** Forgets a failed message (from storage and the conversation). Returns whether it was one. */
+  discard(msgId: string): boolean {
+    const p = this.pending.get(msgId);
+    if (!p?.entry.failed) return false;
+    this.forget(p);
+    this.hooks.changed(p.entry.to);
+    return true;
+  }
+
+  /**
+   * The server has this message (it came in the update log or a history page): an
+   * entry still held for it (one whose acknowledgement was lost) is done with.
+   */
+  settled(msgId: string): void {
+    const p = this.pending.get(msgId);
+    if (!p || p.inflight) return;
+    this.forget(p);
+    this.hooks.changed(p.entry.to);
   }
 
   stop(): void {
     this.stopped = true;
+    for (const p of this.pending.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = null;
+    }
   }
 
   private forget(p: Pending): void {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = null;
     this.pending.delete(p.entry.msgId);
-    removeOutbox(p.entry.msgId).catch(() => {});
+    this.store.remove(p.entry.msgId).catch(() => {});
   }
 
+  /** Marks `p` failed: kept and shown as "Not sent", no longer sent nor holding back the next. */
+  private fail(p: Pending, code: string, reason: string): void {
+    this.update(p, { ...p.entry, failed: { code, reason, at: Date.now() } });
+    p.attempts = 0;
+    this.store.put(p.entry).catch(() => {});
+    this.hooks.changed(p.entry.to);
+    this.hooks.failed(reason);
+  }
+
+  /** Sends the oldest message to `peerId` that has not failed, unless one is on its way or waiting to be tried again. */
   private sendNext(peerId: string): void {
     if (this.stopped || this.socket.status !== 'online') return;
     let first: Pending | undefined;
     for (const p of this.pending.values()) {
-      if (p.entry.to !== peerId) continue;
+      if (p.entry.to !== peerId || p.entry.failed) continue;
       if (p.inflight) return;
       if (!first || p.entry.createdAt < first.entry.createdAt) first = p;
     }
-    if (!first?.stored) return;
+    if (!first?.stored || first.timer) return;
     const p = first;
     p.inflight = true;
     const { to, msgId, text } = p.entry;
     this.socket.request('send', { to, msgId, text }).then(
       (r) => {
         p.inflight = false;
-        if (this.stopped) return;
+        if (this.stopped || this.pending.get(msgId) !== p) return;
         this.forget(p);
         if ('message' in r) this.hooks.acknowledged(r.message);
         else this.hooks.requested(peerId, r.request);
@@ -157,17 +276,22 @@ export class Outbox {
       },
       (e: unknown) => {
         p.inflight = false;
-        if (this.stopped) return;
+        if (this.stopped || this.pending.get(msgId) !== p) return;
         const code = e instanceof RequestError ? e.code : 'internal';
+        const kind = sendFailureKind(code);
         // Lost with the connection: sent again on reconnect.
-        if (code === 'offline') return;
-        if (code === 'timeout' || code === 'rate_limited' || code === 'internal') {
-          setTimeout(() => this.sendNext(peerId), RETRY_MS);
-          return;
+        if (kind === 'offline') return;
+        if (kind === 'transient') {
+          p.attempts += 1;
+          if (p.attempts < MAX_ATTEMPTS) {
+            p.timer = setTimeout(() => {
+              p.timer = null;
+              this.sendNext(peerId);
+            }, retryDelay(p.attempts));
+            return;
+          }
         }
-        this.forget(p);
-        this.hooks.changed(peerId);
-        this.hooks.failed(e instanceof Error ? e.message : 'The message could not be sent.');
+        this.fail(p, code, e instanceof Error && e.message ? e.message : 'The message could not be sent.');
         this.sendNext(peerId);
       },
     );

@@ -3,16 +3,64 @@
  * (database 'parley', store 'outbox', keyed by msgId) so that neither a dropped
  * connection nor a page reload loses them. Where IndexedDB is unavailable
  * (some private modes), a memory map stands in for this page's lifetime.
+ *
+ * What is read back is parsed before use: an entry that does not have the shape
+ * below (written by a broken or future page, or damaged) is left out.
  */
+import { messageIdSchema, userIdSchema } from '@app/protocol';
+import { z } from 'zod';
 
-export interface OutboxEntry {
-  msgId: string;
+/** Why a message was not sent: the server refused it for good, or it failed too often. */
+const outboxFailureSchema = z.object({
+  /** The server's error code (or 'timeout', 'internal'…). */
+  code: z.string(),
+  /** What to tell the user (the server's message). */
+  reason: z.string(),
+  /** When it failed (ms). */
+  at: z.number(),
+});
+export type OutboxFailure = z.infer<typeof outboxFailureSchema>;
+
+const outboxEntrySchema = z.object({
+  msgId: messageIdSchema,
   /** The recipient's user id. */
-  to: string;
-  text: string;
-  createdAt: number;
+  to: userIdSchema,
+  text: z.string(),
+  createdAt: z.number().int().nonnegative(),
   /** The sender: only this user's session sends it. */
-  userId: string;
+  userId: userIdSchema,
+  /**
+   * Set once the message failed: it is kept (shown as "Not sent") until the user
+   * retries or deletes it, and not sent meanwhile. Entries of earlier versions have none.
+   */
+  failed: outboxFailureSchema.optional(),
+});
+export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
+
+/**
+ * The entries of `userId` among stored records, oldest first: records without the shape
+ * of an OutboxEntry are left out (and left alone: a newer page may understand them),
+ * unknown fields are dropped.
+ */
+export function parseOutboxEntries(raw: readonly unknown[], userId: string): OutboxEntry[] {
+  const out: OutboxEntry[] = [];
+  for (const r of raw) {
+    const parsed = outboxEntrySchema.safeParse(r);
+    if (parsed.success && parsed.data.userId === userId) out.push(parsed.data);
+  }
+  return out.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/**
+ * Where the outbox keeps its entries (IndexedDB in the browser; a fake in tests). What
+ * `list` returns is what was stored, unparsed: the queue parses it before use.
+ */
+export interface OutboxStore {
+  /** Stores (or replaces) an entry; resolves once it is durable. */
+  put(entry: OutboxEntry): Promise<void>;
+  remove(msgId: string): Promise<void>;
+  /** The records stored for this user, as they were read. */
+  list(userId: string): Promise<readonly unknown[]>;
 }
 
 const DB_NAME = 'parley';
@@ -84,17 +132,15 @@ export async function removeOutbox(msgId: string): Promise<void> {
   await done(tx);
 }
 
-/** This user's waiting messages, oldest first. */
-export async function listOutbox(userId: string): Promise<OutboxEntry[]> {
+/** This user's stored records (waiting and failed messages), unparsed: see parseOutboxEntries. */
+export async function listOutbox(userId: string): Promise<unknown[]> {
   const db = await open();
-  let entries: OutboxEntry[];
-  if (!db) {
-    entries = [...memory.values()].filter((e) => e.userId === userId);
-  } else {
-    const tx = db.transaction(STORE, 'readonly');
-    const req = tx.objectStore(STORE).index('userId').getAll(userId);
-    await done(tx);
-    entries = req.result as OutboxEntry[];
-  }
-  return entries.sort((a, b) => a.createdAt - b.createdAt);
+  if (!db) return [...memory.values()].filter((e) => e.userId === userId);
+  const tx = db.transaction(STORE, 'readonly');
+  const req = tx.objectStore(STORE).index('userId').getAll(userId);
+  await done(tx);
+  return req.result as unknown[];
 }
+
+/** The outbox in this browser's IndexedDB. */
+export const indexedDbOutbox: OutboxStore = { put: putOutbox, remove: removeOutbox, list: listOutbox };

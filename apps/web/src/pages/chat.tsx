@@ -1,5 +1,5 @@
 import { DELETED_ACCOUNT } from '@app/protocol';
-import { ArrowLeft, Copy, Info, MailQuestion, Pencil, Trash2 } from 'lucide-react';
+import { ArrowLeft, Copy, Info, MailQuestion, Pencil, RotateCw, Trash2 } from 'lucide-react';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ConnectionBar } from '@/components/connection-bar';
@@ -125,7 +125,18 @@ export default function ChatPage() {
       },
       { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) },
     ];
-    if (me && m.senderId === me.id && !m.pending) {
+    if (me && m.senderId === me.id && m.failed !== undefined) {
+      // Not sent: it never reached the server, so Retry sends it again and Delete just drops it.
+      list.push(
+        { label: 'Retry', icon: RotateCw, onSelect: () => client?.retryMessage(m.id) },
+        {
+          label: 'Delete',
+          icon: Trash2,
+          destructive: true,
+          onSelect: () => client?.discardMessage(m.id),
+        },
+      );
+    } else if (me && m.senderId === me.id && !m.pending) {
       list.push(
         { label: 'Edit', icon: Pencil, onSelect: () => setEditing(m) },
         {
