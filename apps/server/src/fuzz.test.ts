@@ -42,6 +42,14 @@ const ROUTES: Record<string, { method: string; path: string; query?: true }> = {
   auditQuery: { method: 'GET', path: '/api/admin/audit', query: true },
 };
 
+/** A body as a query string (what is not a string goes as its JSON). */
+function queryOf(value: unknown): URLSearchParams {
+  const entries = Object.entries(typeof value === 'object' && value ? value : {});
+  return new URLSearchParams(
+    entries.map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
+}
+
 type Action =
   | { kind: 'frame'; index: number; mutation: Mutation }
   | { kind: 'raw'; text: string }
@@ -102,14 +110,7 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
         const value = mutate(body.value, a.mutation);
         const path = route.path.replace(':peer', peer.user.id);
         const res = route.query
-          ? await me.client.get(
-              `${path}?${new URLSearchParams(
-                Object.entries(typeof value === 'object' && value ? value : {}).map(([k, v]) => [
-                  k,
-                  typeof v === 'string' ? v : JSON.stringify(v),
-                ]),
-              )}`,
-            )
+          ? await me.client.get(`${path}?${queryOf(value)}`)
           : await (PUBLIC.has(body.name) ? t.client() : me.client).request(
               route.method,
               path,
