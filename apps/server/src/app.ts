@@ -22,6 +22,7 @@ import { PresenceTracker } from './realtime/presence.ts';
 import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/presence-redis.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { createRedisHub } from './realtime/redis-hub.ts';
+import { SendPace } from './realtime/send-pace.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
 import { originCheck } from './security/origin.ts';
@@ -112,13 +113,13 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   // Attempt counts every process shares: Redis with several processes, else the database.
   // The per-user send pace without Redis has one process to agree with: memory.
   let limits: LimitStore;
-  let sendPace: LimitStore;
+  let sendPace: SendPace;
   let redis: Redis | null = null;
   if (config.redisUrl) {
     const redisHub = await createRedisHub(config.redisUrl, config.redisPrefix, app.log);
     redis = redisHub.redis;
     limits = new RedisLimits(redisHub.redis, config.redisPrefix);
-    sendPace = limits;
+    sendPace = new SendPace(limits, rl.userSendsPerSecond, rl.userSendBurst, 8);
     const counter = new RedisPresenceCounter(redisHub.redis, redisHub.origin, app.log, {
       namespace: config.redisPrefix,
       ttlMs: config.presenceTtlMs,
@@ -134,7 +135,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     hub = createLocalHub();
     presence = new PresenceTracker(store, social, hub);
     limits = new SqlLimits(db.kysely);
-    sendPace = new MemoryLimits();
+    sendPace = new SendPace(new MemoryLimits(), rl.userSendsPerSecond, rl.userSendBurst, 1);
   }
   const originAllowed = originCheck(config);
   const realtime = new Realtime({
@@ -148,7 +149,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     originAllowed,
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
-    userSends: { store: sendPace, perSecond: rl.userSendsPerSecond, burst: rl.userSendBurst },
+    sendPace,
   });
   realtime.attach(app.server);
   const ctx: AppContext = {
@@ -276,7 +277,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   });
 
   // Expired sessions are swept hourly (they are refused on use anyway), expired attempt
-  // counts every ten minutes.
+  // counts and send leases every minute.
   const sweep = setInterval(
     () => {
       store.deleteExpiredSessions(Date.now()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
@@ -286,10 +287,10 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   sweep.unref();
   const limitSweep = setInterval(() => {
     const now = Date.now();
-    for (const l of new Set([limits, sendPace])) {
-      l.sweep(now).catch((err: unknown) => app.log.warn({ err }, 'limit sweep failed'));
+    for (const sweep of [limits.sweep(now), sendPace.sweep(now)]) {
+      sweep.catch((err: unknown) => app.log.warn({ err }, 'limit sweep failed'));
     }
-  }, 10 * 60_000);
+  }, 60_000);
   limitSweep.unref();
 
   let closed = false;

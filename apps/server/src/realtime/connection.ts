@@ -665,10 +665,9 @@ export class Connection {
    * through (the frame limit above is per socket).
    */
   private async paceWrite(): Promise<void> {
-    const { store, perSecond, burst } = this.deps.userSends;
-    const interval = 1000 / perSecond;
-    const r = await store.pace(`send:${this.userId}`, interval, interval * (burst - 1), Date.now());
-    if (!r.ok) throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
+    if (!(await this.deps.sendPace.take(this.userId))) {
+      throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
+    }
   }
 
   /** Only the two participants may touch a chat. */

@@ -9,7 +9,6 @@ import { CLOSE, type GlobalEvent, MAX_FRAME_BYTES } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
-import type { LimitStore } from '../security/limits.ts';
 import type { OriginCheck } from '../security/origin.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
@@ -17,6 +16,7 @@ import type { Store } from '../storage/store.ts';
 import { Connection, ConnSocket } from './connection.ts';
 import type { ControlMessage, Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
+import type { SendPace } from './send-pace.ts';
 
 export interface RealtimeDeps {
   chat: ChatStore;
@@ -34,14 +34,8 @@ export interface RealtimeDeps {
   helloTimeoutMs: number;
   /** Sockets whose session ends within this arm a timer for it (the heartbeat's period). */
   expiryLookaheadMs: number;
-  /** Messages a user may write (send, edit, delete) across all their sockets: paced in `store`. */
-  userSends: UserSends;
-}
-
-export interface UserSends {
-  store: LimitStore;
-  perSecond: number;
-  burst: number;
+  /** Messages a user may write (send, edit, delete) across all their sockets and processes. */
+  sendPace: SendPace;
 }
 
 /** Sockets one user may hold at once (tabs and devices). */
@@ -111,7 +105,7 @@ export class Realtime {
     originAllowed: OriginCheck;
     frameRate?: { perSecond: number; burst: number };
     helloTimeoutMs: number;
-    userSends: UserSends;
+    sendPace: SendPace;
   }) {
     this.sessions = opts.sessions;
     this.originAllowed = opts.originAllowed;
@@ -126,7 +120,7 @@ export class Realtime {
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
-      userSends: opts.userSends,
+      sendPace: opts.sendPace,
       expiryLookaheadMs: HEARTBEAT_MS,
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);

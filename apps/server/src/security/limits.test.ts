@@ -129,18 +129,27 @@ describe.each(backends)('LimitStore on $name', (backend) => {
     const waits = [];
     for (let i = 0; i < 4; i++) waits.push(await store.pace(k, 1000, 3000, now));
     expect(waits).toEqual([
-      { ok: true, waitMs: 0 },
-      { ok: true, waitMs: 1000 },
-      { ok: true, waitMs: 2000 },
-      { ok: true, waitMs: 3000 },
+      { ok: true, granted: 1, waitMs: 0 },
+      { ok: true, granted: 1, waitMs: 1000 },
+      { ok: true, granted: 1, waitMs: 2000 },
+      { ok: true, granted: 1, waitMs: 3000 },
     ]);
     expect(await store.pace(k, 1000, 3000, now)).toEqual({ ok: false, retryAfterMs: 1000 });
-    expect(await store.pace(k, 1000, 3000, now + 1000)).toEqual({ ok: true, waitMs: 3000 });
+    expect(await store.pace(k, 1000, 3000, now + 1000)).toEqual({ ok: true, granted: 1, waitMs: 3000 });
     // Long idle: the next slot is now again.
     const idle = key();
     await store.pace(idle, 20, 0, Date.now());
     await new Promise((r) => setTimeout(r, 60));
-    expect(await store.pace(idle, 20, 0, Date.now())).toEqual({ ok: true, waitMs: 0 });
+    expect(await store.pace(idle, 20, 0, Date.now())).toEqual({ ok: true, granted: 1, waitMs: 0 });
+  });
+
+  it('grants several slots at once, as many as fit, never more', async () => {
+    const k = key();
+    const now = Date.now();
+    expect(await store.pace(k, 100, 900, now, 4)).toEqual({ ok: true, granted: 4, waitMs: 0 });
+    expect(await store.pace(k, 100, 900, now, 4)).toEqual({ ok: true, granted: 4, waitMs: 400 });
+    expect(await store.pace(k, 100, 900, now, 4)).toEqual({ ok: true, granted: 2, waitMs: 800 });
+    expect(await store.pace(k, 100, 900, now, 4)).toEqual({ ok: false, retryAfterMs: 100 });
   });
 
   it('concurrent paced attempts get distinct slots', async () => {

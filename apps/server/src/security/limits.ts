@@ -21,7 +21,27 @@ export interface Count {
   resetAt: number;
 }
 
-export type Pace = { ok: true; waitMs: number } | { ok: false; retryAfterMs: number };
+/** Granted: how many slots (at least 1) and how long until the first; or refused, and for how long. */
+export type Pace = { ok: true; granted: number; waitMs: number } | { ok: false; retryAfterMs: number };
+
+/**
+ * The generic cell-rate algorithm every store runs (Redis as a script): slots one
+ * `intervalMs` apart, the next free one at `tat`; up to `want` of them are granted while
+ * the first is at most `maxAheadMs` away. Returns the answer and the next free slot.
+ */
+export function gcra(
+  tat: number | null,
+  now: number,
+  intervalMs: number,
+  maxAheadMs: number,
+  want: number,
+): { pace: Pace; tat: number | null } {
+  const first = Math.max(tat ?? now, now);
+  const late = first - now;
+  if (late > maxAheadMs) return { pace: { ok: false, retryAfterMs: Math.max(1, late - maxAheadMs) }, tat };
+  const granted = Math.min(want, Math.floor((maxAheadMs - late) / intervalMs) + 1);
+  return { pace: { ok: true, granted, waitMs: late }, tat: first + granted * intervalMs };
+}
 
 export interface LimitStore {
   /** Counts one attempt under `key` in a window of `windowMs` that starts at the first. */
@@ -30,11 +50,11 @@ export interface LimitStore {
   uncount(key: string): Promise<void>;
   clear(key: string): Promise<void>;
   /**
-   * Paces attempts to one every `intervalMs` (a generic cell-rate algorithm): reserves
-   * the next free slot if it is at most `maxAheadMs` away and says how long to wait for
-   * it; otherwise refuses, saying when a slot is free again.
+   * Paces attempts to one every `intervalMs` (see gcra): reserves the next free slot, or
+   * up to `want` consecutive ones, if the first is at most `maxAheadMs` away and says how
+   * long to wait for it; otherwise refuses, saying when a slot is free again.
    */
-  pace(key: string, intervalMs: number, maxAheadMs: number, now: number): Promise<Pace>;
+  pace(key: string, intervalMs: number, maxAheadMs: number, now: number, want?: number): Promise<Pace>;
   /** Forgets what has expired. */
   sweep(now: number): Promise<void>;
 }
@@ -49,14 +69,10 @@ const COUNT = stmt(
 );
 const UNCOUNT = stmt('update rate_limits set count = count - 1 where key = ? and count > 0');
 const CLEAR = stmt('delete from rate_limits where key = ?');
-/** `count` says whether the slot was granted (1) or refused (0); `reset_at` is the next free slot. */
-const PACE = stmt(
-  'insert into rate_limits (key, count, reset_at) values (?, 1, ?) on conflict (key) do update set ' +
-    'count = case when rate_limits.reset_at - ? > ? then 0 else 1 end, ' +
-    'reset_at = case when rate_limits.reset_at - ? > ? then rate_limits.reset_at ' +
-    'when rate_limits.reset_at > ? then rate_limits.reset_at + ? else excluded.reset_at end ' +
-    'returning count, reset_at',
-);
+/** A pacing row (`reset_at`: the next free slot), created empty and locked for the read-modify-write. */
+const PACE_ROW = stmt('insert into rate_limits (key, count, reset_at) values (?, 0, 0) on conflict (key) do nothing');
+const PACE_READ = stmt('select reset_at from rate_limits where key = ?', ' for update');
+const PACE_WRITE = stmt('update rate_limits set reset_at = ? where key = ?');
 const SWEEP = stmt('delete from rate_limits where reset_at < ?');
 
 export class SqlLimits implements LimitStore {
@@ -79,20 +95,16 @@ export class SqlLimits implements LimitStore {
     await run(this.db, CLEAR, [key]);
   }
 
-  async pace(key: string, intervalMs: number, maxAheadMs: number, now: number): Promise<Pace> {
-    const [r] = await run<{ count: number; reset_at: number }>(this.db, PACE, [
-      key,
-      now + intervalMs,
-      now,
-      maxAheadMs,
-      now,
-      maxAheadMs,
-      now,
-      intervalMs,
-    ]);
-    const next = Number(r?.reset_at ?? now + intervalMs);
-    if (Number(r?.count) === 1) return { ok: true, waitMs: Math.max(0, next - intervalMs - now) };
-    return { ok: false, retryAfterMs: Math.max(1, next - now - maxAheadMs) };
+  async pace(key: string, intervalMs: number, maxAheadMs: number, now: number, want = 1): Promise<Pace> {
+    // One transaction: SQLite has a single writer, PostgreSQL locks the row (FOR UPDATE).
+    return this.db.transaction().execute(async (tx) => {
+      await run(tx, PACE_ROW, [key]);
+      const [row] = await run<{ reset_at: number }>(tx, PACE_READ, [key]);
+      const stored = Number(row?.reset_at ?? 0);
+      const r = gcra(stored || null, now, intervalMs, maxAheadMs, want);
+      if (r.pace.ok) await run(tx, PACE_WRITE, [r.tat, key]);
+      return r.pace;
+    });
   }
 
   async sweep(now: number): Promise<void> {
@@ -112,16 +124,20 @@ const UNCOUNT_LUA = `
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 if n > 0 then redis.call('DECR', KEYS[1]) end
 return 0`;
-/** KEYS[1]; ARGV: now, interval, max ahead. Returns {1, wait} or {0, retry after}. */
+/** gcra() in Lua. KEYS[1]; ARGV: now, interval, max ahead, want. Returns {granted, wait} or {0, retry after}. */
 const PACE_LUA = `
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
 local ahead = tonumber(ARGV[3])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-if tat - now > ahead then return {0, tat - now - ahead} end
-redis.call('SET', KEYS[1], tat + interval, 'PX', tat + interval - now)
-return {1, tat - now}`;
+local want = tonumber(ARGV[4])
+local first = tonumber(redis.call('GET', KEYS[1]) or '0')
+if first < now then first = now end
+local late = first - now
+if late > ahead then return {0, late - ahead} end
+local granted = math.min(want, math.floor((ahead - late) / interval) + 1)
+local tat = first + granted * interval
+redis.call('SET', KEYS[1], tat, 'PX', math.max(1, math.ceil(tat - now)))
+return {granted, late}`;
 
 type Script = (key: string, ...args: (string | number)[]) => Promise<[number, number]>;
 
@@ -159,9 +175,11 @@ export class RedisLimits implements LimitStore {
     await this.redis.del(this.prefix + key);
   }
 
-  async pace(key: string, intervalMs: number, maxAheadMs: number, now: number): Promise<Pace> {
-    const [ok, ms] = await this.scripts.pace(this.prefix + key, now, intervalMs, maxAheadMs);
-    return Number(ok) === 1 ? { ok: true, waitMs: Number(ms) } : { ok: false, retryAfterMs: Math.max(1, Number(ms)) };
+  async pace(key: string, intervalMs: number, maxAheadMs: number, now: number, want = 1): Promise<Pace> {
+    const [granted, ms] = await this.scripts.pace(this.prefix + key, now, intervalMs, maxAheadMs, want);
+    return Number(granted) > 0
+      ? { ok: true, granted: Number(granted), waitMs: Number(ms) }
+      : { ok: false, retryAfterMs: Math.max(1, Number(ms)) };
   }
 
   async sweep(): Promise<void> {
@@ -196,11 +214,10 @@ export class MemoryLimits implements LimitStore {
     this.slots.delete(key);
   }
 
-  async pace(key: string, intervalMs: number, maxAheadMs: number, now: number): Promise<Pace> {
-    const tat = Math.max(this.slots.get(key) ?? now, now);
-    if (tat - now > maxAheadMs) return { ok: false, retryAfterMs: Math.max(1, tat - now - maxAheadMs) };
-    this.slots.set(key, tat + intervalMs);
-    return { ok: true, waitMs: tat - now };
+  async pace(key: string, intervalMs: number, maxAheadMs: number, now: number, want = 1): Promise<Pace> {
+    const r = gcra(this.slots.get(key) ?? null, now, intervalMs, maxAheadMs, want);
+    if (r.pace.ok && r.tat !== null) this.slots.set(key, r.tat);
+    return r.pace;
   }
 
   async sweep(now: number): Promise<void> {

@@ -1,0 +1,50 @@
+/**
+ * Messages (sends, edits, deletions) are paced per user across all of their sockets and
+ * processes: a GCRA in the shared LimitStore. With Redis a round trip per message would
+ * sit in front of every send, so a process takes a few slots at a time (a lease, valid a
+ * second) and spends them locally: the limit is never exceeded (every message spends a
+ * slot of the one shared bucket); slots a process leased and did not use are forfeit.
+ */
+import type { LimitStore } from '../security/limits.ts';
+
+const LEASE_MS = 1000;
+
+export class SendPace {
+  private readonly store: LimitStore;
+  private readonly intervalMs: number;
+  private readonly maxAheadMs: number;
+  private readonly lease: number;
+  private readonly leases = new Map<string, { left: number; until: number }>();
+
+  /**
+   * `perSecond` on average, bursts of `burst`; `lease`: slots taken at once (1 when the
+   * store is this process's own memory).
+   */
+  constructor(store: LimitStore, perSecond: number, burst: number, lease: number) {
+    this.store = store;
+    // Whole milliseconds (what every store keeps): at most 1,000 a second.
+    this.intervalMs = Math.max(1, Math.floor(1000 / Math.max(1, perSecond)));
+    this.maxAheadMs = this.intervalMs * Math.max(0, burst - 1);
+    this.lease = Math.max(1, Math.min(lease, burst));
+  }
+
+  /** Takes one slot for a message of `userId`; false when the user is over the pace. */
+  async take(userId: string, now = Date.now()): Promise<boolean> {
+    const held = this.leases.get(userId);
+    if (held && held.left > 0 && held.until > now) {
+      held.left -= 1;
+      return true;
+    }
+    const r = await this.store.pace(`send:${userId}`, this.intervalMs, this.maxAheadMs, now, this.lease);
+    if (!r.ok) return false;
+    if (r.granted > 1) this.leases.set(userId, { left: r.granted - 1, until: now + LEASE_MS });
+    else this.leases.delete(userId);
+    return true;
+  }
+
+  /** Forgets expired leases (and the store what has expired in it). */
+  async sweep(now = Date.now()): Promise<void> {
+    for (const [k, l] of this.leases) if (l.until <= now || l.left === 0) this.leases.delete(k);
+    await this.store.sweep(now);
+  }
+}
