@@ -224,3 +224,33 @@ export async function setPrivacy(
   );
   expect(status).toBe(200);
 }
+
+/**
+ * The entries of this page's IndexedDB outbox (database 'parley', store 'outbox'), oldest
+ * first: their text and failure code.
+ */
+export function outboxEntries(page: Page): Promise<{ text: string; failed: string | null }[]> {
+  return page.evaluate(
+    () =>
+      new Promise<{ text: string; failed: string | null }[]>((resolve, reject) => {
+        const req = indexedDB.open('parley');
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const db = req.result;
+          if (!db.objectStoreNames.contains('outbox')) {
+            db.close();
+            resolve([]);
+            return;
+          }
+          const all = db.transaction('outbox').objectStore('outbox').getAll();
+          all.onsuccess = () => {
+            db.close();
+            const rows = all.result as { text: string; createdAt: number; failed?: { code: string } }[];
+            rows.sort((a, b) => a.createdAt - b.createdAt);
+            resolve(rows.map((r) => ({ text: r.text, failed: r.failed?.code ?? null })));
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}

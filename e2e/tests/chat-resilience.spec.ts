@@ -9,38 +9,13 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page, WebSocketRoute } from '@playwright/test';
-import { bubble, bubbles, expect, openChat, openMessageMenu, send, test, tick } from './chat-helpers.ts';
+import { bubble, bubbles, expect, openChat, openMessageMenu, outboxEntries, send, test, tick } from './chat-helpers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The texts of the bubbles, top to bottom. */
 function texts(page: Page) {
   return bubbles(page).locator('p');
-}
-
-/** How many messages wait in this page's IndexedDB outbox (database 'parley', store 'outbox'). */
-function outboxSize(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const req = indexedDB.open('parley');
-        req.onerror = () => reject(req.error);
-        req.onsuccess = () => {
-          const db = req.result;
-          if (!db.objectStoreNames.contains('outbox')) {
-            db.close();
-            resolve(0);
-            return;
-          }
-          const count = db.transaction('outbox').objectStore('outbox').count();
-          count.onsuccess = () => {
-            db.close();
-            resolve(count.result);
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-  );
 }
 
 test.describe('resilience', () => {
@@ -77,7 +52,7 @@ test.describe('resilience', () => {
       await expect(tick(bubble(alice.page, text), 'Read')).toBeVisible();
     }
     await expect(texts(alice.page)).toHaveText(['Before the tunnel', 'In the tunnel', 'Still in the tunnel']);
-    await expect.poll(() => outboxSize(alice.page)).toBe(0);
+    await expect.poll(() => outboxEntries(alice.page).then((e) => e.length)).toBe(0);
 
     // The server stored each once.
     await alice.page.reload();
@@ -110,7 +85,7 @@ test.describe('resilience', () => {
     await reconnect(true);
     await send(alice.page, 'Second, stuck');
     await expect(tick(bubble(alice.page, 'Second, stuck'), 'Pending')).toBeVisible();
-    await expect.poll(() => outboxSize(alice.page)).toBe(1);
+    await expect.poll(() => outboxEntries(alice.page).then((e) => e.length)).toBe(1);
 
     // Reloaded while still cut off: the message is shown from the outbox, still waiting.
     await alice.page.reload();
@@ -121,7 +96,7 @@ test.describe('resilience', () => {
     await expect(bubble(bob.page, 'Second, stuck')).toHaveCount(1);
     await expect(tick(bubble(alice.page, 'Second, stuck'), 'Read')).toBeVisible();
     await expect(texts(alice.page)).toHaveText(['First, delivered', 'Second, stuck']);
-    await expect.poll(() => outboxSize(alice.page)).toBe(0);
+    await expect.poll(() => outboxEntries(alice.page).then((e) => e.length)).toBe(0);
 
     await alice.page.reload();
     await bob.page.reload();

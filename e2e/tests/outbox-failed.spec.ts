@@ -4,7 +4,6 @@
  * retried or deleted from its menu. The refusal is a real one: the recipient's account
  * is blocked by the administrator, so the server answers 'recipient_unavailable'.
  */
-import type { Page } from '@playwright/test';
 import { expect, expectToast, findUser, test, withDb } from './admin-helpers.ts';
 import {
   bubble,
@@ -14,6 +13,7 @@ import {
   notSent,
   openChat,
   openMessageMenu,
+  outboxEntries,
   runTag,
   send,
   shotSizes,
@@ -21,33 +21,6 @@ import {
 } from './chat-helpers.ts';
 
 const REASON = 'This account is not available';
-
-/** The entries of this page's IndexedDB outbox (database 'parley', store 'outbox'): text and failure code. */
-function outbox(page: Page): Promise<{ text: string; failed: string | null }[]> {
-  return page.evaluate(
-    () =>
-      new Promise<{ text: string; failed: string | null }[]>((resolve, reject) => {
-        const req = indexedDB.open('parley');
-        req.onerror = () => reject(req.error);
-        req.onsuccess = () => {
-          const db = req.result;
-          if (!db.objectStoreNames.contains('outbox')) {
-            db.close();
-            resolve([]);
-            return;
-          }
-          const all = db.transaction('outbox').objectStore('outbox').getAll();
-          all.onsuccess = () => {
-            db.close();
-            const rows = all.result as { text: string; createdAt: number; failed?: { code: string } }[];
-            rows.sort((a, b) => a.createdAt - b.createdAt);
-            resolve(rows.map((r) => ({ text: r.text, failed: r.failed?.code ?? null })));
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
-}
 
 test('a refused message stays as "Not sent": it survives a reload, holds back nothing, and can be retried or deleted', async ({
   world,
@@ -98,7 +71,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   await expect(bubbles(bob.page).locator('p')).toHaveText([texts.before, texts.refused, texts.second]);
   expect(storedCount(texts.refused)).toBe(0);
   await expect
-    .poll(() => outbox(bob.page))
+    .poll(() => outboxEntries(bob.page))
     .toEqual([
       { text: texts.refused, failed: 'recipient_unavailable' },
       { text: texts.second, failed: 'recipient_unavailable' },
@@ -153,7 +126,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   menu = await openMessageMenu(bob.page, bubble(bob.page, texts.second));
   await menu.getByRole('menuitem', { name: 'Delete' }).click();
   await expect(bubble(bob.page, texts.second)).toHaveCount(0);
-  await expect.poll(() => outbox(bob.page)).toEqual([]);
+  await expect.poll(() => outboxEntries(bob.page)).toEqual([]);
   await bob.page.reload();
   await expect(bubbles(bob.page).locator('p')).toHaveText([texts.before, texts.after, texts.refused]);
   expect(storedCount(texts.second)).toBe(0);
@@ -176,7 +149,7 @@ test('the composer does not queue a text the protocol refuses, and says why', as
   await expect(input).toHaveAttribute('aria-invalid', 'true');
   await expect(input).toHaveValue('Cut \uD83D');
   await expect(bubbles(alice.page)).toHaveCount(0);
-  await expect.poll(() => outbox(alice.page)).toEqual([]);
+  await expect.poll(() => outboxEntries(alice.page)).toEqual([]);
 
   // Corrected, it goes.
   await input.fill('Cut');

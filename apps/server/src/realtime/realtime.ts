@@ -121,7 +121,7 @@ export class Realtime {
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
       sendPace: opts.sendPace,
-      expiryLookaheadMs: HEARTBEAT_MS,
+      expiryLookaheadMs: HEARTBEAT_MS + 1_000,
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -297,7 +297,7 @@ export class Realtime {
       const now = Date.now();
       for (const c of all.slice(i, i + HEARTBEAT_SLICE)) {
         if (c.ws.readyState !== c.ws.OPEN) continue;
-        c.scheduleExpiry(now, HEARTBEAT_MS + HEARTBEAT_SLICE);
+        c.scheduleExpiry(now, this.deps.expiryLookaheadMs);
         if (!c.alive) {
           c.ws.terminate();
           continue;

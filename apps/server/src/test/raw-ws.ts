@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { PROTOCOL_VERSION } from '@app/protocol';
 import type { TestServer } from './harness.ts';
+import { Waiters } from './waiters.ts';
 
 export interface RawFrame {
   opcode: number;
@@ -22,7 +23,7 @@ export class RawWsClient {
   /** When the server ended the TCP connection. */
   endedAt: number | null = null;
   private buffer = Buffer.alloc(0);
-  private waiters: (() => void)[] = [];
+  private readonly waiters = new Waiters('the raw socket');
 
   private constructor(socket: net.Socket, rest: Buffer) {
     this.socket = socket;
@@ -148,23 +149,11 @@ export class RawWsClient {
   }
 
   private wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
+    this.waiters.wake();
   }
 
   waitFor(pred: () => boolean, ms = 5000): Promise<void> {
-    if (pred()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting on the raw socket')), ms);
-      const check = () => {
-        if (pred()) {
-          clearTimeout(timer);
-          resolve();
-        } else this.waiters.push(check);
-      };
-      this.waiters.push(check);
-    });
+    return this.waiters.waitFor(pred, ms);
   }
 
   /** Resolves when the server has cut the TCP connection. */

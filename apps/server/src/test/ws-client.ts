@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type ChatMessage, type DownFrame, downFrameSchema, PROTOCOL_VERSION, type ResultData } from '@app/protocol';
 import WebSocket from 'ws';
 import type { TestServer } from './harness.ts';
+import { Waiters } from './waiters.ts';
 
 type ErrorFrame = Extract<DownFrame, { t: 'error' }>;
 
@@ -12,7 +13,7 @@ export class WsTestClient {
   lastSeq = 0;
   welcome: Extract<DownFrame, { t: 'welcome' }> | null = null;
   closed: { code: number; reason: string } | null = null;
-  private waiters: (() => void)[] = [];
+  private readonly waiters = new Waiters('a frame');
   private nextId = 0;
 
   private constructor(ws: WebSocket) {
@@ -35,9 +36,7 @@ export class WsTestClient {
   }
 
   private wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
+    this.waiters.wake();
   }
 
   /** Opens a socket with the session cookie; resolves once it is open (before hello). */
@@ -66,17 +65,7 @@ export class WsTestClient {
 
   /** Waits until `pred` holds (checked on every frame), or fails after `ms`. */
   waitFor(pred: () => boolean, ms = 5000): Promise<void> {
-    if (pred()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a frame')), ms);
-      const check = () => {
-        if (pred()) {
-          clearTimeout(timer);
-          resolve();
-        } else this.waiters.push(check);
-      };
-      this.waiters.push(check);
-    });
+    return this.waiters.waitFor(pred, ms);
   }
 
   /** Sends a request and resolves with its result, or rejects with the error frame. */

@@ -1,24 +1,8 @@
-import type { ChatMessage } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
-import type { UiMessage } from './conversation';
+import { testMessage } from '../test/messages';
 import { ConversationState } from './conversation-state';
 
-function msg(id: string, timestamp: number, extra: Partial<UiMessage> = {}): UiMessage {
-  const m: ChatMessage = {
-    chatId: 'a_b',
-    id,
-    senderId: 'a',
-    recipientId: 'b',
-    text: id,
-    timestamp,
-    status: 'sent',
-    edited: false,
-    deleted: false,
-    deliveredAt: null,
-    readAt: null,
-  };
-  return { ...m, ...extra };
-}
+const msg = testMessage;
 
 describe('ConversationState.view', () => {
   it('shows failed outbox messages where they were typed, waiting ones at the end', () => {

@@ -1,22 +1,9 @@
 import type { ChatMessage } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
+import { testMessage } from '../test/messages';
 import { compareMessages, mergeMessages, upsertMessage } from './conversation';
 
-function msg(id: string, timestamp: number, text = id): ChatMessage {
-  return {
-    chatId: 'a_b',
-    id,
-    senderId: 'a',
-    recipientId: 'b',
-    text,
-    timestamp,
-    status: 'sent',
-    edited: false,
-    deleted: false,
-    deliveredAt: null,
-    readAt: null,
-  };
-}
+const msg = (id: string, timestamp: number, text = id) => testMessage(id, timestamp, { text });
 
 const ids = (list: readonly ChatMessage[]) => list.map((m) => m.id);
 
