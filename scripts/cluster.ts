@@ -117,7 +117,16 @@ const procs = ports.map((port) => {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', TRUST_PROXY: '1', PUBLIC_URL: publicUrl },
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TRUST_PROXY: '1',
+      PUBLIC_URL: publicUrl,
+      // Each process also takes its own address (what the browser tests that pin a user
+      // to one process open); users come through the proxy, at PUBLIC_URL.
+      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://127.0.0.1:${port}`].filter(Boolean).join(','),
+    },
   });
   children.push(child);
   return { child, port, url: `http://127.0.0.1:${port}` };

@@ -42,6 +42,8 @@ export interface Config {
   publicUrl: string;
   /** PUBLIC_URL was given: requests must come from its origin (see security/origin.ts). */
   publicUrlFromEnv: boolean;
+  /** Further origins the API and the WebSocket accept (ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: string[];
   adminEmail: string;
   smtpUrl: string | null;
   mailFrom: string;
@@ -154,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     publicUrl,
     publicUrlFromEnv: Boolean(env.PUBLIC_URL),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => new URL(httpUrl('ALLOWED_ORIGINS', o, o)).origin),
     adminEmail: (env.ADMIN_EMAIL ?? 'admin@example.com').trim().toLowerCase(),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',

@@ -263,3 +263,23 @@ describe.each(SETUPS)('the owner’s browser and a guessing burst on $name', (se
     expect(refused.status).toBe(429);
   });
 });
+
+describe.each(SETUPS)('the API request limit on $name', (setup) => {
+  let servers: TestServer[];
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ servers, close } = await setup.start({ apiPerMinute: 20 }));
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('60 concurrent requests from one address, whichever server they reach: exactly 20 answered', async () => {
+    const res = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => clientOf(servers, i, '203.0.113.30').get('/api/session')),
+    );
+    expect(statuses(res)).toEqual({ 200: 20, 429: 40 });
+    // Another address has its own count.
+    expect((await clientOf(servers, 1, '203.0.113.31').get('/api/session')).status).toBe(200);
+  });
+});

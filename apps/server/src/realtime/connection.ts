@@ -29,7 +29,7 @@ import {
   type WsErrorCode,
 } from '@app/protocol';
 import { type RawData, WebSocket } from 'ws';
-import { ChatError, payloadOf } from '../storage/chat-store.ts';
+import { ChatError, payloadOf, RevokedError } from '../storage/chat-store.ts';
 import type { RealtimeDeps } from './realtime.ts';
 
 function assertNever(x: never): never {
@@ -508,6 +508,11 @@ export class Connection {
     try {
       await this.dispatch(frame);
     } catch (e) {
+      // The account or session behind this socket is gone: nothing more from it.
+      if (e instanceof RevokedError) {
+        this.close(e.why === 'blocked' ? CLOSE.blocked : CLOSE.sessionEnded, e.why);
+        return;
+      }
       if (e instanceof ChatError || e instanceof FrameError) {
         this.send({ t: 'error', id, code: e.code, message: e.message });
         return;

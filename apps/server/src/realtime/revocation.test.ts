@@ -156,6 +156,20 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     expect(await messagesWithText('blocked')).toBe(0);
   });
 
+  it('a session ended where this server was not told (the shell, a lost message): the next send closes the socket', async () => {
+    const x = await signUp(t);
+    const y = await signUp(t);
+    const xRaw = await RawWsClient.connect(t, x.client.cookie);
+    // What `npm run admin -- reset-password` does: the sessions go, no process hears of it.
+    await t.server.ctx.store.deleteUserSessions(x.user.id);
+    xRaw.send({ t: 'send', id: 'after-shell', to: y.user.id, msgId: randomUUID(), text: 'after the shell' });
+    await xRaw.waitFor(() => xRaw.closeFrame !== null);
+    expect(xRaw.closeFrame?.code).toBe(CLOSE.sessionEnded);
+    await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);
+    expect(xRaw.messages.filter((m) => m.t === 'result')).toEqual([]);
+    expect(await messagesWithText('after the shell')).toBe(0);
+  });
+
   it('an account deleted during a burst of its own sends leaves no message, summary or log of it', async () => {
     for (let round = 0; round < 3; round++) {
       const x = await signUp(t);

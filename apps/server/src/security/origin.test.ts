@@ -10,14 +10,19 @@ import { originCheck } from './origin.ts';
 
 describe('originCheck', () => {
   it('with PUBLIC_URL: its origin only', () => {
-    const ok = originCheck({ publicUrl: 'https://chat.example.com/', publicUrlFromEnv: true });
+    const ok = originCheck({
+      publicUrl: 'https://chat.example.com/',
+      publicUrlFromEnv: true,
+      allowedOrigins: ['http://10.0.0.5:3001'],
+    });
     expect(ok('https://chat.example.com', 'chat.example.com')).toBe(true);
+    expect(ok('http://10.0.0.5:3001', 'rebound.example')).toBe(true);
     expect(ok('http://chat.example.com', 'chat.example.com')).toBe(false);
     expect(ok('http://rebound.example:3000', 'rebound.example:3000')).toBe(false);
   });
 
   it('without it: the default origin or the request’s own host', () => {
-    const ok = originCheck({ publicUrl: 'http://localhost:3000', publicUrlFromEnv: false });
+    const ok = originCheck({ publicUrl: 'http://localhost:3000', publicUrlFromEnv: false, allowedOrigins: [] });
     expect(ok('http://localhost:3000', '127.0.0.1:3000')).toBe(true);
     expect(ok('http://127.0.0.1:3000', '127.0.0.1:3000')).toBe(true);
     expect(ok('https://evil.example', '127.0.0.1:3000')).toBe(false);

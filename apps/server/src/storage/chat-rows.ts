@@ -30,6 +30,30 @@ export class ChatError extends Error {
   }
 }
 
+const REVOKED_MSG = {
+  deleted: 'This account no longer exists',
+  blocked: 'This account has been blocked by the administrator',
+  sessionEnded: 'Your session has ended. Please sign in again.',
+} as const;
+
+/**
+ * Refused because the user a change was made for is gone or blocked, or its session has
+ * ended: the socket it came from is closed as well (realtime/connection.ts).
+ */
+export class RevokedError extends ChatError {
+  readonly why: keyof typeof REVOKED_MSG;
+  constructor(why: keyof typeof REVOKED_MSG) {
+    super('forbidden', REVOKED_MSG[why]);
+    this.why = why;
+  }
+}
+
+/** Throws RevokedError unless the acting user's row (as lockPeople or SEND_CONTEXT read it) is there and not blocked. */
+export function assertActive<T extends { blocked: number }>(user: T | undefined): asserts user is T {
+  if (!user) throw new RevokedError('deleted');
+  if (user.blocked === 1) throw new RevokedError('blocked');
+}
+
 export function toMessage(r: Selectable<MessagesTable>): ChatMessage {
   return {
     chatId: r.chat_id,

@@ -9,7 +9,6 @@ import {
   type ChatSummary,
   chatIdOf,
   DELETED_TEXT,
-  MSG,
   type PublicUser,
   SOCIAL_MSG,
   UPDATE_LOG_KEEP,
@@ -19,6 +18,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import {
   appendLog,
   appendLogProgram,
+  assertActive,
   ChatError,
   call,
   insertMessageProgram,
@@ -29,6 +29,7 @@ import {
   parsePayload,
   publicUserOf,
   query,
+  RevokedError,
   stmt,
   summaryOf,
   type Tx,
@@ -40,7 +41,7 @@ import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import type { Database, MessagesTable, UsersTable } from './schema.ts';
 import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
-export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
+export { ChatError, type LoggedUpdate, payloadOf, RevokedError, toMessage, toPublicUser } from './chat-rows.ts';
 
 const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
@@ -95,12 +96,9 @@ function* sendProgram(
   const chatId = chatIdOf(senderId, recipientId);
   const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, session, senderId, recipientId]);
   const sender = people.find((p) => p.id === senderId);
-  if (!sender) throw new ChatError('forbidden', 'This account no longer exists');
-  if (sender.blocked === 1) throw new ChatError('forbidden', 'This account has been blocked by the administrator');
+  assertActive(sender);
   const sessionEnds = people[0]?.session_expires ?? null;
-  if (session !== null && (sessionEnds === null || Number(sessionEnds) <= now)) {
-    throw new ChatError('forbidden', MSG.sessionExpired);
-  }
+  if (session !== null && (sessionEnds === null || Number(sessionEnds) <= now)) throw new RevokedError('sessionEnded');
   const stored = people[0]?.stored_sender ?? null;
   if (stored !== null) {
     if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
@@ -261,9 +259,7 @@ export class ChatStore {
    */
   private async participants(tx: Tx, userId: string, chatId: string): Promise<void> {
     const people = await lockPeople(tx, ...(chatId.split('_') as [string, string]));
-    const me = people.find((p) => p.id === userId);
-    if (!me) throw new ChatError('forbidden', 'This account no longer exists');
-    if (me.blocked === 1) throw new ChatError('forbidden', 'This account has been blocked by the administrator');
+    assertActive(people.find((p) => p.id === userId));
   }
 
   /** Rewrites one of the sender's own messages (edit or delete) and the summaries it heads. */

@@ -20,6 +20,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import {
   appendLog,
+  assertActive,
   ChatError,
   type Entry,
   insertMessage,
@@ -458,7 +459,7 @@ export class SocialStore {
       if (n?.type !== 'request') throw new ChatError('not_found', 'Request not found');
       // Both people stay until this commits (see lockPeople).
       const people = await lockPeople(tx, userId, n.from_id ?? userId);
-      if (!people.some((p) => p.id === userId)) throw new ChatError('forbidden', 'This account no longer exists');
+      assertActive(people.find((p) => p.id === userId));
       await tx.deleteFrom('user_notifications').where('id', '=', n.id).execute();
       const entries: Entry[] = [{ userId, update: { kind: 'notificationRemoved', id: n.id } }];
       const from = n.from_id
