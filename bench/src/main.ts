@@ -189,8 +189,8 @@ async function startServer(dataDir: string): Promise<Target> {
     // The throughput phase drives each socket (and user) well past the default 20 frames/s.
     WS_FRAMES_PER_SECOND: '100000',
     WS_BURST: '100000',
-    RATE_LIMIT_USER_SENDS_PER_SECOND: '100000',
-    RATE_LIMIT_USER_SEND_BURST: '100000',
+    RATE_LIMIT_USER_WRITES_PER_SECOND: '100000',
+    RATE_LIMIT_USER_WRITE_BURST: '100000',
     ...(usePg
       ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: `bench_${tag}` }
       : {}),

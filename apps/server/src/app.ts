@@ -22,7 +22,7 @@ import { PresenceTracker } from './realtime/presence.ts';
 import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/presence-redis.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { createRedisHub } from './realtime/redis-hub.ts';
-import { SendPace } from './realtime/send-pace.ts';
+import { WritePace } from './realtime/write-pace.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
 import { originCheck } from './security/origin.ts';
@@ -113,13 +113,13 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   // Attempt counts every process shares: Redis with several processes, else the database.
   // The per-user send pace without Redis has one process to agree with: memory.
   let limits: LimitStore;
-  let sendPace: SendPace;
+  let writePace: WritePace;
   let redis: Redis | null = null;
   if (config.redisUrl) {
     const redisHub = await createRedisHub(config.redisUrl, config.redisPrefix, app.log);
     redis = redisHub.redis;
     limits = new RedisLimits(redisHub.redis, config.redisPrefix);
-    sendPace = new SendPace(limits, rl.userSendsPerSecond, rl.userSendBurst, 8);
+    writePace = new WritePace(limits, rl.userWritesPerSecond, rl.userWriteBurst, 8);
     const counter = new RedisPresenceCounter(redisHub.redis, redisHub.origin, app.log, {
       namespace: config.redisPrefix,
       ttlMs: config.presenceTtlMs,
@@ -135,7 +135,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     hub = createLocalHub();
     presence = new PresenceTracker(store, social, hub);
     limits = new SqlLimits(db.kysely);
-    sendPace = new SendPace(new MemoryLimits(), rl.userSendsPerSecond, rl.userSendBurst, 1);
+    writePace = new WritePace(new MemoryLimits(), rl.userWritesPerSecond, rl.userWriteBurst, 1);
   }
   const originAllowed = originCheck(config);
   const realtime = new Realtime({
@@ -149,7 +149,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     originAllowed,
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
-    sendPace,
+    writePace,
   });
   realtime.attach(app.server);
   const ctx: AppContext = {
@@ -287,7 +287,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   sweep.unref();
   const limitSweep = setInterval(() => {
     const now = Date.now();
-    for (const sweep of [limits.sweep(now), sendPace.sweep(now)]) {
+    for (const sweep of [limits.sweep(now), writePace.sweep(now)]) {
       sweep.catch((err: unknown) => app.log.warn({ err }, 'limit sweep failed'));
     }
   }, 60_000);

@@ -29,10 +29,10 @@ export interface RateLimits {
   windowMs: number;
   /** Every API request per IP per minute. */
   apiPerMinute: number;
-  /** Messages (sends, edits, deletions) one user may write per second on average, across all their sockets and processes… */
-  userSendsPerSecond: number;
+  /** Writes (messages, edits, deletions, receipts, flags, typing…) one user may make per second on average, across all their sockets and processes… */
+  userWritesPerSecond: number;
   /** …and in a burst. */
-  userSendBurst: number;
+  userWriteBurst: number;
 }
 
 export interface Config {
@@ -107,8 +107,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   mailPerIp: 20,
   windowMs: 15 * 60 * 1000,
   apiPerMinute: 600,
-  userSendsPerSecond: 20,
-  userSendBurst: 100,
+  userWritesPerSecond: 20,
+  userWriteBurst: 100,
 };
 
 function int(value: string | undefined, fallback: number): number {
@@ -147,8 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailPerIp: int(env.RATE_LIMIT_MAIL_PER_IP, DEFAULT_RATE_LIMITS.mailPerIp),
     windowMs: int(env.RATE_LIMIT_WINDOW_MS, DEFAULT_RATE_LIMITS.windowMs),
     apiPerMinute: int(env.RATE_LIMIT_API_PER_MINUTE, DEFAULT_RATE_LIMITS.apiPerMinute),
-    userSendsPerSecond: int(env.RATE_LIMIT_USER_SENDS_PER_SECOND, DEFAULT_RATE_LIMITS.userSendsPerSecond),
-    userSendBurst: int(env.RATE_LIMIT_USER_SEND_BURST, DEFAULT_RATE_LIMITS.userSendBurst),
+    userWritesPerSecond: int(env.RATE_LIMIT_USER_WRITES_PER_SECOND, DEFAULT_RATE_LIMITS.userWritesPerSecond),
+    userWriteBurst: int(env.RATE_LIMIT_USER_WRITE_BURST, DEFAULT_RATE_LIMITS.userWriteBurst),
   };
   return {
     port,

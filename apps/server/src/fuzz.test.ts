@@ -77,8 +77,8 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
           signInPerAccount: 100_000,
           signInPerAccountIp: 100_000,
           apiPerMinute: 1_000_000,
-          userSendsPerSecond: 100_000,
-          userSendBurst: 100_000,
+          userWritesPerSecond: 100_000,
+          userWriteBurst: 100_000,
         },
         wsFramesPerSecond: 100_000,
         wsBurst: 100_000,
@@ -139,10 +139,10 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
     await fc.assert(
       fc.asyncProperty(fc.array(actionArb, { minLength: 30, maxLength: 60 }), async (actions) => {
         for (const a of actions) await act(a);
-        // A round trip on a fresh socket: every frame of the batch has been handled.
-        const check = await WsTestClient.connect(t, me.client.cookie);
-        await check.request('chats');
-        await check.close();
+        // A round trip on the same socket (frames are handled in order): every frame of the
+        // batch has been answered. (A socket the server closed, e.g. for a frame over the
+        // size limit, handles nothing more anyway.)
+        if (!ws.closed) await ws.request('chats').catch(() => {});
         const internal = ws.frames.filter((f) => f.t === 'error' && f.code === 'internal');
         if (internal.length) failures.push(`internal errors: ${JSON.stringify(internal.slice(0, 3))}`);
         // Whatever was acknowledged as sent is stored exactly as it was sent.
@@ -150,7 +150,8 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
           if (f.t !== 'result' || !f.data || typeof f.data !== 'object' || !('message' in f.data)) continue;
           const m = (f.data as { message: { chatId: string; id: string; text: string; deleted: boolean } }).message;
           const stored = await t.server.ctx.chat.message(m.chatId, m.id);
-          if (stored && !stored.deleted && !m.deleted && stored.text !== m.text && !stored.edited) {
+          if (!stored) failures.push(`message ${m.id} acknowledged but not stored`);
+          else if (!stored.deleted && !m.deleted && stored.text !== m.text && !stored.edited) {
             failures.push(
               `message ${m.id} acknowledged as ${JSON.stringify(m.text)} stored as ${JSON.stringify(stored.text)}`,
             );

@@ -5,7 +5,7 @@ import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { emailChangedMail, passwordChangedMail } from '../mail/templates.ts';
 import { TakenError } from '../storage/store.ts';
-import { hashSecret, verifySecret } from './passwords.ts';
+import { hashSecret } from './passwords.ts';
 import { checkAvailable, sendVerification } from './routes.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -15,7 +15,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post(API.changeEmail, { preHandler: auth }, async (req): Promise<UserResponse> => {
     const { user } = authOf(req);
     const input = parseBody(changeEmailSchema, req.body);
-    if (!(await verifySecret(user.passwordHash, input.currentPassword))) {
+    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.currentPassword))) {
       throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
     }
     if (input.newEmail.toLowerCase() === user.email.toLowerCase()) {
@@ -38,14 +38,17 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post(API.changePassword, { preHandler: auth }, async (req, reply): Promise<UserResponse> => {
     const a = authOf(req);
     const input = parseBody(changePasswordSchema, req.body);
-    if (!(await verifySecret(a.user.passwordHash, input.currentPassword))) {
+    if (!(await ctx.throttle.confirmPassword(a.user.id, a.user.passwordHash, input.currentPassword))) {
       throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
     }
-    await store.setPasswordHash(a.user.id, await hashSecret(input.newPassword));
-    // Every session ends, this one included; this browser gets a fresh token.
+    const passwordHash = await hashSecret(input.newPassword);
+    await store.setPasswordHash(a.user.id, passwordHash);
+    // Every session ends, this one included; this browser gets a fresh token. Device
+    // cookies are bound to the password: this browser gets a new one.
     await store.deleteUserSessions(a.user.id);
     ctx.realtime.closeUser(a.user.id, CLOSE.sessionEnded);
     await sessions.start(req, reply, a.user.id, a.persistent);
+    ctx.devices.remember(reply, { id: a.user.id, passwordHash });
     ctx.mailer.send(passwordChangedMail(a.user.email, a.user.name));
     return { user: toMe(a.user, config) };
   });

@@ -71,9 +71,14 @@ async function findByLogin(ctx: AppContext, login: string): Promise<User | null>
   return ctx.store.userByUsername(handle);
 }
 
-/** The sign-in limits' account key: the account when the login resolves, else the login as typed. */
-function accountLimitKey(user: User | null, login: string): string {
-  return user ? `user:${user.id}` : `login:${login.trim().toLowerCase()}`;
+/**
+ * The sign-in limits' key: the login as typed, normalised (case, a handle's '@'), whether
+ * or not an account has it. Keying a known account's e-mail and handle together would
+ * tell a stranger which e-mail is which @handle (the two would run out together); each
+ * login form therefore has its own budget.
+ */
+function loginKey(login: string): string {
+  return login.trim().toLowerCase().replace(/^@/, '');
 }
 
 function ipOf(req: FastifyRequest): string {
@@ -125,7 +130,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
     await sendVerification(ctx, user, now);
     await sessions.start(req, reply, user.id, true, now);
-    devices.remember(reply, user.id);
+    devices.remember(reply, user);
     req.log.info({ userId: user.id }, 'account created');
     reply.code(201);
     return { user: toMe(user, config) };
@@ -135,12 +140,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const input = parseBody(signInSchema, req.body);
     const ip = ipOf(req);
     const user = await findByLogin(ctx, input.login);
-    // Keyed by the account, so its e-mail, username and '@username' share one counter.
-    const ticket = await throttle.signIn(
-      accountLimitKey(user, input.login),
-      ip,
-      devices.trusted(req, user?.id ?? null),
-    );
+    const ticket = await throttle.signIn(loginKey(input.login), ip, devices.trusted(req, user));
     const ok = await verifySecret(user?.passwordHash ?? null, input.password);
     if (!user || !ok) {
       req.log.info({ ip }, 'sign-in failed');
@@ -159,7 +159,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       ctx.realtime.closeSession(previous.tokenHash);
     }
     await sessions.start(req, reply, user.id, input.remember);
-    devices.remember(reply, user.id);
+    devices.remember(reply, user);
     return { user: toMe(user, config) };
   });
 
@@ -230,7 +230,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     // Proving control of the mailbox also proves the address.
     if (!user.emailVerified) await store.setEmailVerified(user.id, user.email);
     sessions.clearCookie(reply);
-    await throttle.resetAccount(accountLimitKey(user, ''));
+    await throttle.resetAccount([user.email, user.username].map(loginKey));
     return reply.code(204).send();
   });
 }

@@ -10,7 +10,7 @@ export const COOKIE = 'sid';
 export const PERSISTENT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const BROWSER_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** A session's expiry slides forward at most this often, to save writes. */
-const TOUCH_EVERY_MS = 60 * 60 * 1000;
+export const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
 export interface AuthContext {
   user: User;
@@ -74,6 +74,19 @@ export class Sessions {
   /** The session behind the request's cookie, if it is live. Blocked users are returned too: callers decide. */
   async resolve(req: FastifyRequest, now = Date.now()): Promise<AuthContext | null> {
     return this.resolveToken(req.cookies[COOKIE], now);
+  }
+
+  /**
+   * A socket's session, checked again: until when it lasts now (slid forward like an HTTP
+   * request's, at most hourly), or null when it has ended or its account is blocked.
+   */
+  async renew(tokenHash: string, now = Date.now()): Promise<number | null> {
+    const s = await this.store.sessionByHash(tokenHash);
+    if (!s || s.expiresAt <= now) return null;
+    if (now - s.lastUsedAt <= TOUCH_EVERY_MS) return s.expiresAt;
+    const expiresAt = now + (s.persistent ? PERSISTENT_TTL_MS : BROWSER_SESSION_TTL_MS);
+    await this.store.touchSession(tokenHash, now, expiresAt);
+    return expiresAt;
   }
 
   /** The live session of a raw cookie value (the WebSocket upgrade has no Fastify request). */

@@ -229,7 +229,7 @@ describe('blocked users', () => {
 });
 
 describe('sign-in rate limits', () => {
-  it('per account and address: after the limit even the right password gets 429, by any login form, until the window passes', async () => {
+  it('per login and address: after the limit even the right password gets 429, in any case, until the window passes; the handle counts apart', async () => {
     const windowMs = 1500;
     const s = await limitedServer({ signInPerAccountIp: 3, signInPerIp: 1000, windowMs });
     try {
@@ -238,12 +238,21 @@ describe('sign-in rate limits', () => {
         const res = await s.client().post(SIGNIN, { login: input.email, password: `wrong-${i}` });
         expect(res.body).toEqual(INVALID);
       }
-      for (const login of [input.email, input.email.toUpperCase(), input.username, `@${input.username}`]) {
+      for (const login of [input.email, `  ${input.email.toUpperCase()} `]) {
         const res = await s.client().post(SIGNIN, { login, password: PASSWORD });
         expect(res.status, login).toBe(429);
         expect(res.body.error).toBe('rate_limited');
         expect(sidOf(res)).toBeUndefined();
       }
+      // The handle is another login with its own count (sharing one would tell a stranger
+      // which e-mail is which @handle); '@handle' and 'handle' are the same login.
+      for (let i = 0; i < 3; i++) {
+        const res = await s.client().post(SIGNIN, { login: `@${input.username}`, password: `wrong-${i}` });
+        expect(res.body).toEqual(INVALID);
+      }
+      expect((await s.client().post(SIGNIN, { login: input.username.toUpperCase(), password: PASSWORD })).status).toBe(
+        429,
+      );
       // Another account is not affected.
       const other = await signUp(s);
       expect((await s.client().post(SIGNIN, { login: other.input.email, password: PASSWORD })).status).toBe(200);

@@ -168,31 +168,52 @@ describe.each(SETUPS)('sign-up and PIN limits on $name', (setup) => {
     expect(right.body.error).toBe('pin_locked');
   });
 
+  it('four wrong PINs and then the right one: accepted, and the count starts again', async () => {
+    const u = await withPin();
+    const c = clientOf(servers, 0, '203.0.113.24', u.client);
+    for (let i = 0; i < 4; i++) expect((await c.post('/api/me/pin/verify', { pin: `99999${i}` })).status).toBe(403);
+    expect(
+      (await clientOf(servers, 1, '203.0.113.24', u.client).post('/api/me/pin/verify', { pin: '123456' })).status,
+    ).toBe(200);
+    expect((await (servers[0] as TestServer).server.ctx.social.pinState(u.user.id)).failures).toBe(0);
+  });
+
   it('a burst of wrong PINs with the right one last never gets it accepted after five failures', async () => {
     const u = await withPin();
     const { social } = (servers[0] as TestServer).server.ctx;
     for (let burst = 0; burst < 7; burst++) {
       await social.setPin(u.user.id, (await social.pinState(u.user.id)).hash, Date.now());
       const pins = [...Array.from({ length: 20 }, (_, i) => String(200000 + burst * 100 + i)), '123456'];
-      const answered: number[] = [];
       const res = await Promise.all(
-        pins.map(async (pin, i) => {
-          const r = await clientOf(servers, i, '203.0.113.23', u.client).post('/api/me/pin/verify', { pin });
-          answered.push(r.status);
-          return r;
-        }),
+        pins.map((pin, i) => clientOf(servers, i, '203.0.113.23', u.client).post('/api/me/pin/verify', { pin })),
       );
-      // The right one is either among the first five judged, or refused like the rest:
-      // never accepted once five wrong ones were judged.
       const last = res[20] as TestResponse<{ error?: string }>;
-      expect([200, 429], `burst ${burst}`).toContain(last.status);
+      const wrong = res.slice(0, 20).filter((r) => r.status === 403).length;
       if (last.status === 200) {
-        // (Refusals before it are checks turned away while five were being judged.)
-        const wrongBefore = answered.slice(0, answered.indexOf(200)).filter((s) => s === 403).length;
-        expect(wrongBefore, `burst ${burst}`).toBeLessThan(5);
-        expect((await social.pinState(u.user.id)).lockedUntil, `burst ${burst}`).toBeNull();
-      } else expect(last.body.error).toBe('pin_locked');
+        // Judged among the first five: at most four wrong before it, and (the count starting
+        // again) at most four after.
+        expect(wrong, `burst ${burst}`).toBeLessThanOrEqual(8);
+      } else {
+        // Refused like the rest: at most four wrong ones were judged before the lock-out.
+        expect(last.status, `burst ${burst}`).toBe(429);
+        expect(last.body.error).toBe('pin_locked');
+        expect(wrong, `burst ${burst}`).toBeLessThanOrEqual(4);
+      }
     }
+  });
+
+  it('a right PIN judged after the lock-out began is refused like any other', async () => {
+    const u = await withPin();
+    const { social } = (servers[0] as TestServer).server.ctx;
+    const now = Date.now();
+    const checks = [];
+    for (let i = 0; i < 5; i++) checks.push(await social.reservePinCheck(u.user.id, now));
+    expect(checks.map((c) => (c.ok ? c.attempt : 0))).toEqual([1, 2, 3, 4, 5]);
+    expect((await social.reservePinCheck(u.user.id, now)).ok).toBe(false);
+    // The fifth is judged wrong first (the lock-out begins), then the third turns out right.
+    expect(await social.pinCheckFailed(u.user.id, 5, now)).toBeGreaterThan(now);
+    expect(await social.pinCheckPassed(u.user.id, now + 1)).toBe(false);
+    expect((await social.pinState(u.user.id)).lockedUntil).toBeGreaterThan(now);
   });
 });
 

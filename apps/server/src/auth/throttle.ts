@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RateLimits } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
 import type { LimitStore } from '../security/limits.ts';
+import { verifySecret } from './passwords.ts';
 
 export function tooMany(retryAfterMs: number): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -56,9 +57,9 @@ export class Throttle {
   }
 
   /**
-   * Admits a sign-in attempt for `account` (the account id, or the login as typed when
-   * none matches, so unknown logins are throttled alike) from `ip`, or throws 429. May
-   * wait (the account's slow lane) before it resolves.
+   * Admits a sign-in attempt for `account` (the login as typed, normalised: known and
+   * unknown logins are throttled alike) from `ip`, or throws 429. May wait (the login's
+   * slow lane) before it resolves.
    */
   async signIn(account: string, ip: string, device: string | null): Promise<SignInTicket> {
     const l = this.limits;
@@ -86,8 +87,24 @@ export class Throttle {
     };
   }
 
-  /** A password reset proved the mailbox: the account's sign-in counts start again. */
-  async resetAccount(account: string): Promise<void> {
-    await Promise.all([this.store.clear(`signin:account:${account}`), this.store.clear(`signin:slow:${account}`)]);
+  /**
+   * Checks the password given to confirm a change (e-mail, password, PIN) by a signed-in
+   * session: counted before it is judged, at most `signInPerAccountIp` wrong ones per
+   * account and window (a stolen session cookie must not become a password oracle);
+   * a right one gives its count back.
+   */
+  async confirmPassword(userId: string, passwordHash: string, given: string): Promise<boolean> {
+    const key = `reauth:${userId}`;
+    await this.take(key, this.limits.signInPerAccountIp);
+    const ok = await verifySecret(passwordHash, given);
+    if (ok) await this.store.uncount(key);
+    return ok;
+  }
+
+  /** A password reset proved the mailbox: the sign-in counts of the account's logins start again. */
+  async resetAccount(logins: string[]): Promise<void> {
+    await Promise.all(
+      logins.flatMap((l) => [this.store.clear(`signin:account:${l}`), this.store.clear(`signin:slow:${l}`)]),
+    );
   }
 }

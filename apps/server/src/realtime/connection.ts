@@ -29,6 +29,7 @@ import {
   type WsErrorCode,
 } from '@app/protocol';
 import { type RawData, WebSocket } from 'ws';
+import { TOUCH_EVERY_MS } from '../auth/session.ts';
 import { ChatError, payloadOf, RevokedError } from '../storage/chat-store.ts';
 import type { RealtimeDeps } from './realtime.ts';
 
@@ -37,6 +38,18 @@ function assertNever(x: never): never {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+/** Frames that write (or reach another user): paced per user. */
+const WRITES: ReadonlySet<UpFrame['t']> = new Set([
+  'send',
+  'edit',
+  'delete',
+  'delivered',
+  'read',
+  'typing',
+  'chatFlags',
+  'notificationsSeen',
+  'respondRequest',
+]);
 /** The queue of an idle socket (shared: idle sockets keep no promise of their own). */
 const IDLE: Promise<void> = Promise.resolve();
 
@@ -112,6 +125,8 @@ export class Connection {
   private state: 'hello' | 'syncing' | 'ready' | 'closing' | 'closed' = 'hello';
   /** When the session ends (ms); checked against the database when it passes. */
   private expiresAt: number;
+  /** When the database last confirmed the session. */
+  private checkedAt = Date.now();
   /** Until the hello: its deadline. Then, when the session ends soon: the expiry check. */
   private timer: NodeJS.Timeout | null = null;
   private lastSentSeq = 0;
@@ -166,31 +181,40 @@ export class Connection {
    */
   scheduleExpiry(now: number, withinMs: number): void {
     if (this.state !== 'ready' || this.timer !== null || this.expiresAt - now > withinMs) return;
-    this.timer = setTimeout(() => void this.sessionLive(), Math.max(0, this.expiresAt - now));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.sessionLive(true);
+      },
+      Math.max(0, this.expiresAt - now),
+    );
     this.timer.unref();
   }
 
   /**
-   * Whether the session is still live; when it has ended, the socket closes. Its expiry
-   * may have moved on (a request over HTTP slides it), so the database decides.
+   * Whether the session is still live. The database is asked when it is due: when the
+   * session should have ended, or an hour after it was last asked (a socket in use slides
+   * its session forward as HTTP requests do). When it has ended, the socket closes.
    */
-  private async sessionLive(): Promise<boolean> {
-    this.timer = null;
+  private async sessionLive(due = false): Promise<boolean> {
     if (this.gone) return false;
     const now = Date.now();
-    if (now < this.expiresAt) return true;
-    let expiresAt = 0;
+    if (!due && now < this.expiresAt && now - this.checkedAt < TOUCH_EVERY_MS) return true;
+    this.clearTimer();
+    this.checkedAt = now;
+    let expiresAt: number | null;
     try {
-      expiresAt = (await this.deps.store.sessionByHash(this.tokenHash))?.expiresAt ?? 0;
+      expiresAt = await this.deps.renewSession(this.tokenHash, now);
     } catch (err) {
       this.deps.log.warn({ err }, 'session check failed');
       return !this.gone;
     }
-    if (expiresAt <= Date.now()) {
-      this.close(CLOSE.sessionEnded, 'session expired');
+    if (expiresAt === null) {
+      this.close(CLOSE.sessionEnded, 'session ended');
       return false;
     }
     this.expiresAt = expiresAt;
+    this.scheduleExpiry(Date.now(), this.deps.expiryLookaheadMs);
     return !this.gone;
   }
 
@@ -447,7 +471,7 @@ export class Connection {
       return;
     }
     // A session that ended while the socket was open ends it (checked when it is due).
-    if (Date.now() >= this.expiresAt && !(await this.sessionLive())) return;
+    if (!(await this.sessionLive())) return;
     await this.handle(frame);
   }
 
@@ -525,6 +549,14 @@ export class Connection {
   private async dispatch(frame: Exclude<UpFrame, { t: 'hello' }>): Promise<void> {
     const { chat } = this.deps;
     const me = this.userId;
+    // Writes and typing are paced per user, whichever of their sockets and processes they
+    // come through (the frame limit above is per socket). Typing over the pace is dropped.
+    if (WRITES.has(frame.t) && !(await this.deps.writePace.take(me))) {
+      if (frame.t === 'typing') return;
+      throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
+    }
+    // Closed while waiting: nothing more from this socket.
+    if (this.gone) return;
     const now = Date.now();
     switch (frame.t) {
       case 'ping':
@@ -550,7 +582,6 @@ export class Connection {
       }
       case 'send': {
         if (frame.to === me) throw new FrameError('forbidden', 'You cannot message yourself');
-        await this.paceWrite();
         const r = await chat.send(me, frame.to, frame.msgId, frame.text, now, this.tokenHash);
         this.deps.publish(r.updates);
         if (this.typingTo?.delete(frame.to)) this.deps.hub.publish(frame.to, { t: 'typing', from: me, typing: false });
@@ -563,29 +594,27 @@ export class Connection {
       }
       case 'edit': {
         this.ownChat(frame.chatId);
-        await this.paceWrite();
-        const r = await chat.edit(me, frame.chatId, frame.msgId, frame.text, now);
+        const r = await chat.edit(me, frame.chatId, frame.msgId, frame.text, now, this.tokenHash);
         this.deps.publish(r.updates);
         this.reply(frame.id, 'edit', { message: this.viewMessage(r.message) });
         return;
       }
       case 'delete': {
         this.ownChat(frame.chatId);
-        await this.paceWrite();
-        const r = await chat.delete(me, frame.chatId, frame.msgId, now);
+        const r = await chat.delete(me, frame.chatId, frame.msgId, now, this.tokenHash);
         this.deps.publish(r.updates);
         this.reply(frame.id, 'delete', { message: this.viewMessage(r.message) });
         return;
       }
       case 'delivered': {
         this.ownChat(frame.chatId);
-        const updates = await chat.delivered(me, frame.chatId, frame.msgIds, now);
+        const updates = await chat.delivered(me, frame.chatId, frame.msgIds, now, this.tokenHash);
         this.deps.publish(updates);
         this.reply(frame.id, 'delivered', { count: updates.length / 2 });
         return;
       }
       case 'read': {
-        const updates = await chat.read(me, frame.peerId, now);
+        const updates = await chat.read(me, frame.peerId, now, this.tokenHash);
         this.deps.publish(updates);
         this.reply(frame.id, 'read', { count: updates.filter((u) => u.update.kind === 'message').length / 2 });
         return;
@@ -643,7 +672,7 @@ export class Connection {
         if (frame.locked === false && this.locked?.has(chatId) && !(await this.ensureGranted())) {
           throw new FrameError('locked', SOCIAL_MSG.chatLocked);
         }
-        const r = await this.deps.social.setChatFlags(me, frame.peerId, frame, now);
+        const r = await this.deps.social.setChatFlags(me, frame.peerId, frame, now, this.tokenHash);
         this.setLocked(chatId, r.chat.locked);
         this.deps.publish(r.updates);
         this.reply(frame.id, 'chatFlags', { chat: this.viewChat(r.chat) });
@@ -653,25 +682,17 @@ export class Connection {
         this.reply(frame.id, 'notifications', await this.deps.social.notifications(me));
         return;
       case 'notificationsSeen':
-        this.deps.publish(await this.deps.social.markSeen(me, now));
+        this.deps.publish(await this.deps.social.markSeen(me, now, this.tokenHash));
         this.reply(frame.id, 'notificationsSeen', { unseen: 0 });
         return;
       case 'respondRequest':
-        this.deps.publish(await this.deps.social.respondRequest(me, frame.notificationId, frame.accept, now));
+        this.deps.publish(
+          await this.deps.social.respondRequest(me, frame.notificationId, frame.accept, now, this.tokenHash),
+        );
         this.reply(frame.id, 'respondRequest', { accepted: frame.accept });
         return;
       default:
         assertNever(frame);
-    }
-  }
-
-  /**
-   * Messages are paced per user, whichever of their sockets and processes they come
-   * through (the frame limit above is per socket).
-   */
-  private async paceWrite(): Promise<void> {
-    if (!(await this.deps.sendPace.take(this.userId))) {
-      throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
     }
   }
 

@@ -16,7 +16,7 @@ import type { Store } from '../storage/store.ts';
 import { Connection, ConnSocket } from './connection.ts';
 import type { ControlMessage, Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
-import type { SendPace } from './send-pace.ts';
+import type { WritePace } from './write-pace.ts';
 
 export interface RealtimeDeps {
   chat: ChatStore;
@@ -34,8 +34,10 @@ export interface RealtimeDeps {
   helloTimeoutMs: number;
   /** Sockets whose session ends within this arm a timer for it (the heartbeat's period). */
   expiryLookaheadMs: number;
-  /** Messages a user may write (send, edit, delete) across all their sockets and processes. */
-  sendPace: SendPace;
+  /** What a user may write (messages, receipts, flags, typing) across all their sockets and processes. */
+  writePace: WritePace;
+  /** Until when a socket's session lasts now (slid forward), or null when it has ended. */
+  renewSession(tokenHash: string, now: number): Promise<number | null>;
 }
 
 /** Sockets one user may hold at once (tabs and devices). */
@@ -105,7 +107,7 @@ export class Realtime {
     originAllowed: OriginCheck;
     frameRate?: { perSecond: number; burst: number };
     helloTimeoutMs: number;
-    sendPace: SendPace;
+    writePace: WritePace;
   }) {
     this.sessions = opts.sessions;
     this.originAllowed = opts.originAllowed;
@@ -120,7 +122,8 @@ export class Realtime {
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
-      sendPace: opts.sendPace,
+      writePace: opts.writePace,
+      renewSession: (tokenHash, now) => this.sessions.renew(tokenHash, now),
       expiryLookaheadMs: HEARTBEAT_MS + 1_000,
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
@@ -295,7 +298,9 @@ export class Realtime {
     for (let i = 0; i < all.length; i += HEARTBEAT_SLICE) {
       if (i > 0) await new Promise((r) => setTimeout(r, 10));
       const now = Date.now();
-      for (const c of all.slice(i, i + HEARTBEAT_SLICE)) {
+      const slice = all.slice(i, i + HEARTBEAT_SLICE);
+      await this.checkSessions(slice);
+      for (const c of slice) {
         if (c.ws.readyState !== c.ws.OPEN) continue;
         c.scheduleExpiry(now, this.deps.expiryLookaheadMs);
         if (!c.alive) {
@@ -305,6 +310,29 @@ export class Realtime {
         c.alive = false;
         c.ws.ping();
       }
+    }
+  }
+
+  /**
+   * Closes the sockets whose session has ended or whose account is blocked, though no
+   * control message said so (a reset from the shell, a message lost between processes).
+   * The heartbeat runs it for every socket; it asks the database once per slice.
+   */
+  async checkSessions(conns: Connection[] = [...this.byUser.values()].flat()): Promise<void> {
+    const open = conns.filter((c) => !c.gone);
+    if (open.length === 0) return;
+    try {
+      const live = await this.deps.store.liveSessions(
+        open.map((c) => c.tokenHash),
+        Date.now(),
+      );
+      for (const c of open) {
+        const blocked = live.get(c.tokenHash);
+        if (blocked === undefined) c.close(CLOSE.sessionEnded, 'session ended');
+        else if (blocked) c.close(CLOSE.blocked, 'blocked');
+      }
+    } catch (err) {
+      this.deps.log.warn({ err }, 'session sweep failed');
     }
   }
 

@@ -156,18 +156,59 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     expect(await messagesWithText('blocked')).toBe(0);
   });
 
-  it('a session ended where this server was not told (the shell, a lost message): the next send closes the socket', async () => {
+  it('a session ended where this server was not told (the shell, a lost message): its next write closes the socket', async () => {
+    for (const write of ['send', 'edit', 'read', 'chatFlags', 'notificationsSeen'] as const) {
+      const x = await signUp(t);
+      const y = await signUp(t);
+      const xRaw = await RawWsClient.connect(t, x.client.cookie);
+      const chatId = [x.user.id, y.user.id].sort().join('_');
+      const msgId = randomUUID();
+      xRaw.send({ t: 'send', id: 'first', to: y.user.id, msgId, text: 'before the shell' });
+      await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'first'));
+      // What `npm run admin -- reset-password` does: the sessions go, no process hears of it.
+      await t.server.ctx.store.deleteUserSessions(x.user.id);
+      const frames = {
+        send: { t: 'send', id: 'w', to: y.user.id, msgId: randomUUID(), text: 'after the shell' },
+        edit: { t: 'edit', id: 'w', chatId, msgId, text: 'after the shell' },
+        read: { t: 'read', id: 'w', peerId: y.user.id },
+        chatFlags: { t: 'chatFlags', id: 'w', peerId: y.user.id, archived: true },
+        notificationsSeen: { t: 'notificationsSeen', id: 'w' },
+      };
+      xRaw.send(frames[write]);
+      await xRaw.waitFor(() => xRaw.closeFrame !== null);
+      expect(xRaw.closeFrame?.code, write).toBe(CLOSE.sessionEnded);
+      await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);
+      expect(
+        xRaw.messages.filter((m) => m.t === 'result' && m.id === 'w'),
+        write,
+      ).toEqual([]);
+      expect(await messagesWithText('after the shell'), write).toBe(0);
+    }
+    const { chat } = t.server.ctx;
+    const archived = await chat.db.selectFrom('user_chats').select('archived').where('archived', '=', 1).execute();
+    expect(archived).toEqual([]);
+  });
+
+  it('the heartbeat’s session sweep closes a socket whose session ended silently, and nothing more reaches it', async () => {
     const x = await signUp(t);
     const y = await signUp(t);
     const xRaw = await RawWsClient.connect(t, x.client.cookie);
-    // What `npm run admin -- reset-password` does: the sessions go, no process hears of it.
+    const yWs = await WsTestClient.connect(t, y.client.cookie);
     await t.server.ctx.store.deleteUserSessions(x.user.id);
-    xRaw.send({ t: 'send', id: 'after-shell', to: y.user.id, msgId: randomUUID(), text: 'after the shell' });
+    await t.server.ctx.realtime.checkSessions();
     await xRaw.waitFor(() => xRaw.closeFrame !== null);
     expect(xRaw.closeFrame?.code).toBe(CLOSE.sessionEnded);
-    await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);
-    expect(xRaw.messages.filter((m) => m.t === 'result')).toEqual([]);
-    expect(await messagesWithText('after the shell')).toBe(0);
+    await yWs.sendMessage(x.user.id, 'to a closed socket');
+    await yWs.request('chats');
+    expect(JSON.stringify(xRaw.messages)).not.toContain('to a closed socket');
+    // A blocked account found the same way goes to /blocked.
+    const z = await signUp(t);
+    const zRaw = await RawWsClient.connect(t, z.client.cookie);
+    await t.server.ctx.store.setFlags(z.user.id, { blocked: true });
+    await t.server.ctx.realtime.checkSessions();
+    await zRaw.waitFor(() => zRaw.closeFrame !== null);
+    expect(zRaw.closeFrame?.code).toBe(CLOSE.blocked);
+    await yWs.close();
   });
 
   it('an account deleted during a burst of its own sends leaves no message, summary or log of it', async () => {

@@ -18,7 +18,7 @@ import { WsTestClient } from '../test/ws-client.ts';
 const PER_SECOND = 5;
 const BURST = 10;
 const config: Partial<Config> = {
-  rateLimits: { ...LOOSE_LIMITS, userSendsPerSecond: PER_SECOND, userSendBurst: BURST },
+  rateLimits: { ...LOOSE_LIMITS, userWritesPerSecond: PER_SECOND, userWriteBurst: BURST },
   // The per-socket frame limit is not what answers here.
   wsFramesPerSecond: 10_000,
   wsBurst: 10_000,

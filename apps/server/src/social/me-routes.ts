@@ -62,7 +62,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     const pin = await social.pinState(user.id);
     if (pin.hash !== null) {
       if (!input.password) throw new HttpError(403, 'wrong_password', SOCIAL_MSG.pinPasswordRequired);
-      if (!(await verifySecret(user.passwordHash, input.password))) {
+      if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.password))) {
         throw new HttpError(403, 'wrong_password', 'The password is incorrect');
       }
     }
@@ -76,7 +76,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     const input = parseBody(removePinSchema, req.body);
     const pin = await social.pinState(user.id);
     if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
-    if (!(await verifySecret(user.passwordHash, input.password))) {
+    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.password))) {
       throw new HttpError(403, 'wrong_password', 'The password is incorrect');
     }
     realtime.publish(await social.setPin(user.id, null, Date.now()));
@@ -101,7 +101,15 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     };
     const check = await social.reservePinCheck(a.user.id, Date.now());
     if (!check.ok) throw locked(check.lockedUntil);
-    if (!(await verifySecret(pin.hash, input.pin))) {
+    let right: boolean;
+    try {
+      right = await verifySecret(pin.hash, input.pin);
+    } catch (e) {
+      // Not judged after all: the reserved check is given back.
+      await social.pinCheckAbandoned(a.user.id);
+      throw e;
+    }
+    if (!right) {
       const lockedUntil = await social.pinCheckFailed(a.user.id, check.attempt, Date.now());
       if (lockedUntil !== null) throw locked(lockedUntil);
       const leftCount = PIN_FAILURES_MAX - check.attempt;

@@ -17,7 +17,7 @@ import {
   type PublicUser,
 } from '@app/protocol';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { appendLog, type Entry, type LoggedUpdate, type Tx, toPublicUser } from './chat-rows.ts';
+import { appendLog, type Entry, type LoggedUpdate, lockUser, type Tx, toPublicUser } from './chat-rows.ts';
 import { newId, newTimeOrderedId } from './ids.ts';
 import type { AuditLogTable, Database, NotificationsTable, UsersTable } from './schema.ts';
 
@@ -168,6 +168,9 @@ export class AdminStore {
    */
   async setFlags(actor: Actor, selfId: string | null, userId: string, flags: AdminUserFlags, now: number) {
     return this.db.transaction().execute(async (tx): Promise<FlagsResult | null> => {
+      // The user's row first, like every change made for a user (see lockPeople): its
+      // sessions go below, and a deletion of the account takes the row first too.
+      if (!(await lockUser(tx, userId, 'change'))) return null;
       const before = await tx.selectFrom('users').select(ADMIN_COLUMNS).where('id', '=', userId).executeTakeFirst();
       if (!before) return null;
       const set: { verified?: 0 | 1; blocked?: 0 | 1 } = {};

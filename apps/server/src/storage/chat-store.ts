@@ -10,6 +10,7 @@ import {
   chatIdOf,
   DELETED_TEXT,
   type PublicUser,
+  peerOf,
   SOCIAL_MSG,
   UPDATE_LOG_KEEP,
   type Update,
@@ -96,9 +97,7 @@ function* sendProgram(
   const chatId = chatIdOf(senderId, recipientId);
   const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, session, senderId, recipientId]);
   const sender = people.find((p) => p.id === senderId);
-  assertActive(sender);
-  const sessionEnds = people[0]?.session_expires ?? null;
-  if (session !== null && (sessionEnds === null || Number(sessionEnds) <= now)) throw new RevokedError('sessionEnded');
+  assertActive(sender, session, now);
   const stored = people[0]?.stored_sender ?? null;
   if (stored !== null) {
     if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
@@ -254,12 +253,12 @@ export class ChatStore {
   }
 
   /**
-   * First step of a change in a chat made by `userId`: both participants locked against
-   * deletion until it commits (lockPeople); refused if `userId` is gone or blocked.
+   * First step of a change in a chat made by `userId` (from `session`, when it comes from
+   * a socket): both participants locked against deletion until it commits; refused if
+   * `userId` is gone or blocked or the session has ended (lockPeople).
    */
-  private async participants(tx: Tx, userId: string, chatId: string): Promise<void> {
-    const people = await lockPeople(tx, ...(chatId.split('_') as [string, string]));
-    assertActive(people.find((p) => p.id === userId));
+  private async participants(tx: Tx, userId: string, chatId: string, session: string | null, now: number) {
+    await lockPeople(tx, userId, peerOf(chatId, userId), session, now);
   }
 
   /** Rewrites one of the sender's own messages (edit or delete) and the summaries it heads. */
@@ -269,9 +268,10 @@ export class ChatStore {
     msgId: string,
     change: { text: string; edited: boolean; deleted: boolean },
     now: number,
+    session: string | null,
   ): Promise<{ message: ChatMessage; updates: LoggedUpdate[] }> {
     return this.db.transaction().execute(async (tx) => {
-      await this.participants(tx, userId, chatId);
+      await this.participants(tx, userId, chatId, session, now);
       const current = await this.message(chatId, msgId, tx);
       if (!current || (current.senderId !== userId && current.recipientId !== userId)) {
         throw new ChatError('not_found', 'Message not found');
@@ -305,7 +305,15 @@ export class ChatStore {
         { userId: current.recipientId, update: { kind: 'message', message } },
       ];
       if (newest?.id === msgId) {
-        await tx.updateTable('user_chats').set({ last_message: change.text }).where('chat_id', '=', chatId).execute();
+        // Both summaries by primary key, in user id order (as a send locks them).
+        for (const uid of [current.senderId, current.recipientId].sort()) {
+          await tx
+            .updateTable('user_chats')
+            .set({ last_message: change.text })
+            .where('user_id', '=', uid)
+            .where('chat_id', '=', chatId)
+            .execute();
+        }
         for (const uid of [current.senderId, current.recipientId]) {
           const chat = await summaryOf(tx, uid, chatId);
           if (chat) entries.push({ userId: uid, update: { kind: 'chat', chat } });
@@ -315,18 +323,24 @@ export class ChatStore {
     });
   }
 
-  edit(userId: string, chatId: string, msgId: string, text: string, now: number) {
-    return this.rewrite(userId, chatId, msgId, { text, edited: true, deleted: false }, now);
+  edit(userId: string, chatId: string, msgId: string, text: string, now: number, session: string | null = null) {
+    return this.rewrite(userId, chatId, msgId, { text, edited: true, deleted: false }, now, session);
   }
 
-  delete(userId: string, chatId: string, msgId: string, now: number) {
-    return this.rewrite(userId, chatId, msgId, { text: DELETED_TEXT, edited: false, deleted: true }, now);
+  delete(userId: string, chatId: string, msgId: string, now: number, session: string | null = null) {
+    return this.rewrite(userId, chatId, msgId, { text: DELETED_TEXT, edited: false, deleted: true }, now, session);
   }
 
   /** The recipient's client has these messages: sent → delivered. */
-  async delivered(userId: string, chatId: string, msgIds: string[], now: number): Promise<LoggedUpdate[]> {
+  async delivered(
+    userId: string,
+    chatId: string,
+    msgIds: string[],
+    now: number,
+    session: string | null = null,
+  ): Promise<LoggedUpdate[]> {
     return this.db.transaction().execute(async (tx) => {
-      await this.participants(tx, userId, chatId);
+      await this.participants(tx, userId, chatId, session, now);
       const rows = await tx
         .updateTable('messages')
         .set({ status: 'delivered', delivered_at: now })
@@ -348,10 +362,10 @@ export class ChatStore {
   }
 
   /** The recipient has the chat open: everything from the peer is read, and the unread count is 0. */
-  async read(userId: string, peerId: string, now: number): Promise<LoggedUpdate[]> {
+  async read(userId: string, peerId: string, now: number, session: string | null = null): Promise<LoggedUpdate[]> {
     const chatId = chatIdOf(userId, peerId);
     return this.db.transaction().execute(async (tx) => {
-      await this.participants(tx, userId, chatId);
+      await this.participants(tx, userId, chatId, session, now);
       // With read receipts off the reading is never recorded: what was only sent becomes
       // delivered (the reader's client has it), and nothing becomes read.
       const receipts = await tx

@@ -20,7 +20,6 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import {
   appendLog,
-  assertActive,
   ChatError,
   type Entry,
   insertMessage,
@@ -208,6 +207,7 @@ export class SocialStore {
 
   async setPrivacy(userId: string, p: Privacy, now: number): Promise<LoggedUpdate[]> {
     return this.db.transaction().execute(async (tx) => {
+      await lockPeople(tx, userId);
       const row = {
         read_receipts: p.readReceipts ? (1 as const) : (0 as const),
         last_seen: p.lastSeen ? (1 as const) : (0 as const),
@@ -313,6 +313,16 @@ export class SocialStore {
     return lockedUntil;
   }
 
+  /** A reserved check could not be judged (an error): it does not count. */
+  async pinCheckAbandoned(userId: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set((eb) => ({ pin_failures: eb('pin_failures', '-', 1) }))
+      .where('id', '=', userId)
+      .where('pin_failures', '>', 0)
+      .execute();
+  }
+
   /**
    * A reserved check was right: the count starts again, unless a lock-out began while it
    * was judged (a concurrent fifth failure): then it is refused like any other (false).
@@ -364,9 +374,11 @@ export class SocialStore {
     peerId: string,
     flags: { archived?: boolean; locked?: boolean },
     now: number,
+    session: string | null = null,
   ): Promise<{ chat: ChatSummary; updates: LoggedUpdate[] }> {
     const chatId = chatIdOf(userId, peerId);
     return this.db.transaction().execute(async (tx) => {
+      await lockPeople(tx, userId, userId, session, now);
       const current = await summaryOf(tx, userId, chatId);
       if (!current) throw new ChatError('not_found', 'Chat not found');
       if (flags.locked === true && !current.locked) {
@@ -430,8 +442,9 @@ export class SocialStore {
   }
 
   /** The user opened /notifications: personal items are read, broadcasts so far seen. */
-  async markSeen(userId: string, now: number): Promise<LoggedUpdate[]> {
+  async markSeen(userId: string, now: number, session: string | null = null): Promise<LoggedUpdate[]> {
     return this.db.transaction().execute(async (tx) => {
+      await lockPeople(tx, userId, userId, session, now);
       const seen = Math.max(now, await this.seenAt(tx, userId));
       await tx
         .updateTable('user_notifications')
@@ -448,7 +461,13 @@ export class SocialStore {
    * Accept: contacts both ways, the request's message delivered as the first message,
    * the requester told. Decline: the request is only removed. Either way it is gone.
    */
-  async respondRequest(userId: string, notificationId: string, accept: boolean, now: number): Promise<LoggedUpdate[]> {
+  async respondRequest(
+    userId: string,
+    notificationId: string,
+    accept: boolean,
+    now: number,
+    session: string | null = null,
+  ): Promise<LoggedUpdate[]> {
     return this.db.transaction().execute(async (tx) => {
       const n = await tx
         .selectFrom('user_notifications')
@@ -458,8 +477,7 @@ export class SocialStore {
         .executeTakeFirst();
       if (n?.type !== 'request') throw new ChatError('not_found', 'Request not found');
       // Both people stay until this commits (see lockPeople).
-      const people = await lockPeople(tx, userId, n.from_id ?? userId);
-      assertActive(people.find((p) => p.id === userId));
+      await lockPeople(tx, userId, n.from_id ?? userId, session, now);
       await tx.deleteFrom('user_notifications').where('id', '=', n.id).execute();
       const entries: Entry[] = [{ userId, update: { kind: 'notificationRemoved', id: n.id } }];
       const from = n.from_id

@@ -3,6 +3,7 @@
  * against SQLite and PostgreSQL.
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { lockUser } from './chat-rows.ts';
 import type { Db } from './db.ts';
 import { newId } from './ids.ts';
 import type { Bool, Database, EmailTokenKind, UsersTable } from './schema.ts';
@@ -233,9 +234,7 @@ export class Store {
     await this.db.transaction().execute(async (tx: Transaction<Database>) => {
       // First the user's row: changes made for them in flight finish first, later ones
       // find them gone (they take it FOR KEY SHARE first, see lockPeople in chat-rows.ts).
-      if (this.engine === 'postgres') {
-        await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
-      }
+      await lockUser(tx, userId, 'delete');
       await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       await tx.deleteFrom('email_tokens').where('user_id', '=', userId).execute();
       await tx.deleteFrom('user_settings').where('user_id', '=', userId).execute();
@@ -317,6 +316,19 @@ export class Store {
     return Number(r.n);
   }
 
+  /** Of these sessions, the live ones, each with whether its account is blocked. */
+  async liveSessions(tokenHashes: string[], now: number): Promise<Map<string, boolean>> {
+    if (tokenHashes.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.token_hash', 'u.blocked'])
+      .where('s.token_hash', 'in', tokenHashes)
+      .where('s.expires_at', '>', now)
+      .execute();
+    return new Map(rows.map((r) => [r.token_hash, r.blocked === 1]));
+  }
+
   async deleteExpiredSessions(now: number): Promise<number> {
     const r = await this.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
     return Number(r.numDeletedRows);
@@ -327,6 +339,7 @@ export class Store {
   /** Stores a new token and voids the user's earlier unused ones of the same kind. */
   async createEmailToken(t: EmailToken & { createdAt: number }): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      await lockUser(tx, t.userId, 'keep');
       await tx
         .deleteFrom('email_tokens')
         .where('user_id', '=', t.userId)

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryLimits } from '../security/limits.ts';
-import { SendPace } from './send-pace.ts';
+import { WritePace } from './write-pace.ts';
 
-describe('SendPace', () => {
+describe('WritePace', () => {
   it('lets a burst through, then one message per interval', async () => {
-    const pace = new SendPace(new MemoryLimits(), 10, 5, 1);
+    const pace = new WritePace(new MemoryLimits(), 10, 5, 1);
     const now = 1_000_000;
     const burst = [];
     for (let i = 0; i < 7; i++) burst.push(await pace.take('u', now));
@@ -24,8 +24,8 @@ describe('SendPace', () => {
       },
     });
     // Two processes sharing one store, leasing 4 slots at a time: 10 in a burst between them.
-    const a = new SendPace(counting, 10, 10, 4);
-    const b = new SendPace(counting, 10, 10, 4);
+    const a = new WritePace(counting, 10, 10, 4);
+    const b = new WritePace(counting, 10, 10, 4);
     const now = 2_000_000;
     let granted = 0;
     for (let i = 0; i < 20; i++) if (await (i % 2 ? a : b).take('u', now)) granted += 1;

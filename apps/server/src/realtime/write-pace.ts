@@ -1,15 +1,16 @@
 /**
- * Messages (sends, edits, deletions) are paced per user across all of their sockets and
- * processes: a GCRA in the shared LimitStore. With Redis a round trip per message would
- * sit in front of every send, so a process takes a few slots at a time (a lease, valid a
- * second) and spends them locally: the limit is never exceeded (every message spends a
- * slot of the one shared bucket); slots a process leased and did not use are forfeit.
+ * Everything a user writes over their sockets (messages, edits, deletions, receipts,
+ * flags, typing…) is paced per user across all of their sockets and processes: a GCRA in
+ * the shared LimitStore. With Redis a round trip per frame would sit in front of every
+ * send, so a process takes a few slots at a time (a lease, valid a second) and spends
+ * them locally: the limit is never exceeded (every write spends a slot of the one shared
+ * bucket); slots a process leased and did not use are forfeit.
  */
 import type { LimitStore } from '../security/limits.ts';
 
 const LEASE_MS = 1000;
 
-export class SendPace {
+export class WritePace {
   private readonly store: LimitStore;
   private readonly intervalMs: number;
   private readonly maxAheadMs: number;
@@ -28,7 +29,7 @@ export class SendPace {
     this.lease = Math.max(1, Math.min(lease, burst));
   }
 
-  /** Takes one slot for a message of `userId`; false when the user is over the pace. */
+  /** Takes one slot for a write of `userId`; false when the user is over the pace. */
   async take(userId: string, now = Date.now()): Promise<boolean> {
     const held = this.leases.get(userId);
     if (held && held.left > 0 && held.until > now) {
