@@ -150,6 +150,7 @@ test('the composer does not queue a text the protocol refuses, and says why', as
   await expect(input).toHaveValue('Cut \uD83D');
   await expect(bubbles(alice.page)).toHaveCount(0);
   await expect.poll(() => outboxEntries(alice.page)).toEqual([]);
+  await shotSizes(alice.page, 'composer-refused-text');
 
   // Corrected, it goes.
   await input.fill('Cut');
