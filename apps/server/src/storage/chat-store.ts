@@ -19,18 +19,15 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import {
   appendLog,
   appendLogProgram,
-  assertActive,
   ChatError,
   call,
   insertMessageProgram,
   type LoggedUpdate,
-  lockPeople,
   type Program,
   PUBLIC_COLUMNS,
   parsePayload,
   publicUserOf,
   query,
-  RevokedError,
   stmt,
   summaryOf,
   type Tx,
@@ -39,10 +36,12 @@ import {
   toSummary,
 } from './chat-rows.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { assertActive, lockPeople } from './people-locks.ts';
 import type { Database, MessagesTable, UsersTable } from './schema.ts';
 import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
-export { ChatError, type LoggedUpdate, payloadOf, RevokedError, toMessage, toPublicUser } from './chat-rows.ts';
+export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
+export { RevokedError } from './people-locks.ts';
 
 const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');

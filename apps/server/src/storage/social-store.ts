@@ -18,17 +18,9 @@ import {
   videoEmbedUrl,
 } from '@app/protocol';
 import type { Kysely, Selectable } from 'kysely';
-import {
-  appendLog,
-  ChatError,
-  type Entry,
-  insertMessage,
-  type LoggedUpdate,
-  lockPeople,
-  summaryOf,
-  type Tx,
-} from './chat-rows.ts';
+import { appendLog, ChatError, type Entry, insertMessage, type LoggedUpdate, summaryOf, type Tx } from './chat-rows.ts';
 import { newId } from './ids.ts';
+import { lockPeople } from './people-locks.ts';
 import type { Database, NotificationsTable, UserNotificationsTable } from './schema.ts';
 
 /** Newest items of each kind /notifications shows. */

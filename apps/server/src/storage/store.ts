@@ -3,9 +3,9 @@
  * against SQLite and PostgreSQL.
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { lockUser } from './chat-rows.ts';
 import type { Db } from './db.ts';
 import { newId } from './ids.ts';
+import { lockUser } from './people-locks.ts';
 import type { Bool, Database, EmailTokenKind, UsersTable } from './schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -233,7 +233,7 @@ export class Store {
   async deleteUser(userId: string): Promise<void> {
     await this.db.transaction().execute(async (tx: Transaction<Database>) => {
       // First the user's row: changes made for them in flight finish first, later ones
-      // find them gone (they take it FOR KEY SHARE first, see lockPeople in chat-rows.ts).
+      // find them gone (they take it FOR KEY SHARE first, see people-locks.ts).
       await lockUser(tx, userId, 'delete');
       await tx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       await tx.deleteFrom('email_tokens').where('user_id', '=', userId).execute();
