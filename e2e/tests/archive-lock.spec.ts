@@ -546,7 +546,7 @@ test('/home with the Archived and Locked shortcuts and the bell count, at both s
   await setPrivacy(a, { requireRequest: true });
   const erin = await people.person('erin');
   await openChat(erin.page, alice);
-  const input = erin.page.getByRole('textbox', { name: 'Message' });
+  const input = erin.page.getByRole('textbox', { name: 'Message', exact: true });
   await input.fill('Hello from Erin');
   await input.press('Enter');
   await expect(erin.page.getByRole('region', { name: 'Message request' })).toBeVisible();

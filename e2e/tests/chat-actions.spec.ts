@@ -132,7 +132,7 @@ test.describe('message menu', () => {
   }) => {
     const { alice, bob } = await talking(people, 'Meet at 5');
     const a = alice.page;
-    const input = a.getByRole('textbox', { name: 'Message' });
+    const input = a.getByRole('textbox', { name: 'Message', exact: true });
     await input.fill('a draft');
 
     // Escape leaves edit mode and gives the draft back.

@@ -150,7 +150,7 @@ export async function openChat(page: Page, peer: Pick<Person, 'id' | 'handle'>):
 
 /** Types and sends a message with Enter (or the Send button). */
 export async function send(page: Page, text: string, via: 'enter' | 'button' = 'enter'): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Message' });
+  const input = page.getByRole('textbox', { name: 'Message', exact: true });
   await input.fill(text);
   if (via === 'enter') await input.press('Enter');
   else await page.getByRole('button', { name: 'Send', exact: true }).click();

@@ -42,7 +42,7 @@ test.describe('chat, live between two people', () => {
     await expect(a.getByText(`No messages yet. Say hi to ${bob.handle}!`)).toBeVisible();
 
     // Blank text sends nothing: the button stays disabled and Enter does nothing.
-    const input = a.getByRole('textbox', { name: 'Message' });
+    const input = a.getByRole('textbox', { name: 'Message', exact: true });
     await expect(input).toHaveAttribute('placeholder', 'Type a message...');
     await input.fill('   ');
     await expect(a.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
@@ -129,7 +129,7 @@ test.describe('chat, live between two people', () => {
     await expect(header.getByText('Online', { exact: true })).toBeVisible();
     await expect(dots).toHaveCount(0);
 
-    const input = bob.page.getByRole('textbox', { name: 'Message' });
+    const input = bob.page.getByRole('textbox', { name: 'Message', exact: true });
     await input.pressSequentially('I am typing', { delay: 60 });
     const stopped = Date.now();
     await expect(dots).toBeVisible();

@@ -18,7 +18,7 @@ test('a stranger writing to a contacts-only user sends a request, then waits; Ac
   await shotSizes(alice.page, 'chat-request-before');
 
   // The composer gives way to the pending request once the server has it.
-  const input = alice.page.getByRole('textbox', { name: 'Message' });
+  const input = alice.page.getByRole('textbox', { name: 'Message', exact: true });
   await input.fill('Hi Bob, it is Alice from the climbing club');
   await input.press('Enter');
   await expect(alice.page.getByText('Request Sent').first()).toBeVisible();
@@ -27,7 +27,7 @@ test('a stranger writing to a contacts-only user sends a request, then waits; Ac
   await expect(pending).toContainText('Hi Bob, it is Alice from the climbing club');
   // The text is not a chat message, and there is nowhere to type another.
   await expect(bubble(alice.page, 'Hi Bob, it is Alice from the climbing club')).toHaveCount(0);
-  await expect(alice.page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  await expect(alice.page.getByRole('textbox', { name: 'Message', exact: true })).toHaveCount(0);
   await shotSizes(alice.page, 'chat-request-pending');
 
   // Still pending after a reload (the server says so, not the tab).
@@ -37,7 +37,7 @@ test('a stranger writing to a contacts-only user sends a request, then waits; Ac
   // Bob accepts from /notifications; Alice's chat opens live with the request as its first message.
   await bob.page.goto('/notifications');
   await bob.page.getByRole('button', { name: 'Accept' }).click();
-  await expect(alice.page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(alice.page.getByRole('textbox', { name: 'Message', exact: true })).toBeVisible();
   await expect(bubble(alice.page, 'Hi Bob, it is Alice from the climbing club')).toBeVisible();
   await expect(alice.page.getByText(/accepts messages from contacts only/)).toHaveCount(0);
   await send(alice.page, 'Thanks for accepting!');

@@ -82,7 +82,9 @@ test('chat screens with conversations, at both sizes', async ({ people }) => {
   // Bob types (for a few seconds) while alice looks.
   await openChat(bob.page, alice);
   const dots = a.getByRole('status', { name: `${bob.handle} is typing` });
-  const typing = bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially('x'.repeat(40), { delay: 100 });
+  const typing = bob.page
+    .getByRole('textbox', { name: 'Message', exact: true })
+    .pressSequentially('x'.repeat(40), { delay: 100 });
   await shotSizes(a, 'chat-typing', async () => {
     await expect(dots).toBeVisible();
     await expect(dots).toBeInViewport();

@@ -169,7 +169,7 @@ function itemWith(page: Page, text: string): Locator {
 async function sendRequest(alice: Person, bob: Person, text: string): Promise<void> {
   await openChat(alice.page, bob);
   await expect(alice.page.getByText(/accepts messages from contacts only/)).toBeVisible();
-  const input = alice.page.getByRole('textbox', { name: 'Message' });
+  const input = alice.page.getByRole('textbox', { name: 'Message', exact: true });
   await input.fill(text);
   await input.press('Enter');
   await expect(alice.page.getByRole('region', { name: 'Message request' })).toContainText('Request pending');
@@ -233,7 +233,7 @@ test('a first message to a contacts-only user arrives live as a request; Accept 
   // Both have the chat, with the request as its first message.
   await bob.page.getByRole('button', { name: 'Back' }).click();
   await expect(chatRow(bob.page, alice.handle)).toContainText(text);
-  await expect(alice.page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(alice.page.getByRole('textbox', { name: 'Message', exact: true })).toBeVisible();
   await expect(bubble(alice.page, text)).toBeVisible();
 
   // Alice is told, on her bell and on her /notifications.

@@ -135,7 +135,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
 test('the composer does not queue a text the protocol refuses, and says why', async ({ people }) => {
   const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
   await openChat(alice.page, bob);
-  const input = alice.page.getByRole('textbox', { name: 'Message' });
+  const input = alice.page.getByRole('textbox', { name: 'Message', exact: true });
   // Half an emoji (an unpaired surrogate), as a cut paste may leave it: set as the DOM
   // holds it (typing goes through UTF-8, which cannot carry it).
   await input.evaluate((el: HTMLInputElement, value) => {

@@ -115,9 +115,9 @@ test('two people on different server processes chat live: messages, ticks, typin
   await expect(alice.page.getByText('Online', { exact: true })).toBeVisible();
   await expect(bob.page.getByText('Online', { exact: true })).toBeVisible();
 
-  await alice.page.getByRole('textbox', { name: 'Message' }).fill('typing across');
+  await alice.page.getByRole('textbox', { name: 'Message', exact: true }).fill('typing across');
   await expect(bob.page.getByText('typing…', { exact: true })).toBeVisible();
-  await alice.page.getByRole('textbox', { name: 'Message' }).fill('');
+  await alice.page.getByRole('textbox', { name: 'Message', exact: true }).fill('');
 
   await send(alice.page, 'hello from process one');
   await expect(bubble(bob.page, 'hello from process one')).toBeVisible();
