@@ -9,15 +9,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CLOSE, type DownFrame } from '@app/protocol';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import {
+  LOOSE_LIMITS,
+  SCALE_OUT_SKIP,
+  signUp,
+  startServerPair,
+  startTestServer,
+  type TestServer,
+} from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
-const why = !pgUrl || !redisUrl ? 'set TEST_DATABASE_URL and TEST_REDIS_URL to run the scale-out tests' : '';
-if (why) console.warn(`scale-out.test.ts skipped: ${why}`);
+if (SCALE_OUT_SKIP) console.warn(`scale-out.test.ts skipped: ${SCALE_OUT_SKIP}`);
 
 type Update = Extract<DownFrame, { t: 'update' }>;
 
@@ -25,30 +28,18 @@ function messages(c: WsTestClient, text: string): Update[] {
   return c.updates().filter((u) => u.update.kind === 'message' && u.update.message.text === text);
 }
 
-describe.skipIf(Boolean(why))('two servers on PostgreSQL and Redis', () => {
-  const tag = `${process.pid}_${Date.now().toString(36)}`;
-  const schema = `t_scale_${tag}`;
-  const env = {
-    DATABASE_URL: pgUrl ?? '',
-    REDIS_URL: redisUrl ?? '',
-    REDIS_PREFIX: `test_${tag}`,
-    // No SESSION_SECRET: each server has its own data dir, so they must agree on the
-    // secret through the database.
-  };
+describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', () => {
   let a: TestServer;
   let b: TestServer;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    a = await startTestServer({ env, pgSchema: schema, config: { rateLimits: LOOSE_LIMITS } });
-    b = await startTestServer({ env, pgSchema: schema, config: { rateLimits: LOOSE_LIMITS } });
+    // No SESSION_SECRET: each server has its own data dir, so they must agree on the
+    // secret through the database.
+    ({ a, b, close } = await startServerPair('scale', { config: { rateLimits: LOOSE_LIMITS } }));
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await c.end();
+    await close?.();
   });
 
   it('a session from one server works on the other; messages, receipts and typing cross live', async () => {
