@@ -1,5 +1,5 @@
 /** E-mail verification (banner, resend, link) and the forgotten-password flow, through the outbox. */
-import { readOutbox } from '../../apps/server/src/mail/outbox.ts';
+import { readOutbox } from '@app/server/test';
 import { E2E_DATA_DIR } from '../env.ts';
 import { apiSignInStatus, expectToast, RESET_SUBJECT, shotBoth, submitSignIn, VERIFY_SUBJECT } from './auth-helpers.ts';
 import { createUserViaApi, expect, linkFromMail, makeUser, signInViaApi, test } from './fixtures.ts';

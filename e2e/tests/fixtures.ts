@@ -2,8 +2,9 @@
  * Shared helpers for the browser tests: users created through the real API, the
  * server's e-mail outbox, and a check that no page breaks its Content-Security-Policy.
  */
+
+import { readOutbox } from '@app/server/test';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
-import { readOutbox } from '../../apps/server/src/mail/outbox.ts';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../env.ts';
 
 export { expect };
