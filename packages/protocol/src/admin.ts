@@ -36,26 +36,36 @@ export const ADMIN_MSG = {
 } as const;
 
 /** A user as the administrator sees them (the only place other people's e-mails appear). */
-export interface AdminUser {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  verified: boolean;
-  blocked: boolean;
-  createdAt: number;
+export const adminUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  verified: z.boolean(),
+  blocked: z.boolean(),
+  createdAt: z.number().int(),
   /** This is the administrator's own account (cannot be blocked or un-verified). */
-  isSelf: boolean;
-}
+  isSelf: z.boolean(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
 
-export interface AdminUsersPage {
-  users: AdminUser[];
+/** GET /api/admin/users. */
+export const adminUsersPageSchema = z.object({
+  users: z.array(adminUserSchema),
   /** Pass as `after` for the next page; null on the last page. */
-  next: string | null;
+  next: z.string().nullable(),
   /** Users matching the query (all users when it is empty). */
-  total: number;
-}
+  total: z.number().int(),
+});
+export type AdminUsersPage = z.infer<typeof adminUsersPageSchema>;
+
+/** PATCH /api/admin/users/:id. */
+export const adminUserResponseSchema = z.object({ user: adminUserSchema });
+
+/** GET /api/admin/stats. */
+export const adminStatsSchema = z.object({ totalUsers: z.number().int() });
+export type AdminStats = z.infer<typeof adminStatsSchema>;
 
 export const adminUsersQuerySchema = z.strictObject({
   query: text({ trim: true, max: [50, 'Searches can be at most 50 characters'] }).default(''),
@@ -81,13 +91,19 @@ export const broadcastInputSchema = z.strictObject({
 export type BroadcastInput = z.input<typeof broadcastInputSchema>;
 
 /** A sent broadcast as the administrator's list shows it. */
-export interface Broadcast {
-  id: string;
-  message: string;
-  videoUrl: string | null;
-  imageUrl: string | null;
-  timestamp: number;
-}
+export const broadcastSchema = z.object({
+  id: z.string(),
+  message: z.string(),
+  videoUrl: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  timestamp: z.number().int(),
+});
+export type Broadcast = z.infer<typeof broadcastSchema>;
+
+/** GET /api/admin/notifications. */
+export const broadcastListSchema = z.object({ notifications: z.array(broadcastSchema) });
+/** POST and PUT /api/admin/notifications. */
+export const broadcastResponseSchema = z.object({ notification: broadcastSchema });
 
 export const helpLinkInputSchema = z.strictObject({
   helpLink: text({ required: ADMIN_MSG.helpLink, trim: true, max: [URL_MAX, ADMIN_MSG.helpLink] })
@@ -111,23 +127,26 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One administrative action: who (null: the shell), what, on what, when. */
-export interface AuditEntry {
-  id: string;
-  at: number;
-  actorId: string | null;
-  actorUsername: string | null;
-  action: AuditAction;
-  targetId: string | null;
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.number().int(),
+  actorId: z.string().nullable(),
+  actorUsername: z.string().nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  targetId: z.string().nullable(),
   /** What the target was called when it happened (@handle, or the broadcast's first words). */
-  targetLabel: string | null;
-  detail: string | null;
-}
+  targetLabel: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export interface AuditPage {
-  entries: AuditEntry[];
+/** GET /api/admin/audit. */
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
   /** Pass as `before` for the next (older) page; null on the last. */
-  next: string | null;
-}
+  next: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const auditQuerySchema = z.strictObject({
   before: text({ max: [100, 'Invalid cursor'] }).optional(),

@@ -1,63 +1,76 @@
-/** The HTTP API shared by the web client and the server. */
+/**
+ * The HTTP API shared by the web client and the server: its paths and the schema of each
+ * answer (the client parses every answer with it).
+ */
+import { z } from 'zod';
 
 /** The signed-in user's own view of their account. */
-export interface Me {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  phone: string;
-  age: number;
-  profilePic: string | null;
-  createdAt: number;
-  verified: boolean;
-  isAdmin: boolean;
-}
+export const meSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  phone: z.string(),
+  age: z.number().int(),
+  profilePic: z.string().nullable(),
+  createdAt: z.number().int(),
+  verified: z.boolean(),
+  isAdmin: z.boolean(),
+});
+export type Me = z.infer<typeof meSchema>;
 
-export interface SessionResponse {
-  user: Me | null;
-}
+/** GET /api/session, POST /api/auth/verify-email: the user, or null when signed out. */
+export const sessionResponseSchema = z.object({ user: meSchema.nullable() });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
-export interface UserResponse {
-  user: Me;
-}
+/** Sign-up, sign-in, profile, e-mail and password changes: the account as it is now. */
+export const userResponseSchema = z.object({ user: meSchema });
+export type UserResponse = z.infer<typeof userResponseSchema>;
 
-export interface PublicSettings {
-  helpLink: string | null;
+/** GET /api/settings (and the admin's PUT of the help link). */
+export const publicSettingsSchema = z.object({
+  helpLink: z.string().nullable(),
   /** The image-upload site the profile's Upload button opens. */
-  uploadUrl: string;
-}
+  uploadUrl: z.string(),
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
-export interface ApiErrorBody {
-  error: ApiErrorCode;
-  message: string;
+/** A 204 answer: no body. */
+export const noContentSchema = z.null();
+
+export const apiErrorCodeSchema = z.enum([
+  'invalid_input',
+  'unauthenticated',
+  'forbidden',
+  'blocked',
+  'not_found',
+  'username_taken',
+  'email_taken',
+  'invalid_credentials',
+  'wrong_password',
+  'reauth_required',
+  'invalid_token',
+  'rate_limited',
+  'payload_too_large',
+  'unsupported_media_type',
+  'bad_origin',
+  'invalid_pin',
+  'pin_locked',
+  'no_pin',
+  'internal',
+]);
+export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
+
+export const apiErrorBodySchema = z.object({
+  error: apiErrorCodeSchema,
+  message: z.string(),
   /** Field-level messages from validation, first one first. */
-  issues?: { path: string; message: string }[];
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   /** When a refused attempt may be tried again (ms), e.g. after too many wrong PINs. */
-  retryAt?: number;
-}
-
-export type ApiErrorCode =
-  | 'invalid_input'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'blocked'
-  | 'not_found'
-  | 'username_taken'
-  | 'email_taken'
-  | 'invalid_credentials'
-  | 'wrong_password'
-  | 'reauth_required'
-  | 'invalid_token'
-  | 'rate_limited'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'bad_origin'
-  | 'invalid_pin'
-  | 'pin_locked'
-  | 'no_pin'
-  | 'internal';
+  retryAt: z.number().optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 export const API = {
   session: '/api/session',

@@ -67,19 +67,21 @@ export const removePinSchema = z.strictObject({
 });
 export const verifyPinSchema = z.strictObject({ pin: pinSchema });
 
-/** GET/PUT /api/me/privacy. */
-export interface PrivacyResponse {
-  privacy: Privacy;
-  hasPin: boolean;
+/** GET/PUT /api/me/privacy, PUT/DELETE /api/me/pin. */
+export const privacyResponseSchema = z.object({
+  privacy: privacySchema,
+  hasPin: z.boolean(),
   /** While wrong PINs are refused, until when (ms). */
-  pinLockedUntil: number | null;
-}
+  pinLockedUntil: z.number().nullable(),
+});
+export type PrivacyResponse = z.infer<typeof privacyResponseSchema>;
 
 /** POST /api/me/pin/verify. */
-export interface PinGrantResponse {
+export const pinGrantResponseSchema = z.object({
   /** Locked chats open to this session until then (ms). */
-  until: number;
-}
+  until: z.number(),
+});
+export type PinGrantResponse = z.infer<typeof pinGrantResponseSchema>;
 
 // ---- media URLs ------------------------------------------------------------------------
 

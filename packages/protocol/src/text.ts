@@ -41,8 +41,12 @@ export function text(rules: TextRules) {
   const s = rules.trim ? base.trim() : base;
   const min = rules.min;
   const [max, tooLong] = rules.max;
-  return s
-    .refine((v) => min === undefined || v.length >= min[0], { error: min?.[1] ?? '', abort: true })
-    .refine((v) => v.length <= max, { error: tooLong, abort: true })
-    .refine(isStorableText, { error: TEXT_MSG.notStorable, abort: true });
+  return (
+    s
+      .refine((v) => min === undefined || v.length >= min[0], { error: min?.[1] ?? '', abort: true })
+      .refine((v) => v.length <= max, { error: tooLong, abort: true })
+      .refine(isStorableText, { error: TEXT_MSG.notStorable, abort: true })
+      // The limits as the schema's JSON Schema shows them (the protocol-version test hashes it).
+      .meta({ 'x-utf16MinLength': min?.[0] ?? 0, 'x-utf16MaxLength': max })
+  );
 }

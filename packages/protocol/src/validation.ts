@@ -74,6 +74,14 @@ export const usernameSchema = z
   .max(USERNAME_MAX, { error: MSG.usernameMax })
   .regex(/^[A-Za-z0-9_]+$/, { error: MSG.usernameChars });
 
+/**
+ * A handle as people type it to find someone or sign in: trimmed, lower case, without a
+ * leading '@'. Both ends match and key searches by it.
+ */
+export function handleKey(typed: string): string {
+  return typed.trim().toLowerCase().replace(/^@/, '');
+}
+
 export const emailSchema = text({ required: MSG.email, trim: true, max: [EMAIL_MAX, MSG.email] }).pipe(
   z.email({ error: MSG.email }),
 );

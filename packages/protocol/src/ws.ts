@@ -10,20 +10,16 @@
  */
 import { z } from 'zod';
 import {
-  type ChatMessage,
-  type ChatSummary,
   chatIdSchema,
   chatMessageSchema,
   chatSummarySchema,
   messageIdSchema,
   messageTextSchema,
-  type Presence,
-  type PublicUser,
   presenceSchema,
   publicUserSchema,
   userIdSchema,
 } from './chat.ts';
-import { type Access, accessSchema, type NotificationItem, notificationItemSchema, privacySchema } from './social.ts';
+import { accessSchema, notificationItemSchema, privacySchema } from './social.ts';
 import { text } from './text.ts';
 
 /** Largest frame the server reads. A 4096-character message in JSON fits with room to spare. */
@@ -167,25 +163,6 @@ export const upFrameSchema = z.discriminatedUnion('t', [
 export type UpFrame = z.infer<typeof upFrameSchema>;
 export type RequestFrame = Extract<UpFrame, { id: string }>;
 
-/** What each request answers with. */
-export interface ResultData {
-  /** Stored, or (to a user who takes messages from contacts only) sent as a contact request. */
-  send: { message: ChatMessage } | { request: Access };
-  edit: { message: ChatMessage };
-  delete: { message: ChatMessage };
-  delivered: { count: number };
-  read: { count: number };
-  history: { messages: ChatMessage[]; hasMore: boolean; peer: PublicUser | null; access: Access };
-  chats: { chats: ChatSummary[] };
-  users: { users: (PublicUser & { online: boolean })[]; next: string | null };
-  user: { user: PublicUser; presence: Presence };
-  watch: { presence: Presence[] };
-  chatFlags: { chat: ChatSummary };
-  notifications: { items: NotificationItem[]; unseen: number };
-  notificationsSeen: { unseen: number };
-  respondRequest: { accepted: boolean };
-}
-
 export const wsErrorCodeSchema = z.enum([
   'invalid_frame',
   'not_found',
@@ -253,7 +230,7 @@ export const downFrameSchema = z.discriminatedUnion('t', [
     privacy: privacySchema,
   }),
   z.object({ t: z.literal('update'), seq: z.number().int().positive(), update: updateSchema }),
-  /** `data` is the ResultData entry of the request's type. */
+  /** `data`: parsed by the requester with `resultSchemas` of the request's type (results.ts). */
   z.object({ t: z.literal('result'), id: z.string(), data: z.unknown() }),
   z.object({ t: z.literal('error'), id: z.string().nullable(), code: wsErrorCodeSchema, message: z.string() }),
   z.object({ t: z.literal('presence'), presence: presenceSchema }),

@@ -4,6 +4,7 @@ import {
   CLOSE,
   EMAIL_LINK_PATHS,
   forgotPasswordSchema,
+  handleKey,
   MSG,
   resetPasswordSchema,
   type SessionResponse,
@@ -78,7 +79,7 @@ async function findByLogin(ctx: AppContext, login: string): Promise<User | null>
  * login form therefore has its own budget.
  */
 function loginKey(login: string): string {
-  return login.trim().toLowerCase().replace(/^@/, '');
+  return handleKey(login);
 }
 
 function ipOf(req: FastifyRequest): string {

@@ -1,6 +1,13 @@
 /** A real WebSocket client for integration tests: hello/resume, requests, and waiting for frames. */
 import { randomUUID } from 'node:crypto';
-import { type ChatMessage, type DownFrame, downFrameSchema, PROTOCOL_VERSION, type ResultData } from '@app/protocol';
+import {
+  type ChatMessage,
+  type DownFrame,
+  downFrameSchema,
+  PROTOCOL_VERSION,
+  type ResultData,
+  resultSchemas,
+} from '@app/protocol';
 import WebSocket from 'ws';
 import type { TestServer } from './harness.ts';
 import { Waiters } from './waiters.ts';
@@ -79,7 +86,8 @@ export class WsTestClient {
     });
     if (!answer) throw new Error(`socket closed: ${JSON.stringify(this.closed)}`);
     if (answer.t === 'error') throw Object.assign(new Error(answer.message), { frame: answer as ErrorFrame });
-    return (answer as { data: ResultData[K] }).data;
+    // Parsed like the web client does: a result that does not match its schema fails the test.
+    return resultSchemas[t].parse((answer as { data: unknown }).data) as ResultData[K];
   }
 
   /** Sends a message that must be stored (not turned into a contact request). */

@@ -1,4 +1,4 @@
-import { API, MSG } from '@app/protocol';
+import { API, MSG, noContentSchema } from '@app/protocol';
 import { useState } from 'react';
 import { useLeaveSignedOut } from '@/hooks/use-sign-out';
 import { api } from '@/lib/api';
@@ -24,7 +24,7 @@ export function DeleteAccountDialog() {
   const onDelete = async () => {
     setBusy(true);
     try {
-      await api('DELETE', API.deleteAccount, {});
+      await api(noContentSchema, 'DELETE', API.deleteAccount, {});
     } catch {
       setBusy(false);
       notifyError('Failed to Delete Account', MSG.deleteFailed);

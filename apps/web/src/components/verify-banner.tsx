@@ -1,4 +1,4 @@
-import { API } from '@app/protocol';
+import { API, noContentSchema } from '@app/protocol';
 import { MailWarning } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError, api } from '@/lib/api';
@@ -26,7 +26,7 @@ export function VerifyBanner({ email }: { email: string }) {
         onClick={async () => {
           setBusy(true);
           try {
-            await api('POST', API.resendVerification, {});
+            await api(noContentSchema, 'POST', API.resendVerification, {});
             notify('Verification Email Sent', `Check ${email} for the link`);
           } catch (e) {
             notifyError('Could Not Send Email', e instanceof ApiError ? e.message : undefined);

@@ -1,4 +1,4 @@
-import { API } from '@app/protocol';
+import { API, noContentSchema } from '@app/protocol';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { notifyError } from '@/components/ui/toaster';
@@ -41,7 +41,7 @@ export function useSignOut(): { signOut: () => Promise<void>; busy: boolean } {
   const signOut = async () => {
     setBusy(true);
     try {
-      await api('POST', API.signOut, {});
+      await api(noContentSchema, 'POST', API.signOut, {});
     } catch (e) {
       // A session that has already ended is as good as signed out.
       if (!(e instanceof ApiError && e.status === 401)) {

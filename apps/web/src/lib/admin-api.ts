@@ -5,53 +5,61 @@ import {
   type AdminUsersPage,
   API,
   type AuditPage,
+  adminStatsSchema,
+  adminUserResponseSchema,
+  adminUsersPageSchema,
+  auditPageSchema,
   type Broadcast,
   type BroadcastInput,
+  broadcastListSchema,
+  broadcastResponseSchema,
+  noContentSchema,
   type PublicSettings,
+  publicSettingsSchema,
 } from '@app/protocol';
 import { api } from './api';
 import { setHelpLink } from './public-settings';
 
 export function adminStats(): Promise<{ totalUsers: number }> {
-  return api('GET', API.adminStats);
+  return api(adminStatsSchema, 'GET', API.adminStats);
 }
 
 export function adminUsers(query: string, after?: string): Promise<AdminUsersPage> {
   const params = new URLSearchParams({ query });
   if (after) params.set('after', after);
-  return api('GET', `${API.adminUsers}?${params}`);
+  return api(adminUsersPageSchema, 'GET', `${API.adminUsers}?${params}`);
 }
 
 export async function setUserFlags(id: string, flags: AdminUserFlags): Promise<AdminUser> {
-  const r = await api<{ user: AdminUser }>('PATCH', `${API.adminUsers}/${encodeURIComponent(id)}`, flags);
+  const r = await api(adminUserResponseSchema, 'PATCH', `${API.adminUsers}/${encodeURIComponent(id)}`, flags);
   return r.user;
 }
 
 export async function listBroadcasts(): Promise<Broadcast[]> {
-  const r = await api<{ notifications: Broadcast[] }>('GET', API.adminBroadcasts);
+  const r = await api(broadcastListSchema, 'GET', API.adminBroadcasts);
   return r.notifications;
 }
 
 export async function sendBroadcast(input: BroadcastInput): Promise<Broadcast> {
-  const r = await api<{ notification: Broadcast }>('POST', API.adminBroadcasts, input);
+  const r = await api(broadcastResponseSchema, 'POST', API.adminBroadcasts, input);
   return r.notification;
 }
 
 export async function editBroadcast(id: string, input: BroadcastInput): Promise<Broadcast> {
-  const r = await api<{ notification: Broadcast }>('PUT', `${API.adminBroadcasts}/${encodeURIComponent(id)}`, input);
+  const r = await api(broadcastResponseSchema, 'PUT', `${API.adminBroadcasts}/${encodeURIComponent(id)}`, input);
   return r.notification;
 }
 
-export function deleteBroadcast(id: string): Promise<void> {
-  return api('DELETE', `${API.adminBroadcasts}/${encodeURIComponent(id)}`);
+export async function deleteBroadcast(id: string): Promise<void> {
+  await api(noContentSchema, 'DELETE', `${API.adminBroadcasts}/${encodeURIComponent(id)}`);
 }
 
 export async function saveHelpLink(helpLink: string): Promise<PublicSettings> {
-  const r = await api<PublicSettings>('PUT', API.adminSettings, { helpLink });
+  const r = await api(publicSettingsSchema, 'PUT', API.adminSettings, { helpLink });
   setHelpLink(r.helpLink);
   return r;
 }
 
 export function auditLog(before?: string): Promise<AuditPage> {
-  return api('GET', before ? `${API.adminAudit}?${new URLSearchParams({ before })}` : API.adminAudit);
+  return api(auditPageSchema, 'GET', before ? `${API.adminAudit}?${new URLSearchParams({ before })}` : API.adminAudit);
 }

@@ -1,4 +1,5 @@
-import type { ApiErrorBody, ApiErrorCode } from '@app/protocol';
+import { type ApiErrorBody, type ApiErrorCode, apiErrorBodySchema } from '@app/protocol';
+import type { z } from 'zod';
 
 /** A failed API call, carrying the server's code and human message. */
 export class ApiError extends Error {
@@ -18,8 +19,17 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
 
-/** JSON over fetch with the session cookie; throws ApiError on any non-2xx answer. */
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/**
+ * JSON over fetch with the session cookie. The answer is parsed with `schema` (the
+ * protocol's schema of that route's answer); throws ApiError on any non-2xx answer or
+ * on an answer that does not match.
+ */
+export async function api<S extends z.ZodType>(
+  schema: S,
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<z.output<S>> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -47,13 +57,18 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
     }
   }
   if (!res.ok) {
-    const err = data as Partial<ApiErrorBody> | null;
+    const err = apiErrorBodySchema.safeParse(data);
+    if (err.success) throw new ApiError(res.status, err.data);
+    // Not our error body (a proxy's page, say): its message if it has one.
+    const message = (data as { message?: unknown } | null)?.message;
     throw new ApiError(res.status, {
-      error: err?.error ?? 'internal',
-      message: err?.message ?? `Request failed (${res.status})`,
-      issues: err?.issues ?? [],
-      ...(typeof err?.retryAt === 'number' ? { retryAt: err.retryAt } : {}),
+      error: 'internal',
+      message: typeof message === 'string' ? message : `Request failed (${res.status})`,
     });
   }
-  return data as T;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError(res.status, { error: 'internal', message: 'The server sent an answer this page cannot read.' });
+  }
+  return parsed.data;
 }

@@ -12,7 +12,9 @@ import {
   type Presence,
   type Privacy,
   type RequestFrame,
+  type RequestKind,
   type ResultData,
+  resultSchemas,
   type Update,
   type UpFrame,
   type WsErrorCode,
@@ -20,7 +22,7 @@ import {
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 
-export type RequestKind = RequestFrame['t'] & keyof ResultData;
+export type { RequestKind };
 export type RequestBody<K extends RequestKind> = Omit<Extract<RequestFrame, { t: K }>, 'id' | 't'>;
 
 /** A request that failed: the server's typed error, or 'offline' / 'timeout' on our side. */
@@ -152,7 +154,14 @@ export class ChatSocket {
         this.pending.delete(id);
         reject(new RequestError('timeout', 'The server did not answer in time. Please try again.'));
       }, REQUEST_TIMEOUT_MS);
-      this.pending.set(id, { resolve: (d) => resolve(d as ResultData[K]), reject, timer });
+      const schema = resultSchemas[t];
+      const settle = (d: unknown) => {
+        // A result that does not match its request's schema is refused like any bad frame.
+        const r = schema.safeParse(d);
+        if (r.success) resolve(r.data as ResultData[K]);
+        else reject(new RequestError('internal', 'The server sent an answer this page cannot read.'));
+      };
+      this.pending.set(id, { resolve: settle, reject, timer });
       ws.send(JSON.stringify({ ...body, t, id }));
     });
   }

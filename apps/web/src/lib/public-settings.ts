@@ -3,7 +3,7 @@
  * page load, fetched again on every (re)connect of the chat socket, and changed live by
  * the administrator's `settings` event.
  */
-import { API, isSafeHttpUrl, type PublicSettings } from '@app/protocol';
+import { API, isSafeHttpUrl, type PublicSettings, publicSettingsSchema } from '@app/protocol';
 import { useSyncExternalStore } from 'react';
 import { api } from './api';
 
@@ -16,7 +16,7 @@ function emit(): void {
 }
 
 function fetchSettings(): Promise<PublicSettings> {
-  const p = api<PublicSettings>('GET', API.publicSettings).then(
+  const p = api(publicSettingsSchema, 'GET', API.publicSettings).then(
     (s) => {
       if (inFlight === p) inFlight = null;
       current = s;

@@ -2,7 +2,7 @@
  * The signed-in user, kept outside React and read through useSyncExternalStore.
  * `loading` until the first answer from the server; then `ready` with a user or null.
  */
-import { API, type Me, type SessionResponse } from '@app/protocol';
+import { API, type Me, sessionResponseSchema } from '@app/protocol';
 import { useSyncExternalStore } from 'react';
 import { ApiError, api } from './api';
 
@@ -31,7 +31,7 @@ let inflight: Promise<SessionState> | null = null;
 
 /** Ask the server who we are. A blocked account answers 403 `blocked`. */
 export function refreshSession(): Promise<SessionState> {
-  inflight ??= api<SessionResponse>('GET', API.session)
+  inflight ??= api(sessionResponseSchema, 'GET', API.session)
     .then((r) => {
       emit({ status: 'ready', user: r.user });
       return state;

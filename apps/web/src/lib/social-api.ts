@@ -5,7 +5,10 @@ import {
   type Privacy,
   type PrivacyResponse,
   type ProfileInput,
+  pinGrantResponseSchema,
+  privacyResponseSchema,
   type UserResponse,
+  userResponseSchema,
 } from '@app/protocol';
 import { api } from './api';
 import { getChatClient } from './chat-client-singleton';
@@ -13,29 +16,29 @@ import { setUser } from './session';
 
 /** Saves the profile; the session's user is replaced with the saved one. */
 export async function saveProfile(input: ProfileInput): Promise<UserResponse> {
-  const r = await api<UserResponse>('PUT', API.profile, input);
+  const r = await api(userResponseSchema, 'PUT', API.profile, input);
   setUser(r.user);
   return r;
 }
 
 export function loadPrivacy(): Promise<PrivacyResponse> {
-  return api<PrivacyResponse>('GET', API.privacy);
+  return api(privacyResponseSchema, 'GET', API.privacy);
 }
 
 export async function savePrivacy(privacy: Privacy): Promise<PrivacyResponse> {
-  const r = await api<PrivacyResponse>('PUT', API.privacy, privacy);
+  const r = await api(privacyResponseSchema, 'PUT', API.privacy, privacy);
   getChatClient()?.setPrivacy(r.privacy);
   return r;
 }
 
 /** Sets a first PIN, or (with the account password) changes it. */
 export function setPin(pin: string, password?: string): Promise<PrivacyResponse> {
-  return api<PrivacyResponse>('PUT', API.pin, password ? { pin, password } : { pin });
+  return api(privacyResponseSchema, 'PUT', API.pin, password ? { pin, password } : { pin });
 }
 
 /** Removes the PIN (locked chats are unlocked). */
 export function removePin(password: string): Promise<PrivacyResponse> {
-  return api<PrivacyResponse>('DELETE', API.pin, { password });
+  return api(privacyResponseSchema, 'DELETE', API.pin, { password });
 }
 
 /**
@@ -44,7 +47,7 @@ export function removePin(password: string): Promise<PrivacyResponse> {
  * 'pin_locked' with `retryAt` after too many.
  */
 export async function verifyPin(pin: string): Promise<PinGrantResponse> {
-  const r = await api<PinGrantResponse>('POST', API.verifyPin, { pin });
+  const r = await api(pinGrantResponseSchema, 'POST', API.verifyPin, { pin });
   getChatClient()?.pinGranted();
   return r;
 }

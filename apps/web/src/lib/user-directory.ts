@@ -3,7 +3,7 @@
  * set that the screens showing those users register) and the server-side username
  * search of the contacts screen, a page at a time.
  */
-import type { Presence, PublicUser } from '@app/protocol';
+import { handleKey, type Presence, type PublicUser } from '@app/protocol';
 import { type ChatSocket, RequestError } from './chat-socket';
 import { type ContactUser, EMPTY_SEARCH, type UserSearchView } from './conversation';
 
@@ -26,7 +26,7 @@ function sameUser(a: PublicUser, b: PublicUser): boolean {
 
 /** The search key: what the server matches (trimmed, lower case, without a leading '@'). */
 export function searchKey(query: string): string {
-  return query.trim().toLowerCase().replace(/^@/, '').slice(0, 50);
+  return handleKey(query).slice(0, 50);
 }
 
 export class UserDirectory {

@@ -1,4 +1,4 @@
-import { API, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
+import { API, changeEmailSchema, changePasswordSchema, MSG, userResponseSchema } from '@app/protocol';
 import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { DeleteAccountDialog } from '@/components/delete-account-dialog';
@@ -71,7 +71,7 @@ function ChangeEmailForm() {
     setErrors({});
     setBusy(true);
     try {
-      const res = await api<UserResponse>('POST', API.changeEmail, parsed.data);
+      const res = await api(userResponseSchema, 'POST', API.changeEmail, parsed.data);
       notify('Email Updated', 'Please check your new email to verify');
       setUser(res.user);
       setNewEmail('');
@@ -139,7 +139,7 @@ function ChangePasswordForm() {
     setErrors({});
     setBusy(true);
     try {
-      const res = await api<UserResponse>('POST', API.changePassword, parsed.data);
+      const res = await api(userResponseSchema, 'POST', API.changePassword, parsed.data);
       notify('Password Updated');
       setUser(res.user);
       setCurrentPassword('');

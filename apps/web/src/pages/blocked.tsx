@@ -1,4 +1,4 @@
-import { API } from '@app/protocol';
+import { API, noContentSchema } from '@app/protocol';
 import { LogOut, ShieldBan } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -13,7 +13,7 @@ export default function BlockedPage() {
   const signOut = async () => {
     setBusy(true);
     try {
-      await api('POST', API.signOut, {});
+      await api(noContentSchema, 'POST', API.signOut, {});
     } catch {
       // The session is most likely revoked already; signing out locally is what matters.
     }

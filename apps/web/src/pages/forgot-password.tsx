@@ -1,4 +1,4 @@
-import { API, forgotPasswordSchema, MSG } from '@app/protocol';
+import { API, forgotPasswordSchema, MSG, noContentSchema } from '@app/protocol';
 import { MailCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
@@ -29,7 +29,7 @@ export default function ForgotPasswordPage() {
     setError(undefined);
     setBusy(true);
     try {
-      await api('POST', API.forgotPassword, parsed.data);
+      await api(noContentSchema, 'POST', API.forgotPassword, parsed.data);
       setSent(true);
     } catch (err) {
       notifyError('Could Not Send Link', err instanceof Error ? err.message : undefined);

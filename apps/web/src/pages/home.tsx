@@ -1,4 +1,4 @@
-import { APP_NAME, type ChatSummary } from '@app/protocol';
+import { APP_NAME, type ChatSummary, handleKey } from '@app/protocol';
 import {
   Archive,
   Bell,
@@ -26,7 +26,7 @@ import { cn } from '@/lib/utils';
 
 /** Case-insensitive substring match on the username (spec: chat list search). */
 function matchesUsername(chat: ChatSummary, query: string): boolean {
-  return (chat.peer?.username ?? '').toLowerCase().includes(query.trim().toLowerCase().replace(/^@/, ''));
+  return (chat.peer?.username ?? '').toLowerCase().includes(handleKey(query));
 }
 
 export default function HomePage() {

@@ -1,4 +1,4 @@
-import { API, MSG, passwordSchema, tokenSchema } from '@app/protocol';
+import { API, MSG, noContentSchema, passwordSchema, tokenSchema } from '@app/protocol';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
     setError(undefined);
     setBusy(true);
     try {
-      await api('POST', API.resetPassword, { token, password: parsed.data });
+      await api(noContentSchema, 'POST', API.resetPassword, { token, password: parsed.data });
       // Every session of this account has ended, this browser's included.
       setUser(null);
       notify('Password Reset', 'Sign in with your new password');

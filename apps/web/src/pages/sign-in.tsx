@@ -1,4 +1,4 @@
-import { API, MSG, type UserResponse } from '@app/protocol';
+import { API, MSG, userResponseSchema } from '@app/protocol';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -36,7 +36,7 @@ export default function SignInPage() {
     }
     setBusy(true);
     try {
-      const res = await api<UserResponse>('POST', API.signIn, { login: login.trim(), password, remember });
+      const res = await api(userResponseSchema, 'POST', API.signIn, { login: login.trim(), password, remember });
       notify('Welcome Back!', 'Successfully signed in');
       // Rendering with a user redirects to the landing path (see above).
       setUser(res.user);

@@ -1,4 +1,4 @@
-import { API, MSG, signUpSchema, type UserResponse } from '@app/protocol';
+import { API, MSG, signUpSchema, userResponseSchema } from '@app/protocol';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -84,7 +84,7 @@ export default function SignUpPage() {
     setErrors({});
     setBusy(true);
     try {
-      const { user } = await api<UserResponse>('POST', API.signUp, parsed.data);
+      const { user } = await api(userResponseSchema, 'POST', API.signUp, parsed.data);
       notify('Account Created!', 'Please check your email to verify your account');
       setUser(user);
       land(user);

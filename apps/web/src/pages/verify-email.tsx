@@ -1,4 +1,4 @@
-import { API, type Me, tokenSchema } from '@app/protocol';
+import { API, sessionResponseSchema, tokenSchema } from '@app/protocol';
 import { CircleCheck, Loader2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -23,7 +23,7 @@ export default function VerifyEmailPage() {
   useEffect(() => {
     if (sent.current || state.kind !== 'verifying') return;
     sent.current = true;
-    api<{ user: Me | null }>('POST', API.verifyEmail, { token })
+    api(sessionResponseSchema, 'POST', API.verifyEmail, { token })
       .then((res) => {
         if (res?.user) setUser(res.user);
         setState({ kind: 'verified' });

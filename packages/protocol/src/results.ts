@@ -1,0 +1,43 @@
+/**
+ * What each WebSocket request answers with: the `data` of its `result` frame. The client
+ * parses every result with the schema of the request it sent; the server's handlers are
+ * typed by the same schemas.
+ */
+import { z } from 'zod';
+import { chatMessageSchema, chatSummarySchema, presenceSchema, publicUserSchema } from './chat.ts';
+import { accessSchema, notificationItemSchema } from './social.ts';
+import type { RequestFrame } from './ws.ts';
+
+const count = z.object({ count: z.number().int().nonnegative() });
+const message = z.object({ message: chatMessageSchema });
+
+export const resultSchemas = {
+  /** Stored, or (to a user who takes messages from contacts only) sent as a contact request. */
+  send: z.union([message, z.object({ request: accessSchema })]),
+  edit: message,
+  delete: message,
+  delivered: count,
+  read: count,
+  history: z.object({
+    messages: z.array(chatMessageSchema),
+    hasMore: z.boolean(),
+    peer: publicUserSchema.nullable(),
+    access: accessSchema,
+  }),
+  chats: z.object({ chats: z.array(chatSummarySchema) }),
+  users: z.object({
+    users: z.array(publicUserSchema.extend({ online: z.boolean() })),
+    /** The cursor of the next page, or null on the last. */
+    next: z.string().nullable(),
+  }),
+  user: z.object({ user: publicUserSchema, presence: presenceSchema }),
+  watch: z.object({ presence: z.array(presenceSchema) }),
+  chatFlags: z.object({ chat: chatSummarySchema }),
+  notifications: z.object({ items: z.array(notificationItemSchema), unseen: z.number().int().nonnegative() }),
+  notificationsSeen: z.object({ unseen: z.number().int().nonnegative() }),
+  respondRequest: z.object({ accepted: z.boolean() }),
+} satisfies Record<RequestFrame['t'], z.ZodType>;
+
+export type RequestKind = keyof typeof resultSchemas;
+/** What each request answers with. */
+export type ResultData = { [K in RequestKind]: z.infer<(typeof resultSchemas)[K]> };
