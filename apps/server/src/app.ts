@@ -49,6 +49,8 @@ export interface BuildOptions {
   /** SQLite file override, e.g. ':memory:' (tests). */
   sqliteFile?: string;
   logger?: boolean;
+  /** Where log lines go instead of standard output (tests read them); implies a logger. */
+  logStream?: { write(line: string): void };
   /** Redis presence timings (tests shorten them). */
   presence?: RedisPresenceOptions;
 }
@@ -61,10 +63,11 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     logger:
-      opts.logger === false
+      opts.logger === false && !opts.logStream
         ? false
         : {
             level: config.logLevel,
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
             redact: {
               paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password'],
               censor: '[redacted]',

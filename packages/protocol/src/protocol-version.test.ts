@@ -17,6 +17,8 @@ import * as protocol from './index.ts';
  */
 const PINNED: Record<number, string> = {
   4: '78c981ef10ecab35',
+  /** The close code 1011 (serverError): a handshake the server failed. */
+  5: 'ac325f43c1d876d0',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

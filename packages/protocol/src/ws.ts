@@ -29,6 +29,8 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const CLOSE = {
   normal: 1000,
   goingAway: 1001,
+  /** The server failed (e.g. its database during the handshake): the client reconnects with backoff. */
+  serverError: 1011,
   protocolError: 4000,
   unauthenticated: 4001,
   blocked: 4003,

@@ -13,32 +13,12 @@ import type { OriginCheck } from '../security/origin.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
-import { Connection, ConnSocket } from './connection.ts';
+import { ConnSocket } from './conn-socket.ts';
+import { Connection } from './connection.ts';
+import type { RealtimeDeps } from './deps.ts';
 import type { ControlMessage, Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
 import type { WritePace } from './write-pace.ts';
-
-export interface RealtimeDeps {
-  chat: ChatStore;
-  social: SocialStore;
-  store: Store;
-  hub: Hub;
-  presence: PresenceTracker;
-  log: FastifyBaseLogger;
-  onClosed(conn: Connection): void;
-  /** Pushes committed update-log entries to their users' sockets. */
-  publish(updates: LoggedUpdate[]): void;
-  /** Frames a socket may send: per second on average, and in a burst. */
-  frameRate: { perSecond: number; burst: number };
-  /** A socket that has not said hello by then is closed. */
-  helloTimeoutMs: number;
-  /** Sockets whose session ends within this arm a timer for it (the heartbeat's period). */
-  expiryLookaheadMs: number;
-  /** What a user may write (messages, receipts, flags, typing) across all their sockets and processes. */
-  writePace: WritePace;
-  /** Until when a socket's session lasts now (slid forward), or null when it has ended. */
-  renewSession(tokenHash: string, now: number): Promise<number | null>;
-}
 
 /** Sockets one user may hold at once (tabs and devices). */
 export const MAX_SOCKETS_PER_USER = 20;
@@ -118,7 +98,6 @@ export class Realtime {
       hub: opts.hub,
       presence: opts.presence,
       log: opts.log,
-      onClosed: (c) => this.forget(c),
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
@@ -206,7 +185,12 @@ export class Realtime {
         // ws has its own 'error' listener on the socket now.
         socket.removeListener('error', ignore);
         this.open += 1;
-        const conn = new Connection(ws, auth.user.id, auth.tokenHash, auth.expiresAt, this.deps);
+        const conn = new Connection(
+          ws,
+          { userId: auth.user.id, tokenHash: auth.tokenHash, expiresAt: auth.expiresAt },
+          this.deps,
+          (c) => this.forget(c),
+        );
         const conns = this.byUser.get(conn.userId);
         if (conns) conns.push(conn);
         else this.byUser.set(conn.userId, [conn]);

@@ -80,14 +80,24 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { env?: Record<string, string>; config?: Partial<Config>; pgSchema?: string } = {},
+  opts: {
+    env?: Record<string, string>;
+    config?: Partial<Config>;
+    pgSchema?: string;
+    /** Receives the server's log lines (JSON) at LOG_LEVEL (set it in env; 'silent' by default). */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-test-'));
   const config = loadConfig(
     { DATA_DIR: dataDir, PORT: '0', WEB_DIST: '', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'admin@example.com', ...opts.env },
     opts.config,
   );
-  const server = await buildServer(config, { logger: false, ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}) });
+  const server = await buildServer(config, {
+    logger: false,
+    ...(opts.pgSchema ? { pgSchema: opts.pgSchema } : {}),
+    ...(opts.logStream ? { logStream: opts.logStream } : {}),
+  });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -134,7 +144,7 @@ export async function dropPgSchema(url: string, schema: string): Promise<void> {
 export async function startEngineServer(
   url: string,
   tag: string,
-  opts: { env?: Record<string, string>; config?: Partial<Config> } = {},
+  opts: Omit<NonNullable<Parameters<typeof startTestServer>[0]>, 'pgSchema'> = {},
 ): Promise<TestServer> {
   if (!url) return startTestServer(opts);
   const schema = `t_${tag}_${process.pid}_${Date.now().toString(36)}`;

@@ -1,0 +1,170 @@
+/**
+ * The answers to a socket's requests: one handler per request kind, in a table the
+ * compiler checks against the protocol (every kind has one, each returns that kind's
+ * result). The transport (connection.ts) parses the frame, paces writes, calls the
+ * handler and sends what it returns; a handler refuses by throwing a FrameError (or a
+ * store's ChatError / RevokedError).
+ */
+import {
+  chatIdOf,
+  HISTORY_PAGE,
+  type RequestFrame,
+  type ResultData,
+  SOCIAL_MSG,
+  USERS_PAGE,
+  type WsErrorCode,
+} from '@app/protocol';
+import type { RealtimeDeps } from './deps.ts';
+import { type PrivacyView, viewChat, viewMessage, viewPresence } from './privacy-view.ts';
+
+/** A refusal the client is told about with its code. */
+export class FrameError extends Error {
+  readonly code: WsErrorCode;
+  constructor(code: WsErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** What a handler may know and change of the socket it answers. */
+export interface SocketSession {
+  readonly userId: string;
+  readonly tokenHash: string;
+  readonly deps: RealtimeDeps;
+  /** What this socket may see now. */
+  view(): PrivacyView;
+  /** Whether the user has locked this chat. */
+  isLocked(chatId: string): boolean;
+  setLocked(chatId: string, locked: boolean): void;
+  /** Whether this session holds a PIN grant (it may have been given on another process). */
+  ensureGranted(): Promise<boolean>;
+  /** Replaces the users whose presence is pushed to this socket. */
+  watch(userIds: ReadonlySet<string>): void;
+  /** A message went to `to`: this socket has stopped typing to them. */
+  sentTo(to: string): void;
+}
+
+type RequestOf<K extends RequestFrame['t']> = Extract<RequestFrame, { t: K }>;
+type Handler<K extends RequestFrame['t']> = (
+  s: SocketSession,
+  frame: RequestOf<K>,
+  now: number,
+) => Promise<ResultData[K]>;
+
+/** Only the two participants may touch a chat. */
+function ownChat(s: SocketSession, chatId: string): void {
+  const [a, b] = chatId.split('_');
+  if (a !== s.userId && b !== s.userId) throw new FrameError('not_found', 'Chat not found');
+}
+
+/** A locked chat shows only under a PIN grant. */
+async function assertOpen(s: SocketSession, chatId: string): Promise<void> {
+  if (s.isLocked(chatId) && !(await s.ensureGranted())) throw new FrameError('locked', SOCIAL_MSG.chatLocked);
+}
+
+export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
+  async send(s, f, now) {
+    if (f.to === s.userId) throw new FrameError('forbidden', 'You cannot message yourself');
+    const r = await s.deps.chat.send(s.userId, f.to, f.msgId, f.text, now, s.tokenHash);
+    s.deps.publish(r.updates);
+    s.sentTo(f.to);
+    return 'request' in r ? { request: r.request } : { message: viewMessage(s.view(), r.message) };
+  },
+
+  async edit(s, f, now) {
+    ownChat(s, f.chatId);
+    const r = await s.deps.chat.edit(s.userId, f.chatId, f.msgId, f.text, now, s.tokenHash);
+    s.deps.publish(r.updates);
+    return { message: viewMessage(s.view(), r.message) };
+  },
+
+  async delete(s, f, now) {
+    ownChat(s, f.chatId);
+    const r = await s.deps.chat.delete(s.userId, f.chatId, f.msgId, now, s.tokenHash);
+    s.deps.publish(r.updates);
+    return { message: viewMessage(s.view(), r.message) };
+  },
+
+  async delivered(s, f, now) {
+    ownChat(s, f.chatId);
+    const updates = await s.deps.chat.delivered(s.userId, f.chatId, f.msgIds, now, s.tokenHash);
+    s.deps.publish(updates);
+    // Each message's update goes to both participants.
+    return { count: updates.length / 2 };
+  },
+
+  async read(s, f, now) {
+    const updates = await s.deps.chat.read(s.userId, f.peerId, now, s.tokenHash);
+    s.deps.publish(updates);
+    return { count: updates.filter((u) => u.update.kind === 'message').length / 2 };
+  },
+
+  async history(s, f) {
+    const chatId = chatIdOf(s.userId, f.peerId);
+    await assertOpen(s, chatId);
+    const page = await s.deps.chat.history(chatId, f.limit ?? HISTORY_PAGE, f.before);
+    const peer = await s.deps.chat.publicUser(f.peerId);
+    const access = f.peerId === s.userId ? { state: 'open' as const } : await s.deps.social.access(s.userId, f.peerId);
+    const view = s.view();
+    return { messages: page.messages.map((m) => viewMessage(view, m)), hasMore: page.hasMore, peer, access };
+  },
+
+  async chats(s) {
+    const view = s.view();
+    return { chats: (await s.deps.chat.chats(s.userId)).map((c) => viewChat(view, c)) };
+  },
+
+  async users(s, f) {
+    const users = await s.deps.chat.searchUsers(s.userId, f.query, f.after, USERS_PAGE);
+    const last = users.at(-1);
+    const online = await s.deps.presence.online(users.map((u) => u.id));
+    return {
+      users: users.map((u) => ({ ...u, online: online.has(u.id) })),
+      next: users.length === USERS_PAGE && last ? last.username.toLowerCase() : null,
+    };
+  },
+
+  async user(s, f) {
+    const user = await s.deps.chat.publicUser(f.userId);
+    if (!user) throw new FrameError('not_found', 'User not found');
+    return { user, presence: viewPresence(s.view(), await s.deps.presence.get(f.userId)) };
+  },
+
+  async watch(s, f) {
+    const watched = new Set(f.userIds);
+    s.watch(watched);
+    const presence = await Promise.all([...watched].map((u) => s.deps.presence.get(u)));
+    const view = s.view();
+    return { presence: presence.map((p) => viewPresence(view, p)) };
+  },
+
+  async chatFlags(s, f, now) {
+    // Unlocking shows the chat again: only under a PIN grant.
+    if (f.locked === false) await assertOpen(s, chatIdOf(s.userId, f.peerId));
+    const r = await s.deps.social.setChatFlags(s.userId, f.peerId, f, now, s.tokenHash);
+    s.setLocked(r.chat.chatId, r.chat.locked);
+    s.deps.publish(r.updates);
+    return { chat: viewChat(s.view(), r.chat) };
+  },
+
+  notifications: (s) => s.deps.social.notifications(s.userId),
+
+  async notificationsSeen(s, _f, now) {
+    s.deps.publish(await s.deps.social.markSeen(s.userId, now, s.tokenHash));
+    return { unseen: 0 };
+  },
+
+  async respondRequest(s, f, now) {
+    s.deps.publish(await s.deps.social.respondRequest(s.userId, f.notificationId, f.accept, now, s.tokenHash));
+    return { accepted: f.accept };
+  },
+};
+
+/** Runs the handler of `frame`'s kind. */
+export function handle<K extends RequestFrame['t']>(
+  s: SocketSession,
+  frame: RequestOf<K>,
+  now: number,
+): Promise<ResultData[K]> {
+  return (handlers[frame.t] as Handler<K>)(s, frame, now);
+}
