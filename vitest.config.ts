@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The web app's own import alias, for its modules and tests run here in Node.
+  resolve: { alias: { '@': path.join(import.meta.dirname, 'apps/web/src') } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
     testTimeout: 20_000,

@@ -10,29 +10,26 @@ import {
   type ChatSummary,
   chatIdOf,
   type GlobalEvent,
-  HISTORY_PAGE,
-  type NotificationItem,
-  PRIVACY_DEFAULTS,
   type Presence,
   type Privacy,
   type PublicUser,
   type Update,
 } from '@app/protocol';
-import { ChatSocket, type ConnectionStatus, RequestError, type SocketHandlers } from './chat-socket';
-import {
-  type ChatListView,
-  type ConversationView,
-  EMPTY_CONVERSATION,
-  type LoadStatus,
-  peerOfMessage,
-} from './conversation';
-import { ConversationState } from './conversation-state';
+import { type Alert, Alerts } from './alerts';
+import { UpdateApplier } from './apply-update';
+import { ChatList } from './chat-list';
+import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './chat-socket';
+import type { ChatListView, ConversationView } from './conversation';
+import { Conversations } from './conversations';
 import { messageTextError } from './message-text';
 import { NotificationCenter, type NotificationsView } from './notification-center';
+import type { OutboxStore } from './outbox';
 import { Outbox } from './outbox-queue';
 import { refreshPublicSettings, setHelpLink } from './public-settings';
 import { Receipts } from './receipts';
+import type { SocketEnv } from './socket-env';
 import { Typing } from './typing';
+import { UpdateReplay } from './update-replay';
 import { UserDirectory } from './user-directory';
 
 export interface ClientEvents {
@@ -45,22 +42,14 @@ export interface ClientEvents {
   outdated(): void;
 }
 
-/** Something that may deserve a browser notification while the tab is hidden. */
-export type Alert =
-  | { kind: 'message'; message: ChatMessage; locked: boolean }
-  | { kind: 'request'; notification: Extract<NotificationItem, { type: 'request' }> }
-  | { kind: 'broadcast'; notification: Extract<NotificationItem, { type: 'admin' }> };
+export type { Alert } from './alerts';
 
-/** Exhaustiveness at compile time; at run time an update of a newer server is skipped. */
-function assertNever(x: never): void {
-  console.warn('Unknown update', x);
-}
-
-/** Most chats whose unread messages are fetched at load to acknowledge them (the socket's burst is 100 frames). */
-const ACK_UNREAD_CHATS_MAX = 20;
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : 'Something went wrong. Please try again.';
+/** Where the client runs: the browser's by default (tests give Node's). */
+export interface ClientEnv {
+  socket?: SocketEnv;
+  outboxStore?: OutboxStore;
+  /** The public settings (help link): fetched anew after a reconnect, changed live. */
+  settings?: { refresh(): void; setHelpLink(helpLink: string | null): void };
 }
 
 export class ChatClient {
@@ -74,32 +63,70 @@ export class ChatClient {
   private welcomedBefore = false;
   private destroyed = false;
   private readonly listeners = new Set<() => void>();
+  private readonly settings: NonNullable<ClientEnv['settings']>;
 
-  private chats = new Map<string, ChatSummary>();
-  private chatsStatus: LoadStatus = 'idle';
-  private chatsError: string | null = null;
-  private chatListView: ChatListView | null = null;
-
-  private readonly conversations = new Map<string, ConversationState>();
+  private readonly chats: ChatList;
+  private readonly conversations: Conversations;
   private readonly typing: Typing;
-
   /** Updates applied while a load is in flight, re-applied over its (possibly older) result. */
-  private loadsInFlight = 0;
-  private replayLog: Update[] = [];
+  private readonly replay = new UpdateReplay();
 
-  /** The user's own privacy settings, from the welcome and the update log. */
-  private privacy: Privacy = { ...PRIVACY_DEFAULTS };
-  /** Whether the user may message each peer (from history and the update log). */
-  private readonly access = new Map<string, Access>();
+  private readonly updates: UpdateApplier;
   readonly notifications: NotificationCenter;
-  private readonly alertListeners = new Set<(a: Alert) => void>();
-  /** Messages already alerted about (an update may be replayed after a reconnect). */
-  private readonly alerted = new Set<string>();
+  private readonly alerts = new Alerts();
 
-  constructor(userId: string, events: ClientEvents) {
+  constructor(userId: string, events: ClientEvents, env: ClientEnv = {}) {
     this.userId = userId;
     this.events = events;
-    const handlers: SocketHandlers = {
+    this.settings = env.settings ?? { refresh: refreshPublicSettings, setHelpLink };
+    this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
+    const changed = () => this.changed();
+    this.users = new UserDirectory(this.socket, changed);
+    this.receipts = new Receipts(this.socket);
+    this.typing = new Typing(this.socket, changed);
+    this.notifications = new NotificationCenter(this.socket, changed);
+    const apply = (u: Update) => this.updates.apply(u);
+    const destroyed = () => this.destroyed;
+    this.chats = new ChatList({
+      socket: this.socket,
+      users: this.users,
+      replay: this.replay,
+      apply,
+      received: (m) => this.updates.received(m),
+      isOpen: (peerId) => this.conversations.isOpen(peerId),
+      changed,
+      destroyed,
+    });
+    this.conversations = new Conversations({
+      userId,
+      socket: this.socket,
+      users: this.users,
+      replay: this.replay,
+      apply,
+      seen: (m) => this.updates.seen(m),
+      setAccess: (peerId, access) => this.updates.setAccess(peerId, access),
+      pending: (peerId) => this.outbox.messagesTo(peerId),
+      closed: (peerId) => this.stopTyping(peerId),
+      changed,
+      destroyed,
+    });
+    this.updates = new UpdateApplier({
+      userId,
+      chats: this.chats,
+      conversations: this.conversations,
+      users: this.users,
+      notifications: this.notifications,
+      alerts: this.alerts,
+      receipts: this.receipts,
+      settled: (msgId) => this.outbox.settled(msgId),
+      setHelpLink: (h) => this.settings.setHelpLink(h),
+    });
+    this.outbox = this.createOutbox(env.outboxStore);
+  }
+
+  private socketHandlers(): SocketHandlers {
+    const events = this.events;
+    return {
       status: (s) => this.onStatus(s),
       welcome: (w) => this.onWelcome(w),
       update: (seq, u) => this.onUpdate(seq, u),
@@ -111,29 +138,31 @@ export class ChatClient {
       checkSession: () => events.checkSession(),
       outdated: () => events.outdated(),
     };
-    this.socket = new ChatSocket(handlers, () => this.lastSeq);
-    const changed = () => this.changed();
-    this.users = new UserDirectory(this.socket, changed);
-    this.receipts = new Receipts(this.socket);
-    this.typing = new Typing(this.socket, changed);
-    this.notifications = new NotificationCenter(this.socket, changed);
-    this.outbox = new Outbox(userId, this.socket, {
-      changed: (peerId) => {
-        this.conversations.get(peerId)?.touch();
-        this.changed();
+  }
+
+  private createOutbox(store: OutboxStore | undefined): Outbox {
+    return new Outbox(
+      this.userId,
+      this.socket,
+      {
+        changed: (peerId) => {
+          this.conversations.get(peerId)?.touch();
+          this.changed();
+        },
+        acknowledged: (m) => {
+          this.updates.applyMessage(m);
+          this.changed();
+        },
+        requested: (peerId, access) => {
+          this.updates.setAccess(peerId, access);
+          const name = this.users.user(peerId)?.username;
+          this.events.notice('Request Sent', `${name ? `@${name}` : 'They'} can reply once they accept your request`);
+          this.changed();
+        },
+        failed: (text) => this.events.error('Message Not Sent', text),
       },
-      acknowledged: (m) => {
-        this.applyMessage(m);
-        this.changed();
-      },
-      requested: (peerId, access) => {
-        this.setAccess(peerId, access);
-        const name = this.users.user(peerId)?.username;
-        events.notice('Request Sent', `${name ? `@${name}` : 'They'} can reply once they accept your request`);
-        this.changed();
-      },
-      failed: (text) => events.error('Message Not Sent', text),
-    });
+      store,
+    );
   }
 
   start(): void {
@@ -185,24 +214,14 @@ export class ChatClient {
       this.events.checkSession();
       return;
     }
-    this.privacy = w.privacy;
+    this.updates.privacy = w.privacy;
     // Broadcasts and settings are not in the update log: what was missed is loaded anew.
     void this.notifications.load();
-    if (w.resumed || this.welcomedBefore) refreshPublicSettings();
+    if (w.resumed || this.welcomedBefore) this.settings.refresh();
     this.welcomedBefore = true;
-    if (!w.resumed) {
-      this.lastSeq = w.seq;
-      void this.loadChats();
-      for (const [peerId, c] of this.conversations) {
-        if (c.opens > 0) void this.loadNewest(c);
-        else this.conversations.delete(peerId);
-      }
-    } else {
-      if (this.chatsStatus !== 'ready') void this.loadChats();
-      for (const c of this.conversations.values()) {
-        if (c.opens > 0 && c.status !== 'ready') void this.loadNewest(c);
-      }
-    }
+    if (!w.resumed) this.lastSeq = w.seq;
+    if (!w.resumed || !this.chats.ready) void this.chats.load();
+    this.conversations.welcomed(w.resumed);
     this.users.resync();
     this.receipts.flush();
     this.outbox.flush();
@@ -212,186 +231,23 @@ export class ChatClient {
   private onUpdate(seq: number, update: Update): void {
     if (this.lastSeq !== null && seq <= this.lastSeq) return;
     this.lastSeq = seq;
-    if (this.loadsInFlight > 0) this.replayLog.push(update);
-    this.apply(update);
+    this.replay.record(update);
+    this.updates.apply(update);
     this.changed();
   }
 
   private onGlobal(e: GlobalEvent): void {
-    switch (e.kind) {
-      case 'notification':
-        this.notifications.apply(e);
-        if (e.notification.type === 'admin') this.alert({ kind: 'broadcast', notification: e.notification });
-        return;
-      case 'notificationRemoved':
-        this.notifications.apply(e);
-        return;
-      case 'peer':
-        this.applyPeer(e.user);
-        break;
-      case 'settings':
-        setHelpLink(e.helpLink);
-        return;
-      default:
-        assertNever(e);
-    }
-    this.changed();
-  }
-
-  private applyPeer(user: PublicUser): void {
-    this.users.remember(user);
-    for (const [id, c] of this.chats) if (c.peerId === user.id) this.chats.set(id, { ...c, peer: user });
-    this.chatListView = null;
-    for (const c of this.conversations.values()) if (c.peerId === user.id) c.touch();
-  }
-
-  private apply(update: Update): void {
-    switch (update.kind) {
-      case 'message':
-        this.applyMessage(update.message);
-        return;
-      case 'chat':
-        this.chats.set(update.chat.chatId, update.chat);
-        if (update.chat.peer) this.users.remember(update.chat.peer);
-        this.chatListView = null;
-        return;
-      case 'chatRemoved':
-        this.chats.delete(update.chatId);
-        this.chatListView = null;
-        return;
-      case 'peer':
-        this.applyPeer(update.user);
-        return;
-      case 'privacy':
-        this.privacy = update.privacy;
-        return;
-      case 'access':
-        this.setAccess(update.peerId, update.access);
-        return;
-      case 'notification':
-        this.notifications.apply(update);
-        if (update.notification.type === 'request' && !update.notification.read) {
-          this.alert({ kind: 'request', notification: update.notification });
-        }
-        return;
-      case 'notificationRemoved':
-      case 'notificationsSeen':
-        this.notifications.apply(update);
-        return;
-      default:
-        assertNever(update);
-    }
-  }
-
-  /** Acknowledges a message that reached this client (sent → delivered). */
-  private received(m: ChatMessage): void {
-    if (m.recipientId === this.userId && m.status === 'sent' && !m.deleted) this.receipts.delivered(m.chatId, m.id);
-  }
-
-  /** A message of a history page: acknowledged if it is new to us, settled if it is ours. */
-  private seen(m: ChatMessage): void {
-    if (m.senderId === this.userId) this.outbox.settled(m.id);
-    else this.received(m);
-  }
-
-  private applyMessage(m: ChatMessage): void {
-    if (m.senderId === this.userId) this.outbox.settled(m.id);
-    const fresh = m.recipientId === this.userId && m.status === 'sent' && !m.deleted && !m.edited;
-    const conv = this.conversations.get(peerOfMessage(m, this.userId));
-    if (fresh && !conv?.has(m.id)) {
-      const summary = this.chats.get(m.chatId);
-      this.alert({ kind: 'message', message: m, locked: summary?.locked === true || m.text === '' });
-    }
-    this.received(m);
-    conv?.upsert(m);
-  }
-
-  private alert(a: Alert): void {
-    // An edited broadcast (new timestamp) is news again.
-    const key =
-      a.kind === 'message'
-        ? a.message.id
-        : a.kind === 'broadcast'
-          ? `${a.notification.id}@${a.notification.timestamp}`
-          : a.notification.id;
-    if (this.alerted.has(key)) return;
-    if (this.alerted.size > 500) this.alerted.clear();
-    this.alerted.add(key);
-    for (const l of [...this.alertListeners]) l(a);
+    if (this.updates.global(e)) this.changed();
   }
 
   /** New messages and requests, for browser notifications. */
   onAlert(listener: (a: Alert) => void): () => void {
-    this.alertListeners.add(listener);
-    return () => this.alertListeners.delete(listener);
-  }
-
-  private beginLoad(): number {
-    this.loadsInFlight += 1;
-    return this.replayLog.length;
-  }
-
-  private endLoad(start: number, keep: (u: Update) => boolean): void {
-    for (const u of this.replayLog.slice(start)) if (keep(u)) this.apply(u);
-    this.loadsInFlight -= 1;
-    if (this.loadsInFlight === 0) this.replayLog = [];
+    return this.alerts.listen(listener);
   }
 
   // ---- chat list ---------------------------------------------------------------------
 
-  getChatList = (): ChatListView => {
-    this.chatListView ??= {
-      chats: [...this.chats.values()].sort((a, b) => b.timestamp - a.timestamp || (a.chatId < b.chatId ? -1 : 1)),
-      status: this.chatsStatus,
-      error: this.chatsError,
-    };
-    return this.chatListView;
-  };
-
-  private async loadChats(): Promise<void> {
-    if (this.chatsStatus === 'loading') return;
-    this.chatsStatus = 'loading';
-    this.chatListView = null;
-    this.changed();
-    const start = this.beginLoad();
-    let ok = false;
-    try {
-      const r = await this.socket.request('chats', {});
-      this.chats = new Map(r.chats.map((c) => [c.chatId, c]));
-      for (const c of r.chats) if (c.peer) this.users.remember(c.peer);
-      ok = true;
-      this.acknowledgeUnread(r.chats);
-      this.chatsStatus = 'ready';
-      this.chatsError = null;
-    } catch (e) {
-      this.chatsStatus = 'error';
-      this.chatsError = message(e);
-    } finally {
-      this.endLoad(start, (u) => ok && u.kind !== 'message');
-      this.chatListView = null;
-      this.changed();
-    }
-  }
-
-  /**
-   * Messages that arrived while no page of ours was connected reach us only as unread
-   * counts in the chat list: fetch them (newest chats first, a page each) so they are
-   * acknowledged as delivered, as they are when they arrive live.
-   */
-  private acknowledgeUnread(chats: readonly ChatSummary[]): void {
-    const unread = chats
-      .filter((c) => c.unreadCount > 0 && !this.conversations.get(c.peerId)?.opens)
-      .sort((a, b) => b.timestamp - a.timestamp)
-      .slice(0, ACK_UNREAD_CHATS_MAX);
-    for (const c of unread) {
-      this.socket.request('history', { peerId: c.peerId, limit: Math.min(c.unreadCount, HISTORY_PAGE) }).then(
-        (r) => {
-          if (!this.destroyed) for (const m of r.messages) this.received(m);
-        },
-        () => {},
-      );
-    }
-  }
+  getChatList = (): ChatListView => this.chats.view();
 
   /** The summary of the chat with `peerId`, if there is one. */
   chatWith(peerId: string): ChatSummary | undefined {
@@ -402,89 +258,16 @@ export class ChatClient {
 
   /** A screen shows this conversation: load its newest page if needed. Returns the release. */
   openConversation(peerId: string): () => void {
-    let conv = this.conversations.get(peerId);
-    if (!conv) {
-      conv = new ConversationState(peerId, chatIdOf(this.userId, peerId));
-      this.conversations.set(peerId, conv);
-    }
-    const c = conv;
-    c.opens += 1;
-    if (c.status === 'idle' || c.status === 'error') void this.loadNewest(c);
-    return () => {
-      c.opens -= 1;
-      if (c.opens === 0) this.stopTyping(peerId);
-    };
+    return this.conversations.open(peerId);
   }
 
   getConversation(peerId: string): ConversationView {
-    const c = this.conversations.get(peerId);
-    return c ? c.view(() => this.outbox.messagesTo(peerId)) : EMPTY_CONVERSATION;
-  }
-
-  /** Loads (or reloads) the newest page; it replaces what was loaded before. */
-  private async loadNewest(c: ConversationState): Promise<void> {
-    if (this.socket.status !== 'online') return; // loaded on welcome
-    const generation = ++c.generation;
-    if (c.status !== 'ready') c.status = 'loading';
-    c.touch();
-    this.changed();
-    const start = this.beginLoad();
-    let ok = false;
-    try {
-      const r = await this.socket.request('history', { peerId: c.peerId, limit: HISTORY_PAGE });
-      if (generation !== c.generation || this.destroyed) return;
-      this.users.remember(r.peer, c.peerId);
-      this.setAccess(c.peerId, r.access);
-      c.locked = false;
-      c.replace(r.messages, r.hasMore);
-      ok = true;
-      for (const m of r.messages) this.seen(m);
-    } catch (e) {
-      if (generation !== c.generation) return;
-      if (e instanceof RequestError && e.code === 'locked') {
-        // Locked and no PIN grant: whatever was loaded before is dropped from view.
-        c.locked = true;
-        c.replace([], false);
-        c.status = 'error';
-      } else if (c.status !== 'ready') c.status = 'error';
-      c.error = message(e);
-    } finally {
-      this.endLoad(start, (u) => ok && u.kind === 'message' && u.message.chatId === c.chatId);
-      c.touch();
-      this.changed();
-    }
+    return this.conversations.view(peerId);
   }
 
   /** Loads the page before the oldest loaded message. */
-  async loadOlder(peerId: string): Promise<void> {
-    const c = this.conversations.get(peerId);
-    const oldest = c?.oldest();
-    if (!c || !oldest || c.status !== 'ready' || !c.hasMore || c.loadingOlder) return;
-    if (this.socket.status !== 'online') return;
-    const generation = c.generation;
-    c.loadingOlder = true;
-    c.touch();
-    this.changed();
-    const start = this.beginLoad();
-    let ok = false;
-    try {
-      const r = await this.socket.request('history', {
-        peerId,
-        before: { timestamp: oldest.timestamp, id: oldest.id },
-        limit: HISTORY_PAGE,
-      });
-      if (generation !== c.generation || this.destroyed) return;
-      c.prepend(r.messages, r.hasMore);
-      ok = true;
-      for (const m of r.messages) this.seen(m);
-    } catch (e) {
-      c.error = message(e);
-    } finally {
-      c.loadingOlder = false;
-      this.endLoad(start, (u) => ok && u.kind === 'message' && u.message.chatId === c.chatId);
-      c.touch();
-      this.changed();
-    }
+  loadOlder(peerId: string): Promise<void> {
+    return this.conversations.loadOlder(peerId);
   }
 
   // ---- sending -----------------------------------------------------------------------
@@ -516,13 +299,13 @@ export class ChatClient {
     const problem = messageTextError(text);
     if (problem !== null) throw new Error(problem);
     const r = await this.socket.request('edit', { chatId: m.chatId, msgId: m.id, text });
-    this.applyMessage(r.message);
+    this.updates.applyMessage(r.message);
     this.changed();
   }
 
   async deleteMessage(m: ChatMessage): Promise<void> {
     const r = await this.socket.request('delete', { chatId: m.chatId, msgId: m.id });
-    this.applyMessage(r.message);
+    this.updates.applyMessage(r.message);
     this.changed();
   }
 
@@ -534,29 +317,23 @@ export class ChatClient {
   // ---- privacy, access, archive and lock ---------------------------------------------
 
   getPrivacy(): Privacy {
-    return this.privacy;
+    return this.updates.privacy;
   }
 
   /** Privacy saved in this tab: applied at once (the update log brings it to other tabs). */
   setPrivacy(p: Privacy): void {
-    this.privacy = p;
+    this.updates.privacy = p;
     this.changed();
   }
 
   getAccess(peerId: string): Access | undefined {
-    return this.access.get(peerId);
-  }
-
-  private setAccess(peerId: string, access: Access): void {
-    this.access.set(peerId, access);
-    this.conversations.get(peerId)?.touch();
+    return this.updates.getAccess(peerId);
   }
 
   /** Archives, locks, or undoes either; the server refuses locking without a PIN ('pin_required'). */
   async setChatFlags(peerId: string, flags: { archived?: boolean; locked?: boolean }): Promise<ChatSummary> {
     const r = await this.socket.request('chatFlags', { peerId, ...flags });
-    this.chats.set(r.chat.chatId, r.chat);
-    this.chatListView = null;
+    this.chats.set(r.chat);
     this.changed();
     return r.chat;
   }
@@ -564,13 +341,8 @@ export class ChatClient {
   /** The PIN was verified: locked chats' text may be loaded now. */
   pinGranted(): void {
     if (this.socket.status !== 'online') return;
-    void this.loadChats();
-    for (const c of this.conversations.values()) {
-      if (c.locked || this.chats.get(c.chatId)?.locked) {
-        if (c.opens > 0) void this.loadNewest(c);
-        else this.conversations.delete(c.peerId);
-      }
-    }
+    void this.chats.load();
+    this.conversations.unlocked((chatId) => this.chats.get(chatId)?.locked === true);
   }
 
   getNotifications(): NotificationsView {

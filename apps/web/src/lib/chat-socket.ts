@@ -19,6 +19,7 @@ import {
   type UpFrame,
   type WsErrorCode,
 } from '@app/protocol';
+import { browserEnv, type SocketEnv, type WebSocketLike, WS_OPEN } from './socket-env';
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 
@@ -89,7 +90,7 @@ function parseDownFrame(text: string): DownFrame | null {
 
 export class ChatSocket {
   status: ConnectionStatus = 'connecting';
-  private ws: WebSocket | null = null;
+  private ws: WebSocketLike | null = null;
   private welcomed = false;
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -101,27 +102,31 @@ export class ChatSocket {
   private stopped = true;
   private readonly handlers: SocketHandlers;
   private readonly lastSeq: () => number | null;
+  private readonly env: SocketEnv;
+  private unlisten: (() => void) | null = null;
 
-  constructor(handlers: SocketHandlers, lastSeq: () => number | null) {
+  constructor(handlers: SocketHandlers, lastSeq: () => number | null, env: SocketEnv = browserEnv) {
     this.handlers = handlers;
     this.lastSeq = lastSeq;
+    this.env = env;
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    window.addEventListener('online', this.onBrowserOnline);
-    window.addEventListener('offline', this.onBrowserOffline);
-    document.addEventListener('visibilitychange', this.onVisible);
+    this.unlisten = this.env.listen({
+      online: this.onBrowserOnline,
+      offline: this.onBrowserOffline,
+      visible: this.onVisible,
+    });
     this.connect();
   }
 
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    window.removeEventListener('online', this.onBrowserOnline);
-    window.removeEventListener('offline', this.onBrowserOffline);
-    document.removeEventListener('visibilitychange', this.onVisible);
+    this.unlisten?.();
+    this.unlisten = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.dropSocket(CLOSE.normal);
@@ -137,9 +142,9 @@ export class ChatSocket {
   }
 
   /** The socket, when greeted and not closing. */
-  private openSocket(): WebSocket | null {
+  private openSocket(): WebSocketLike | null {
     const ws = this.ws;
-    return this.welcomed && ws && ws.readyState === WebSocket.OPEN ? ws : null;
+    return this.welcomed && ws && ws.readyState === WS_OPEN ? ws : null;
   }
 
   /** Sends a request; resolves with its result, rejects with a RequestError. */
@@ -176,7 +181,7 @@ export class ChatSocket {
     if (this.stopped || this.ws) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    const offline = !this.env.online();
     this.setStatus(offline || this.failures >= FAILURES_BEFORE_OFFLINE ? 'offline' : 'connecting');
     if (offline) {
       // The 'online' event brings us back at once; this is a fallback.
@@ -184,10 +189,9 @@ export class ChatSocket {
       this.scheduleRetry();
       return;
     }
-    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-    let ws: WebSocket;
+    let ws: WebSocketLike;
     try {
-      ws = new WebSocket(url);
+      ws = this.env.open();
     } catch {
       this.failures += 1;
       this.scheduleRetry();
@@ -328,7 +332,7 @@ export class ChatSocket {
       ws.onopen = null;
       ws.onmessage = null;
       ws.onclose = null;
-      if (code !== null && ws.readyState <= WebSocket.OPEN) ws.close(code);
+      if (code !== null && ws.readyState <= WS_OPEN) ws.close(code);
     }
     const pending = [...this.pending.values()];
     this.pending.clear();
@@ -369,6 +373,6 @@ export class ChatSocket {
   };
 
   private readonly onVisible = () => {
-    if (document.visibilityState === 'visible' && !this.ws && navigator.onLine !== false) this.connect();
+    if (!this.ws && this.env.online()) this.connect();
   };
 }

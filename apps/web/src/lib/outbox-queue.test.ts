@@ -1,5 +1,6 @@
 import { type ChatMessage, chatIdOf, type ResultData } from '@app/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryOutbox } from '@/test/memory-outbox';
 import { type ChatSocket, type ConnectionStatus, RequestError } from './chat-socket';
 import type { OutboxEntry, OutboxStore } from './outbox';
 import { MAX_ATTEMPTS, Outbox, type OutboxHooks, retryDelay, sendFailureKind } from './outbox-queue';
@@ -53,24 +54,6 @@ class FakeSocket {
   }
 }
 
-/** An OutboxStore in memory (IndexedDB does not exist in Node), holding copies as IndexedDB would. */
-function memoryStore(initial: readonly unknown[] = []) {
-  const rows = new Map<string, unknown>();
-  initial.forEach((r, i) => {
-    rows.set(String((r as { msgId?: unknown } | null)?.msgId ?? `raw-${i}`), r);
-  });
-  const store: OutboxStore = {
-    put: async (e) => {
-      rows.set(e.msgId, structuredClone(e));
-    },
-    remove: async (id) => {
-      rows.delete(id);
-    },
-    list: async () => [...rows.values()],
-  };
-  return { rows, store };
-}
-
 function harness(answer: Answer, initial: readonly unknown[] = []) {
   const socket = new FakeSocket(answer);
   const acknowledged: ChatMessage[] = [];
@@ -81,7 +64,7 @@ function harness(answer: Answer, initial: readonly unknown[] = []) {
     requested: () => {},
     failed: (text) => failed.push(text),
   };
-  const { rows, store } = memoryStore(initial);
+  const { rows, store } = memoryOutbox(initial);
   const outbox = new Outbox(ME, socket as unknown as ChatSocket, hooks, store);
   const row = (msgId: string) => rows.get(msgId) as OutboxEntry | undefined;
   return { socket, outbox, acknowledged, failed, rows, row };
