@@ -30,6 +30,8 @@ import { registerMeRoutes } from './social/me-routes.ts';
 import { AdminStore, HELP_LINK_KEY } from './storage/admin-store.ts';
 import { ChatStore } from './storage/chat-store.ts';
 import { migrate, openDb } from './storage/db.ts';
+import { NotificationStore } from './storage/notification-store.ts';
+import { PinStore } from './storage/pin-store.ts';
 import { SocialStore } from './storage/social-store.ts';
 import { Store } from './storage/store.ts';
 
@@ -107,6 +109,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     db.engine === 'postgres' ? { maxBatch: 1, concurrency: 8 } : db.sqlite ? { sqlite: db.sqlite } : {},
   );
   const social = new SocialStore(db.kysely);
+  const pins = new PinStore(db.kysely);
+  const notices = new NotificationStore(db.kysely);
   // One process: in-memory fan-out and presence. Several (REDIS_URL): Redis pub/sub
   // between them and presence counted in Redis, with dead processes swept.
   let hub: Hub;
@@ -146,6 +150,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     store,
     chat,
     social,
+    pins,
+    notices,
     hub,
     presence,
     log: app.log,
@@ -160,6 +166,8 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     store,
     chat,
     social,
+    pins,
+    notices,
     admin: new AdminStore(db.kysely),
     realtime,
     sessions,

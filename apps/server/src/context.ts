@@ -9,6 +9,8 @@ import type { Mailer } from './mail/mailer.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { AdminStore } from './storage/admin-store.ts';
 import type { ChatStore } from './storage/chat-store.ts';
+import type { NotificationStore } from './storage/notification-store.ts';
+import type { PinStore } from './storage/pin-store.ts';
 import type { SocialStore } from './storage/social-store.ts';
 import type { Store, User } from './storage/store.ts';
 
@@ -18,6 +20,8 @@ export interface AppContext {
   store: Store;
   chat: ChatStore;
   social: SocialStore;
+  pins: PinStore;
+  notices: NotificationStore;
   admin: AdminStore;
   realtime: Realtime;
   sessions: Sessions;

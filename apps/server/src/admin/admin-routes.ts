@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type AppContext, authOf, requireAdmin } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
-import { toBroadcast } from '../storage/social-store.ts';
+import { toBroadcast } from '../storage/notification-store.ts';
 
 const broadcastIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/);
 

@@ -160,7 +160,7 @@ describe.each(SETUPS)('sign-up and PIN limits on $name', (setup) => {
         (l) => `Invalid PIN - Please try again (${l})`,
       ),
     );
-    const state = await (servers[0] as TestServer).server.ctx.social.pinState(u.user.id);
+    const state = await (servers[0] as TestServer).server.ctx.pins.pinState(u.user.id);
     expect(state.lockedUntil).toBeGreaterThan(Date.now());
     // Even the right PIN is refused now.
     const right = await clientOf(servers, 1, '203.0.113.22', u.client).post('/api/me/pin/verify', { pin: '123456' });
@@ -175,14 +175,14 @@ describe.each(SETUPS)('sign-up and PIN limits on $name', (setup) => {
     expect(
       (await clientOf(servers, 1, '203.0.113.24', u.client).post('/api/me/pin/verify', { pin: '123456' })).status,
     ).toBe(200);
-    expect((await (servers[0] as TestServer).server.ctx.social.pinState(u.user.id)).failures).toBe(0);
+    expect((await (servers[0] as TestServer).server.ctx.pins.pinState(u.user.id)).failures).toBe(0);
   });
 
   it('a burst of wrong PINs with the right one last never gets it accepted after five failures', async () => {
     const u = await withPin();
-    const { social } = (servers[0] as TestServer).server.ctx;
+    const { pins: pinStore } = (servers[0] as TestServer).server.ctx;
     for (let burst = 0; burst < 7; burst++) {
-      await social.setPin(u.user.id, (await social.pinState(u.user.id)).hash, Date.now());
+      await pinStore.setPin(u.user.id, (await pinStore.pinState(u.user.id)).hash, Date.now());
       const pins = [...Array.from({ length: 20 }, (_, i) => String(200000 + burst * 100 + i)), '123456'];
       const res = await Promise.all(
         pins.map((pin, i) => clientOf(servers, i, '203.0.113.23', u.client).post('/api/me/pin/verify', { pin })),
@@ -204,16 +204,16 @@ describe.each(SETUPS)('sign-up and PIN limits on $name', (setup) => {
 
   it('a right PIN judged after the lock-out began is refused like any other', async () => {
     const u = await withPin();
-    const { social } = (servers[0] as TestServer).server.ctx;
+    const { pins } = (servers[0] as TestServer).server.ctx;
     const now = Date.now();
     const checks = [];
-    for (let i = 0; i < 5; i++) checks.push(await social.reservePinCheck(u.user.id, now));
+    for (let i = 0; i < 5; i++) checks.push(await pins.reservePinCheck(u.user.id, now));
     expect(checks.map((c) => (c.ok ? c.attempt : 0))).toEqual([1, 2, 3, 4, 5]);
-    expect((await social.reservePinCheck(u.user.id, now)).ok).toBe(false);
+    expect((await pins.reservePinCheck(u.user.id, now)).ok).toBe(false);
     // The fifth is judged wrong first (the lock-out begins), then the third turns out right.
-    expect(await social.pinCheckFailed(u.user.id, 5, now)).toBeGreaterThan(now);
-    expect(await social.pinCheckPassed(u.user.id, now + 1)).toBe(false);
-    expect((await social.pinState(u.user.id)).lockedUntil).toBeGreaterThan(now);
+    expect(await pins.pinCheckFailed(u.user.id, 5, now)).toBeGreaterThan(now);
+    expect(await pins.pinCheckPassed(u.user.id, now + 1)).toBe(false);
+    expect((await pins.pinState(u.user.id)).lockedUntil).toBeGreaterThan(now);
   });
 });
 

@@ -151,7 +151,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
 
   async ensureGranted(): Promise<boolean> {
     if (this.granted) return true;
-    this.grantUntil = await this.deps.social.sessionGrant(this.tokenHash);
+    this.grantUntil = await this.deps.pins.sessionGrant(this.tokenHash);
     return this.granted;
   }
 
@@ -319,7 +319,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     // The current state decides what the backlog may show (a chat locked since is masked).
     this.privacy = sharedPrivacy(await this.deps.social.privacy(this.userId));
     for (const id of await this.deps.social.lockedChats(this.userId)) this.setLocked(id, true);
-    this.grantUntil = await this.deps.social.sessionGrant(this.tokenHash);
+    this.grantUntil = await this.deps.pins.sessionGrant(this.tokenHash);
     const backlog = lastSeq === null ? null : await this.deps.chat.updatesSince(this.userId, lastSeq);
     const seq = backlog === null ? await this.deps.chat.currentSeq(this.userId) : (lastSeq as number);
     // Once welcomed, the user is online for everyone (the answers to others' requests agree).

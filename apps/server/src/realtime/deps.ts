@@ -4,6 +4,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
+import type { NotificationStore } from '../storage/notification-store.ts';
+import type { PinStore } from '../storage/pin-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
 import type { Hub } from './hub.ts';
@@ -13,6 +15,8 @@ import type { WritePace } from './write-pace.ts';
 export interface RealtimeDeps {
   chat: ChatStore;
   social: SocialStore;
+  pins: PinStore;
+  notices: NotificationStore;
   store: Store;
   hub: Hub;
   presence: PresenceTracker;

@@ -147,15 +147,15 @@ export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
     return { chat: viewChat(s.view(), r.chat) };
   },
 
-  notifications: (s) => s.deps.social.notifications(s.userId),
+  notifications: (s) => s.deps.notices.notifications(s.userId),
 
   async notificationsSeen(s, _f, now) {
-    s.deps.publish(await s.deps.social.markSeen(s.userId, now, s.tokenHash));
+    s.deps.publish(await s.deps.notices.markSeen(s.userId, now, s.tokenHash));
     return { unseen: 0 };
   },
 
   async respondRequest(s, f, now) {
-    s.deps.publish(await s.deps.social.respondRequest(s.userId, f.notificationId, f.accept, now, s.tokenHash));
+    s.deps.publish(await s.deps.notices.respondRequest(s.userId, f.notificationId, f.accept, now, s.tokenHash));
     return { accepted: f.accept };
   },
 };

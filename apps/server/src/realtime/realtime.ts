@@ -11,6 +11,8 @@ import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
 import type { OriginCheck } from '../security/origin.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
+import type { NotificationStore } from '../storage/notification-store.ts';
+import type { PinStore } from '../storage/pin-store.ts';
 import type { SocialStore } from '../storage/social-store.ts';
 import type { Store } from '../storage/store.ts';
 import { ConnSocket } from './conn-socket.ts';
@@ -81,6 +83,8 @@ export class Realtime {
     store: Store;
     chat: ChatStore;
     social: SocialStore;
+    pins: PinStore;
+    notices: NotificationStore;
     hub: Hub;
     presence: PresenceTracker;
     log: FastifyBaseLogger;
@@ -94,6 +98,8 @@ export class Realtime {
     this.deps = {
       chat: opts.chat,
       social: opts.social,
+      pins: opts.pins,
+      notices: opts.notices,
       store: opts.store,
       hub: opts.hub,
       presence: opts.presence,

@@ -20,11 +20,11 @@ import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 
 export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const { store, social, config, realtime } = ctx;
+  const { store, social, pins, config, realtime } = ctx;
   const auth = requireAuth(ctx);
 
   async function privacyResponse(userId: string): Promise<PrivacyResponse> {
-    const pin = await social.pinState(userId);
+    const pin = await pins.pinState(userId);
     return {
       privacy: await social.privacy(userId),
       hasPin: pin.hash !== null,
@@ -59,14 +59,14 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.put(API.pin, { preHandler: auth }, async (req): Promise<PrivacyResponse> => {
     const { user } = authOf(req);
     const input = parseBody(setPinSchema, req.body);
-    const pin = await social.pinState(user.id);
+    const pin = await pins.pinState(user.id);
     if (pin.hash !== null) {
       if (!input.password) throw new HttpError(403, 'wrong_password', SOCIAL_MSG.pinPasswordRequired);
       if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.password))) {
         throw new HttpError(403, 'wrong_password', 'The password is incorrect');
       }
     }
-    realtime.publish(await social.setPin(user.id, await hashSecret(input.pin), Date.now()));
+    realtime.publish(await pins.setPin(user.id, await hashSecret(input.pin), Date.now()));
     return privacyResponse(user.id);
   });
 
@@ -74,12 +74,12 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.delete(API.pin, { preHandler: auth }, async (req): Promise<PrivacyResponse> => {
     const { user } = authOf(req);
     const input = parseBody(removePinSchema, req.body);
-    const pin = await social.pinState(user.id);
+    const pin = await pins.pinState(user.id);
     if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
     if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.password))) {
       throw new HttpError(403, 'wrong_password', 'The password is incorrect');
     }
-    realtime.publish(await social.setPin(user.id, null, Date.now()));
+    realtime.publish(await pins.setPin(user.id, null, Date.now()));
     return privacyResponse(user.id);
   });
 
@@ -92,34 +92,34 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(API.verifyPin, { preHandler: auth }, async (req): Promise<PinGrantResponse> => {
     const a = authOf(req);
     const input = parseBody(verifyPinSchema, req.body);
-    const pin = await social.pinState(a.user.id);
+    const pin = await pins.pinState(a.user.id);
     if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
     const locked = (until: number | null) => {
       const e = new HttpError(429, 'pin_locked', SOCIAL_MSG.pinLocked);
       e.retryAt = until ?? Date.now() + PIN_LOCKOUT_MS;
       return e;
     };
-    const check = await social.reservePinCheck(a.user.id, Date.now());
+    const check = await pins.reservePinCheck(a.user.id, Date.now());
     if (!check.ok) throw locked(check.lockedUntil);
     let right: boolean;
     try {
       right = await verifySecret(pin.hash, input.pin);
     } catch (e) {
       // Not judged after all: the reserved check is given back.
-      await social.pinCheckAbandoned(a.user.id);
+      await pins.pinCheckAbandoned(a.user.id);
       throw e;
     }
     if (!right) {
-      const lockedUntil = await social.pinCheckFailed(a.user.id, check.attempt, Date.now());
+      const lockedUntil = await pins.pinCheckFailed(a.user.id, check.attempt, Date.now());
       if (lockedUntil !== null) throw locked(lockedUntil);
       const leftCount = PIN_FAILURES_MAX - check.attempt;
       const left = leftCount === 1 ? '1 attempt left' : `${leftCount} attempts left`;
       throw new HttpError(403, 'invalid_pin', `${SOCIAL_MSG.pinInvalid} (${left})`);
     }
     const now = Date.now();
-    if (!(await social.pinCheckPassed(a.user.id, now))) throw locked((await social.pinState(a.user.id)).lockedUntil);
+    if (!(await pins.pinCheckPassed(a.user.id, now))) throw locked((await pins.pinState(a.user.id)).lockedUntil);
     const until = now + PIN_GRANT_MS;
-    await social.grantSession(a.tokenHash, until);
+    await pins.grantSession(a.tokenHash, until);
     realtime.grantSession(a.tokenHash, until);
     return { until };
   });

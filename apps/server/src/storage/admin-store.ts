@@ -14,6 +14,7 @@ import {
   type AuditPage,
   BROADCASTS_MAX,
   type Broadcast,
+  handleKey,
   type PublicUser,
 } from '@app/protocol';
 import { type Kysely, type Selectable, sql } from 'kysely';
@@ -140,7 +141,7 @@ export class AdminStore {
     next: string | null;
     total: number;
   }> {
-    const needle = query.trim().toLowerCase().replace(/^@/, '');
+    const needle = handleKey(query);
     let base = this.db.selectFrom('users');
     if (needle) {
       const like = likeNeedle(needle);

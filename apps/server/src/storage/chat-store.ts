@@ -9,6 +9,7 @@ import {
   type ChatSummary,
   chatIdOf,
   DELETED_TEXT,
+  handleKey,
   type PublicUser,
   peerOf,
   SOCIAL_MSG,
@@ -37,8 +38,8 @@ import {
 } from './chat-rows.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { assertActive, lockPeople } from './people-locks.ts';
+import { accessOf, createRequest, pendingRequest } from './requests.ts';
 import type { Database, MessagesTable, UsersTable } from './schema.ts';
-import { accessOf, createRequest, pendingRequest } from './social-store.ts';
 
 export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
 export { RevokedError } from './people-locks.ts';
@@ -418,7 +419,7 @@ export class ChatStore {
 
   /** Users other than `me` whose handle contains `query` (any case), by handle, a page at a time. */
   async searchUsers(me: string, query: string, after: string | undefined, limit: number): Promise<PublicUser[]> {
-    const needle = query.trim().toLowerCase().replace(/^@/, '');
+    const needle = handleKey(query);
     let q = this.db
       .selectFrom('users')
       .select([...PUBLIC_COLUMNS, 'username_lower'])

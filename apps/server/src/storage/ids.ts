@@ -17,11 +17,6 @@ export function newId(length = 20): string {
   return out.join('');
 }
 
-/** The chat key: the two user ids sorted and joined with an underscore. */
-export function chatIdOf(a: string, b: string): string {
-  return a < b ? `${a}_${b}` : `${b}_${a}`;
-}
-
 let counter = 0;
 const COUNTER_SPAN = 36 ** 6;
 

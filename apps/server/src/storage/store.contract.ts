@@ -2,10 +2,10 @@
  * The storage contract: the same behaviour from every engine. `store.test.ts` runs it
  * on SQLite, `store.pg.test.ts` on PostgreSQL.
  */
+import { chatIdOf } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db.ts';
 import { migrate } from './db.ts';
-import { chatIdOf } from './ids.ts';
 import { Store, TakenError } from './store.ts';
 
 let n = 0;
