@@ -14,8 +14,8 @@ import {
   type AuditPage,
 } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, clockPast, engines, LIMITS } from '../test/admin-support.ts';
 import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
-import { ADMIN_EMAIL, clockPast, engines, LIMITS } from './admin-test-support.ts';
 
 describe.each(engines)('on $name', ({ url }) => {
   let t: TestServer;

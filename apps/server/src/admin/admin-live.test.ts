@@ -5,11 +5,10 @@
  * link reach every open socket; nobody but the administrator sees other people's
  * e-mails. Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
+
 import { randomUUID } from 'node:crypto';
 import { API, type AuditEntry, type AuditPage, CLOSE, type ResultData } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
-import { WsTestClient } from '../test/ws-client.ts';
 import {
   ADMIN_EMAIL,
   clockPast,
@@ -21,7 +20,10 @@ import {
   settle,
   updatesOf,
   waitGlobal,
-} from './admin-test-support.ts';
+} from '../test/admin-support.ts';
+import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
+import { countUserSessions } from '../test/store-queries.ts';
+import { WsTestClient } from '../test/ws-client.ts';
 
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
@@ -76,14 +78,14 @@ describe.each(engines)('on $name', ({ url }) => {
       const peer = await person();
       await peer.ws.sendMessage(victim.user.id, 'hello before the block');
       const { store } = t.server.ctx;
-      expect(await store.countUserSessions(victim.user.id)).toBe(2);
+      expect(await countUserSessions(store, victim.user.id)).toBe(2);
 
       const blocked = await patchUser(victim.user.id, { blocked: true });
       expect(blocked).toMatchObject({ id: victim.user.id, email: victim.input.email, blocked: true, isSelf: false });
       await Promise.all([ws1.waitClosed(), ws2.waitClosed()]);
       expect(ws1.closed?.code).toBe(CLOSE.blocked);
       expect(ws2.closed?.code).toBe(CLOSE.blocked);
-      expect(await store.countUserSessions(victim.user.id)).toBe(0);
+      expect(await countUserSessions(store, victim.user.id)).toBe(0);
 
       for (const c of [victim.client, second]) {
         const cookie = c.cookie;
@@ -110,7 +112,7 @@ describe.each(engines)('on $name', ({ url }) => {
       expect((await peer.ws.request('users', { query: victim.input.username })).users).toEqual([]);
       const listed = await admin.client.get(`${API.adminUsers}?query=${victim.input.username}`);
       expect(listed.body.users).toEqual([expect.objectContaining({ id: victim.user.id, blocked: true })]);
-      expect(await store.countUserSessions(victim.user.id)).toBe(0);
+      expect(await countUserSessions(store, victim.user.id)).toBe(0);
 
       const [blockEntry] = await auditOf(victim.user.id);
       await clockPast(blockEntry?.at ?? 0);

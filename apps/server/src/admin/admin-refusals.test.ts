@@ -7,9 +7,9 @@
  */
 import { ADMIN_MSG, API, type AuditEntry, type Broadcast } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, engines, FORBIDDEN, LIMITS, refused, snapshot } from '../test/admin-support.ts';
 import { expectError, signUp, startEngineServer, type TestServer, verifyEmail } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
-import { ADMIN_EMAIL, engines, FORBIDDEN, LIMITS, refused, snapshot } from './admin-test-support.ts';
 
 interface Route {
   name: string;

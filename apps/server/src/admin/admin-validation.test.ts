@@ -6,9 +6,9 @@
  */
 import { ADMIN_MSG, API, BROADCAST_MAX, type Broadcast, SOCIAL_MSG, URL_MAX } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, clockPast, engines, LIMITS, refused, snapshot } from '../test/admin-support.ts';
 import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
-import { ADMIN_EMAIL, clockPast, engines, LIMITS, refused, snapshot } from './admin-test-support.ts';
 
 describe.each(engines)('on $name', ({ url }) => {
   let t: TestServer;

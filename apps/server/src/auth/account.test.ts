@@ -1,7 +1,9 @@
 /** /account: change e-mail, change password, delete the account, against a real server. */
+
 import { MSG } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer, verifyEmail } from '../test/harness.ts';
+import { countUserSessions } from '../test/store-queries.ts';
 
 const EMAIL = '/api/account/email';
 const PASSWORD_PATH = '/api/account/password';
@@ -142,7 +144,7 @@ describe('change password', () => {
     const stale = t.client();
     stale.cookie = before;
     expect((await stale.get(SESSION)).body).toEqual({ user: null });
-    expect(await t.server.ctx.store.countUserSessions(user.id)).toBe(1);
+    expect(await countUserSessions(t.server.ctx.store, user.id)).toBe(1);
 
     expect((await signIn(input.email, PASSWORD)).status).toBe(401);
     expect((await signIn(input.email, 'changed-pw-1')).status).toBe(200);
@@ -247,7 +249,7 @@ describe('delete account', () => {
     expect(client.cookie).toBeNull();
 
     expect(await store.userById(user.id)).toBeNull();
-    expect(await store.countUserSessions(user.id)).toBe(0);
+    expect(await countUserSessions(store, user.id)).toBe(0);
     expect((await second.get(SESSION)).body).toEqual({ user: null });
     expect(await db.selectFrom('user_settings').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
     expect(await db.selectFrom('email_tokens').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);

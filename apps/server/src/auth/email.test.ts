@@ -1,8 +1,10 @@
 /** E-mail verification, password reset and the administrator, against a real server and its outbox. */
+
 import { MSG } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
 import { signUp, startTestServer, type TestResponse, type TestServer, verifyEmail } from '../test/harness.ts';
+import { countUserSessions } from '../test/store-queries.ts';
 
 const VERIFY = '/api/auth/verify-email';
 const RESEND = '/api/auth/resend-verification';
@@ -140,7 +142,7 @@ describe('password reset', () => {
     const { client, input, user } = await signUp(t);
     const second = t.client();
     expect((await second.post('/api/auth/signin', { login: input.username, password: PASSWORD })).status).toBe(200);
-    expect(await t.server.ctx.store.countUserSessions(user.id)).toBe(2);
+    expect(await countUserSessions(t.server.ctx.store, user.id)).toBe(2);
 
     expect((await t.client().post(FORGOT, { email: input.email })).status).toBe(204);
     const token = await newToken(input.email, '/reset-password');
@@ -154,7 +156,7 @@ describe('password reset', () => {
     const res = await t.client().post(RESET, { token, password: 'brand-new-pw' });
     expect(res.status).toBe(204);
 
-    expect(await t.server.ctx.store.countUserSessions(user.id)).toBe(0);
+    expect(await countUserSessions(t.server.ctx.store, user.id)).toBe(0);
     expect((await client.get(SESSION)).body).toEqual({ user: null });
     expect((await second.get(SESSION)).body).toEqual({ user: null });
 

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, it } from 'vitest';
-import { chatStoreContract } from './chat-store.contract.ts';
+import { chatStoreContract } from '../test/chat-store.contract.ts';
+import { storeContract } from '../test/store.contract.ts';
 import { openDb } from './db.ts';
-import { storeContract } from './store.contract.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 

@@ -307,15 +307,6 @@ export class Store {
     return Number(r.numDeletedRows);
   }
 
-  async countUserSessions(userId: string): Promise<number> {
-    const r = await this.db
-      .selectFrom('sessions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
-  }
-
   /** Of these sessions, the live ones, each with whether its account is blocked. */
   async liveSessions(tokenHashes: string[], now: number): Promise<Map<string, boolean>> {
     if (tokenHashes.length === 0) return new Map();
@@ -397,17 +388,5 @@ export class Store {
   async getSetting(key: string): Promise<string | null> {
     const r = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
     return r?.value ?? null;
-  }
-
-  async setSetting(key: string, value: string | null): Promise<void> {
-    if (value === null) {
-      await this.db.deleteFrom('settings').where('key', '=', key).execute();
-      return;
-    }
-    await this.db
-      .insertInto('settings')
-      .values({ key, value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-      .execute();
   }
 }

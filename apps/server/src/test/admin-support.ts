@@ -3,11 +3,13 @@
  * helpers, a snapshot of everything an admin call could change, and readers of the
  * frames a socket received.
  */
+
 import { type GlobalEvent, PROTOCOL_VERSION, type Update } from '@app/protocol';
 import { expect } from 'vitest';
 import { HELP_LINK_KEY } from '../storage/admin-store.ts';
-import { ENGINES, LOOSE_LIMITS, type TestResponse, type TestServer } from '../test/harness.ts';
-import { WsTestClient } from '../test/ws-client.ts';
+import { ENGINES, LOOSE_LIMITS, type TestResponse, type TestServer } from './harness.ts';
+import { countUserSessions } from './store-queries.ts';
+import { WsTestClient } from './ws-client.ts';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export const engines = ENGINES;
@@ -43,7 +45,7 @@ export async function snapshot(t: TestServer, userIds: string[]) {
         verified: u.verified,
         blocked: u.blocked,
         emailVerified: u.emailVerified,
-        sessions: await store.countUserSessions(id),
+        sessions: await countUserSessions(store, id),
       },
     );
   }

@@ -1,10 +1,10 @@
 /** The chat half of the storage contract: same results on SQLite and PostgreSQL. */
 import { chatIdOf, DELETED_TEXT } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatError, ChatStore } from './chat-store.ts';
-import type { Db } from './db.ts';
-import { migrate } from './db.ts';
-import { Store } from './store.ts';
+import { ChatError, ChatStore } from '../storage/chat-store.ts';
+import type { Db } from '../storage/db.ts';
+import { migrate } from '../storage/db.ts';
+import { Store } from '../storage/store.ts';
 
 /** A send that must store a message (no contact request is involved in these tests). */
 async function sendOk(chat: ChatStore, ...args: Parameters<ChatStore['send']>) {
