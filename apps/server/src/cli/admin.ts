@@ -9,7 +9,7 @@ import { emailSchema, passwordSchema } from '@app/protocol';
 import { hashSecret } from '../auth/passwords.ts';
 import { loadConfig } from '../config.ts';
 import { AdminStore } from '../storage/admin-store.ts';
-import { migrate, openDb } from '../storage/db.ts';
+import { type Db, migrate, openDb } from '../storage/db.ts';
 import { Store } from '../storage/store.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
@@ -29,12 +29,13 @@ export interface AdminOutput {
   ask?(question: string): Promise<string>;
 }
 
-/** Runs one command; returns the exit code (0 done, 1 refused, 2 usage). */
-export async function runAdmin(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  out: AdminOutput = { log: (l) => console.log(l), error: (l) => console.error(l) },
-): Promise<number> {
+type Command =
+  | { name: 'verify-email'; email: string; yes: boolean }
+  | { name: 'reset-password'; email: string; password: string | null };
+type User = NonNullable<Awaited<ReturnType<Store['userByEmail']>>>;
+
+/** The command line as a command, or the exit code of a usage error (after saying why). */
+function parseArgs(args: string[], out: AdminOutput): Command | number {
   const [command, emailArg, ...rest] = args;
   if (command === undefined || command === 'help' || command === '--help') {
     out.log(ADMIN_USAGE);
@@ -49,19 +50,63 @@ export async function runAdmin(
     out.error(`Give the account's e-mail address.\n\n${ADMIN_USAGE}`);
     return 2;
   }
-  let password: string | null = null;
-  if (command === 'reset-password') {
-    const i = rest.indexOf('--password');
-    if (i >= 0) {
-      const parsed = passwordSchema.safeParse(rest[i + 1] ?? '');
-      if (!parsed.success) {
-        out.error(parsed.error.issues[0]?.message ?? 'Invalid password');
-        return 2;
-      }
-      password = parsed.data;
-    }
+  if (command === 'verify-email') return { name: command, email: email.data, yes: rest.includes('--yes') };
+  const i = rest.indexOf('--password');
+  if (i < 0) return { name: command, email: email.data, password: null };
+  const parsed = passwordSchema.safeParse(rest[i + 1] ?? '');
+  if (!parsed.success) {
+    out.error(parsed.error.issues[0]?.message ?? 'Invalid password');
+    return 2;
   }
+  return { name: command, email: email.data, password: parsed.data };
+}
 
+/** Whether the operator confirms (or --yes did); says why not when not. */
+async function confirmed(question: string, yes: boolean, out: AdminOutput): Promise<boolean> {
+  if (yes) return true;
+  if (!out.ask) {
+    out.error('Nothing changed: run it in a terminal to confirm, or add --yes.');
+    return false;
+  }
+  const answer = (await out.ask(question)).trim().toLowerCase();
+  if (answer === 'y' || answer === 'yes') return true;
+  out.log('Nothing changed.');
+  return false;
+}
+
+async function verifyEmail(db: Db, user: User, adminEmail: string, yes: boolean, out: AdminOutput): Promise<number> {
+  const admin = user.email.toLowerCase() === adminEmail;
+  out.log(
+    `Account @${user.username} (${user.name}), created ${new Date(user.createdAt).toISOString()}, e-mail ${user.email}.`,
+  );
+  if (admin) out.log(`Verifying this address makes @${user.username} the administrator (ADMIN_EMAIL).`);
+  if (!(await confirmed(`Verify ${user.email}? [y/N] `, yes, out))) return 1;
+  await new Store(db).setEmailVerified(user.id, user.email);
+  await new AdminStore(db.kysely).recordShell('shell.verifyEmail', user, Date.now());
+  out.log(`Verified ${user.email} (@${user.username}).`);
+  if (admin) out.log('This account is the administrator (ADMIN_EMAIL).');
+  return 0;
+}
+
+async function resetPassword(db: Db, user: User, password: string | null, out: AdminOutput): Promise<number> {
+  const store = new Store(db);
+  const newPassword = password ?? randomBytes(12).toString('base64url');
+  await store.setPasswordHash(user.id, await hashSecret(newPassword));
+  const ended = await store.deleteUserSessions(user.id);
+  await new AdminStore(db.kysely).recordShell('shell.resetPassword', user, Date.now());
+  out.log(`New password set for ${user.email} (@${user.username}); ${ended} session(s) ended.`);
+  if (password === null) out.log(`Password: ${newPassword}`);
+  return 0;
+}
+
+/** Runs one command; returns the exit code (0 done, 1 refused, 2 usage). */
+export async function runAdmin(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: AdminOutput = { log: (l) => console.log(l), error: (l) => console.error(l) },
+): Promise<number> {
+  const command = parseArgs(args, out);
+  if (typeof command === 'number') return command;
   const config = loadConfig(env);
   const db = await openDb({
     databaseUrl: config.databaseUrl,
@@ -70,43 +115,14 @@ export async function runAdmin(
   });
   try {
     await migrate(db);
-    const store = new Store(db);
-    const user = await store.userByEmail(email.data);
+    const user = await new Store(db).userByEmail(command.email);
     if (!user) {
-      out.error(`No account has the e-mail address ${email.data}.`);
+      out.error(`No account has the e-mail address ${command.email}.`);
       return 1;
     }
-    if (command === 'verify-email') {
-      const admin = user.email.toLowerCase() === config.adminEmail;
-      out.log(
-        `Account @${user.username} (${user.name}), created ${new Date(user.createdAt).toISOString()}, e-mail ${user.email}.`,
-      );
-      if (admin) out.log(`Verifying this address makes @${user.username} the administrator (ADMIN_EMAIL).`);
-      if (!rest.includes('--yes')) {
-        if (!out.ask) {
-          out.error('Nothing changed: run it in a terminal to confirm, or add --yes.');
-          return 1;
-        }
-        const answer = (await out.ask(`Verify ${user.email}? [y/N] `)).trim().toLowerCase();
-        if (answer !== 'y' && answer !== 'yes') {
-          out.log('Nothing changed.');
-          return 1;
-        }
-      }
-      await store.setEmailVerified(user.id, user.email);
-      await new AdminStore(db.kysely).recordShell('shell.verifyEmail', user, Date.now());
-      out.log(`Verified ${user.email} (@${user.username}).`);
-      if (admin) out.log('This account is the administrator (ADMIN_EMAIL).');
-      return 0;
-    }
-    const generated = password === null;
-    const newPassword = password ?? randomBytes(12).toString('base64url');
-    await store.setPasswordHash(user.id, await hashSecret(newPassword));
-    const ended = await store.deleteUserSessions(user.id);
-    await new AdminStore(db.kysely).recordShell('shell.resetPassword', user, Date.now());
-    out.log(`New password set for ${user.email} (@${user.username}); ${ended} session(s) ended.`);
-    if (generated) out.log(`Password: ${newPassword}`);
-    return 0;
+    return command.name === 'verify-email'
+      ? await verifyEmail(db, user, config.adminEmail, command.yes, out)
+      : await resetPassword(db, user, command.password, out);
   } finally {
     await db.close();
   }

@@ -122,6 +122,23 @@ export interface FlagsResult {
   updates: LoggedUpdate[];
 }
 
+/** A blocked user's sessions end; the audit detail says how many. */
+async function endSessions(tx: Tx, userId: string): Promise<string> {
+  const ended = await tx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  const n = Number(ended.numDeletedRows);
+  return `${n} session${n === 1 ? '' : 's'} ended`;
+}
+
+/** Logs a user's new public profile to everyone who has a chat with them or is their contact. */
+async function tellPeople(tx: Tx, user: PublicUser, now: number): Promise<LoggedUpdate[]> {
+  const chats = await tx.selectFrom('user_chats').select('user_id').where('peer_id', '=', user.id).execute();
+  const contacts = await tx.selectFrom('contacts').select('user_id').where('other_id', '=', user.id).execute();
+  const audience = new Set([...chats, ...contacts].map((x) => x.user_id));
+  audience.delete(user.id);
+  const entries: Entry[] = [...audience].map((id) => ({ userId: id, update: { kind: 'peer', user } }));
+  return appendLog(tx, entries, now);
+}
+
 export class AdminStore {
   readonly db: Kysely<Database>;
 
@@ -175,43 +192,23 @@ export class AdminStore {
       if (!(await lockUser(tx, userId, 'change'))) return null;
       const before = await tx.selectFrom('users').select(ADMIN_COLUMNS).where('id', '=', userId).executeTakeFirst();
       if (!before) return null;
+      const target = { id: userId, label: `@${before.username}` };
       const set: { verified?: 0 | 1; blocked?: 0 | 1 } = {};
-      const label = `@${before.username}`;
-      const target = { id: userId, label };
-      let verifiedChanged = false;
-      let blocked: boolean | null = null;
-      if (flags.verified !== undefined && flags.verified !== (before.verified === 1)) {
+      const verifiedChanged = flags.verified !== undefined && flags.verified !== (before.verified === 1);
+      if (verifiedChanged) {
         set.verified = flags.verified ? 1 : 0;
-        verifiedChanged = true;
         await audit(tx, actor, flags.verified ? 'user.verify' : 'user.unverify', target, null, now);
       }
-      if (flags.blocked !== undefined && flags.blocked !== (before.blocked === 1)) {
-        set.blocked = flags.blocked ? 1 : 0;
-        blocked = flags.blocked;
-        let detail: string | null = null;
-        if (flags.blocked) {
-          const ended = await tx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-          const n = Number(ended.numDeletedRows);
-          detail = `${n} session${n === 1 ? '' : 's'} ended`;
-        }
-        await audit(tx, actor, flags.blocked ? 'user.block' : 'user.unblock', target, detail, now);
+      const blocked = flags.blocked !== undefined && flags.blocked !== (before.blocked === 1) ? flags.blocked : null;
+      if (blocked !== null) {
+        set.blocked = blocked ? 1 : 0;
+        const detail = blocked ? await endSessions(tx, userId) : null;
+        await audit(tx, actor, blocked ? 'user.block' : 'user.unblock', target, detail, now);
       }
+      if (Object.keys(set).length > 0) await tx.updateTable('users').set(set).where('id', '=', userId).execute();
       const after = { ...before, ...set };
-      let updates: LoggedUpdate[] = [];
-      let publicUser: PublicUser | null = null;
-      if (Object.keys(set).length > 0) {
-        await tx.updateTable('users').set(set).where('id', '=', userId).execute();
-      }
-      if (verifiedChanged) {
-        publicUser = toPublicUser(after);
-        const chats = await tx.selectFrom('user_chats').select('user_id').where('peer_id', '=', userId).execute();
-        const contacts = await tx.selectFrom('contacts').select('user_id').where('other_id', '=', userId).execute();
-        const audience = new Set([...chats, ...contacts].map((x) => x.user_id));
-        audience.delete(userId);
-        const user = publicUser;
-        const entries: Entry[] = [...audience].map((id) => ({ userId: id, update: { kind: 'peer', user } }));
-        updates = await appendLog(tx, entries, now);
-      }
+      const publicUser = verifiedChanged ? toPublicUser(after) : null;
+      const updates = publicUser ? await tellPeople(tx, publicUser, now) : [];
       return { user: toAdminUser(after, selfId), publicUser, blocked, updates };
     });
   }

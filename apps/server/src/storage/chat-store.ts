@@ -4,7 +4,6 @@
  * seq sees exactly the committed changes, in order.
  */
 import {
-  type Access,
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
@@ -12,24 +11,17 @@ import {
   handleKey,
   type PublicUser,
   peerOf,
-  SOCIAL_MSG,
   UPDATE_LOG_KEEP,
   type Update,
 } from '@app/protocol';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   appendLog,
-  appendLogProgram,
   ChatError,
-  call,
-  insertMessageProgram,
   type LoggedUpdate,
-  type Program,
   PUBLIC_COLUMNS,
   parsePayload,
   publicUserOf,
-  query,
-  stmt,
   summaryOf,
   type Tx,
   toMessage,
@@ -37,101 +29,12 @@ import {
   toSummary,
 } from './chat-rows.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
-import { assertActive, lockPeople } from './people-locks.ts';
-import { accessOf, createRequest, pendingRequest } from './requests.ts';
-import type { Database, MessagesTable, UsersTable } from './schema.ts';
+import { lockPeople } from './people-locks.ts';
+import type { Database } from './schema.ts';
+import { type SendResult, sendProgram } from './send-program.ts';
 
 export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
 export { RevokedError } from './people-locks.ts';
-
-const OPEN: Access = { state: 'open' };
-const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
-/**
- * Everything a send checks, in one round trip: both people (profiles, blocked, whether
- * they take messages from contacts only, the timestamp of their summary of the chat: the
- * greater is the chat's newest), the sender of a message already stored under this id (a
- * retried send), and when the sending session ends. On PostgreSQL both people are
- * locked against deletion until the send commits (see lockPeople).
- */
-const SEND_CONTEXT = stmt(
-  'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
-    '(select timestamp from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_timestamp, ' +
-    '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender, ' +
-    '(select expires_at from sessions where token_hash = ?) as session_expires ' +
-    'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
-  ' order by u.id for key share of u',
-);
-
-type SendResult =
-  | { message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean }
-  | { request: Access; updates: LoggedUpdate[] };
-
-type SendContextRow = Pick<
-  Selectable<UsersTable>,
-  'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'
-> & {
-  require_request: number | null;
-  chat_timestamp: number | null;
-  stored_sender: string | null;
-  session_expires: number | null;
-};
-
-/**
- * Stores a new message from `senderId` to `recipientId` and updates both summaries.
- * A retry with the same message id is answered with the stored message and changes
- * nothing. To a user who takes messages from contacts only, the first message of a
- * stranger becomes a contact request instead (see social-store.ts).
- *
- * The sender must exist and not be blocked, and `session` (when given: the session the
- * frame came from) must still be live, all checked in the send's own transaction: a
- * block, sign-out or deletion that commits first refuses it.
- */
-function* sendProgram(
-  senderId: string,
-  recipientId: string,
-  msgId: string,
-  text: string,
-  now: number,
-  session: string | null,
-): Program<SendResult> {
-  const chatId = chatIdOf(senderId, recipientId);
-  const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, session, senderId, recipientId]);
-  const sender = people.find((p) => p.id === senderId);
-  assertActive(sender, session, now);
-  const stored = people[0]?.stored_sender ?? null;
-  if (stored !== null) {
-    if (stored !== senderId) throw new ChatError('conflict', 'That message id is already used');
-    const [found] = yield* query<Selectable<MessagesTable>>(MESSAGE_BY_ID, [chatId, msgId]);
-    if (found) return { message: toMessage(found), updates: [], duplicate: true };
-  }
-  const recipient = people.find((p) => p.id === recipientId);
-  if (!recipient || recipient.blocked === 1) {
-    throw new ChatError('recipient_unavailable', 'This account is not available');
-  }
-  const access: Access =
-    recipient.require_request === 1 ? yield* call((tx) => accessOf(tx, senderId, recipientId)) : OPEN;
-  if (access.state === 'pending') {
-    const pending = yield* call((tx) => pendingRequest(tx, senderId, recipientId));
-    // A retried send of the request itself is acknowledged again.
-    if (pending?.msg_id === msgId) return { request: access, updates: [] };
-    throw new ChatError('request_pending', SOCIAL_MSG.requestPending);
-  }
-  if (access.state === 'request')
-    return yield* call((tx) => createRequest(tx, senderId, recipientId, msgId, text, now));
-  // A sender who takes messages from contacts only opens the way back by writing.
-  const back: Access = sender.require_request === 1 ? yield* call((tx) => accessOf(tx, recipientId, senderId)) : OPEN;
-  let last: number | null = null;
-  for (const p of people) if (p.chat_timestamp !== null) last = Math.max(last ?? 0, Number(p.chat_timestamp));
-  const { message, entries } = yield* insertMessageProgram(senderId, recipientId, msgId, text, now, {
-    sender: toPublicUser(sender),
-    recipient: toPublicUser(recipient),
-    lastTimestamp: last,
-  });
-  if (back.state !== 'open') {
-    entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
-  }
-  return { message, updates: yield* appendLogProgram(entries, now), duplicate: false };
-}
 
 export class ChatStore {
   readonly db: Kysely<Database>;
