@@ -101,39 +101,50 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
     const failures: string[] = [];
     let sent = 0;
 
+    /** Sends one mutated sample body over HTTP; a 5xx answer is a failure. */
+    async function http(index: number, mutation: Extract<Action, { kind: 'http' }>['mutation']): Promise<void> {
+      const body = SAMPLE_BODIES[index % SAMPLE_BODIES.length];
+      if (!body) return;
+      const route = ROUTES[body.name];
+      if (!route) throw new Error(`no route for ${body.name}`);
+      const value = mutate(body.value, mutation);
+      const path = route.path.replace(':peer', peer.user.id);
+      const client = PUBLIC.has(body.name) ? t.client() : me.client;
+      const res = route.query
+        ? await me.client.get(`${path}?${queryOf(value)}`)
+        : await client.request(route.method, path, value === undefined ? null : value);
+      if (res.status >= 500) failures.push(`${route.method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+    }
+
     async function act(a: Action): Promise<void> {
-      if (a.kind === 'http') {
-        const body = SAMPLE_BODIES[a.index % SAMPLE_BODIES.length];
-        if (!body) return;
-        const route = ROUTES[body.name];
-        if (!route) throw new Error(`no route for ${body.name}`);
-        const value = mutate(body.value, a.mutation);
-        const path = route.path.replace(':peer', peer.user.id);
-        const res = route.query
-          ? await me.client.get(`${path}?${queryOf(value)}`)
-          : await (PUBLIC.has(body.name) ? t.client() : me.client).request(
-              route.method,
-              path,
-              value === undefined ? null : value,
-            );
-        if (res.status >= 500) failures.push(`${route.method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
-        return;
-      }
+      if (a.kind === 'http') return http(a.index, a.mutation);
       if (ws.closed) ws = await WsTestClient.connect(t, me.client.cookie);
       if (a.kind === 'raw') {
         ws.sendRaw(a.text);
         return;
       }
       const frame = frames[a.index % frames.length] as Record<string, unknown>;
-      const value = mutate(
-        {
-          ...frame,
-          ...('msgId' in frame ? { msgId: randomUUID() } : {}),
-          ...('id' in frame ? { id: `f${++sent}` } : {}),
-        },
-        a.mutation,
-      );
-      ws.sendRaw(JSON.stringify(value));
+      const fresh = {
+        ...frame,
+        ...('msgId' in frame ? { msgId: randomUUID() } : {}),
+        ...('id' in frame ? { id: `f${++sent}` } : {}),
+      };
+      ws.sendRaw(JSON.stringify(mutate(fresh, a.mutation)));
+    }
+
+    /** Whatever was acknowledged as sent is stored exactly as it was sent. */
+    async function checkAcknowledged(): Promise<void> {
+      for (const f of ws.frames) {
+        if (f.t !== 'result' || !f.data || typeof f.data !== 'object' || !('message' in f.data)) continue;
+        const m = (f.data as { message: { chatId: string; id: string; text: string; deleted: boolean } }).message;
+        const stored = await t.server.ctx.chat.message(m.chatId, m.id);
+        if (!stored) failures.push(`message ${m.id} acknowledged but not stored`);
+        else if (!stored.deleted && !m.deleted && stored.text !== m.text && !stored.edited) {
+          failures.push(
+            `message ${m.id} acknowledged as ${JSON.stringify(m.text)} stored as ${JSON.stringify(stored.text)}`,
+          );
+        }
+      }
     }
 
     await fc.assert(
@@ -145,18 +156,7 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
         if (!ws.closed) await ws.request('chats').catch(() => {});
         const internal = ws.frames.filter((f) => f.t === 'error' && f.code === 'internal');
         if (internal.length) failures.push(`internal errors: ${JSON.stringify(internal.slice(0, 3))}`);
-        // Whatever was acknowledged as sent is stored exactly as it was sent.
-        for (const f of ws.frames) {
-          if (f.t !== 'result' || !f.data || typeof f.data !== 'object' || !('message' in f.data)) continue;
-          const m = (f.data as { message: { chatId: string; id: string; text: string; deleted: boolean } }).message;
-          const stored = await t.server.ctx.chat.message(m.chatId, m.id);
-          if (!stored) failures.push(`message ${m.id} acknowledged but not stored`);
-          else if (!stored.deleted && !m.deleted && stored.text !== m.text && !stored.edited) {
-            failures.push(
-              `message ${m.id} acknowledged as ${JSON.stringify(m.text)} stored as ${JSON.stringify(stored.text)}`,
-            );
-          }
-        }
+        await checkAcknowledged();
         ws.frames.length = 0;
         expect((await t.client().get('/healthz')).status).toBe(200);
         const broken = await inconsistencies(t.server.ctx.chat.db);

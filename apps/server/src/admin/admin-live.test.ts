@@ -364,6 +364,32 @@ describe.each(engines)('on $name', ({ url }) => {
     });
   });
 
+  /** The text of every answer `who` can get over HTTP and the socket about the others. */
+  async function everythingReadBy(who: Person, others: Person[], queries: string[]): Promise<string[]> {
+    const traffic: string[] = [];
+    for (const p of [API.session, API.publicSettings, API.privacy]) {
+      traffic.push(JSON.stringify((await who.client.get(p)).body));
+    }
+    const ask = async (kind: Parameters<WsTestClient['request']>[0], body: Record<string, unknown> = {}) => {
+      traffic.push(JSON.stringify(await who.ws.request(kind, body)));
+    };
+    let after: string | null = null;
+    do {
+      const page: ResultData['users'] = await who.ws.request('users', after ? { query: '', after } : { query: '' });
+      traffic.push(JSON.stringify(page));
+      after = page.next;
+    } while (after);
+    for (const q of ['example', '@', 'u_', ...queries]) await ask('users', { query: q });
+    for (const p of others) {
+      await ask('user', { userId: p.user.id });
+      await ask('history', { peerId: p.user.id });
+    }
+    await ask('chats');
+    await ask('notifications');
+    await ask('watch', { userIds: others.slice(0, 3).map((p) => p.user.id) });
+    return traffic;
+  }
+
   describe('privacy', () => {
     it('no regular user ever sees another user’s e-mail; the admin list shows them', async () => {
       const alice = await person();
@@ -385,27 +411,11 @@ describe.each(engines)('on $name', ({ url }) => {
       }
 
       // Everything alice reads over HTTP and the socket.
-      const traffic: string[] = [];
-      for (const p of [API.session, API.publicSettings, API.privacy]) {
-        traffic.push(JSON.stringify((await alice.client.get(p)).body));
-      }
-      const ask = async (kind: Parameters<WsTestClient['request']>[0], body: Record<string, unknown> = {}) => {
-        traffic.push(JSON.stringify(await alice.ws.request(kind, body)));
-      };
-      let after: string | null = null;
-      do {
-        const page: ResultData['users'] = await alice.ws.request('users', after ? { query: '', after } : { query: '' });
-        traffic.push(JSON.stringify(page));
-        after = page.next;
-      } while (after);
-      for (const q of ['example', '@', 'u_', bob.input.username, bob.input.email]) await ask('users', { query: q });
-      for (const p of [bob, carol, admin, watcher]) {
-        await ask('user', { userId: p.user.id });
-        await ask('history', { peerId: p.user.id });
-      }
-      await ask('chats');
-      await ask('notifications');
-      await ask('watch', { userIds: [bob.user.id, carol.user.id, admin.user.id] });
+      const traffic = await everythingReadBy(
+        alice,
+        [bob, carol, admin, watcher],
+        [bob.input.username, bob.input.email],
+      );
 
       /** E-mail addresses in `texts` other than `own`, and known ones however they appear. */
       const leaks = (texts: string[], own: string) => {

@@ -139,6 +139,45 @@ async function tellPeople(tx: Tx, user: PublicUser, now: number): Promise<Logged
   return appendLog(tx, entries, now);
 }
 
+/** Of the flags asked for, those that change something (null: unchanged). */
+function changes(flags: AdminUserFlags, before: { verified: number; blocked: number }) {
+  const differs = (want: boolean | undefined, now: number) =>
+    want !== undefined && want !== (now === 1) ? want : null;
+  return { verified: differs(flags.verified, before.verified), blocked: differs(flags.blocked, before.blocked) };
+}
+
+async function applyFlags(
+  tx: Tx,
+  actor: Actor,
+  selfId: string | null,
+  userId: string,
+  flags: AdminUserFlags,
+  now: number,
+): Promise<FlagsResult | null> {
+  // The user's row first, like every change made for a user (see lockPeople): its
+  // sessions go below, and a deletion of the account takes the row first too.
+  if (!(await lockUser(tx, userId, 'change'))) return null;
+  const before = await tx.selectFrom('users').select(ADMIN_COLUMNS).where('id', '=', userId).executeTakeFirst();
+  if (!before) return null;
+  const target = { id: userId, label: `@${before.username}` };
+  const { verified, blocked } = changes(flags, before);
+  const set: { verified?: 0 | 1; blocked?: 0 | 1 } = {};
+  if (verified !== null) {
+    set.verified = verified ? 1 : 0;
+    await audit(tx, actor, verified ? 'user.verify' : 'user.unverify', target, null, now);
+  }
+  if (blocked !== null) {
+    set.blocked = blocked ? 1 : 0;
+    const detail = blocked ? await endSessions(tx, userId) : null;
+    await audit(tx, actor, blocked ? 'user.block' : 'user.unblock', target, detail, now);
+  }
+  if (Object.keys(set).length > 0) await tx.updateTable('users').set(set).where('id', '=', userId).execute();
+  const after = { ...before, ...set };
+  const publicUser = verified !== null ? toPublicUser(after) : null;
+  const updates = publicUser ? await tellPeople(tx, publicUser, now) : [];
+  return { user: toAdminUser(after, selfId), publicUser, blocked, updates };
+}
+
 export class AdminStore {
   readonly db: Kysely<Database>;
 
@@ -186,31 +225,7 @@ export class AdminStore {
    * is their contact. Null when there is no such user.
    */
   async setFlags(actor: Actor, selfId: string | null, userId: string, flags: AdminUserFlags, now: number) {
-    return this.db.transaction().execute(async (tx): Promise<FlagsResult | null> => {
-      // The user's row first, like every change made for a user (see lockPeople): its
-      // sessions go below, and a deletion of the account takes the row first too.
-      if (!(await lockUser(tx, userId, 'change'))) return null;
-      const before = await tx.selectFrom('users').select(ADMIN_COLUMNS).where('id', '=', userId).executeTakeFirst();
-      if (!before) return null;
-      const target = { id: userId, label: `@${before.username}` };
-      const set: { verified?: 0 | 1; blocked?: 0 | 1 } = {};
-      const verifiedChanged = flags.verified !== undefined && flags.verified !== (before.verified === 1);
-      if (verifiedChanged) {
-        set.verified = flags.verified ? 1 : 0;
-        await audit(tx, actor, flags.verified ? 'user.verify' : 'user.unverify', target, null, now);
-      }
-      const blocked = flags.blocked !== undefined && flags.blocked !== (before.blocked === 1) ? flags.blocked : null;
-      if (blocked !== null) {
-        set.blocked = blocked ? 1 : 0;
-        const detail = blocked ? await endSessions(tx, userId) : null;
-        await audit(tx, actor, blocked ? 'user.block' : 'user.unblock', target, detail, now);
-      }
-      if (Object.keys(set).length > 0) await tx.updateTable('users').set(set).where('id', '=', userId).execute();
-      const after = { ...before, ...set };
-      const publicUser = verifiedChanged ? toPublicUser(after) : null;
-      const updates = publicUser ? await tellPeople(tx, publicUser, now) : [];
-      return { user: toAdminUser(after, selfId), publicUser, blocked, updates };
-    });
+    return this.db.transaction().execute((tx) => applyFlags(tx, actor, selfId, userId, flags, now));
   }
 
   // ---- broadcasts ----------------------------------------------------------------------

@@ -13,18 +13,13 @@ function clock(ms: number): string {
 }
 
 /**
- * 'Enter PIN': a 6-digit masked input checked by the server. Unlock is enabled only at
- * exactly 6 characters; a wrong PIN clears the input; after too many the gate says
- * until when it refuses. Cancel goes to /home, 'Forgot PIN?' to /privacy-settings.
+ * The gate's state: the lock-out (known when the gate opens, and after a refusal) that
+ * ends by itself, whether the user has a PIN at all, and the last error.
  */
-export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () => void; title?: string }) {
-  const navigate = useNavigate();
-  const [pin, setPin] = useState('');
-  const [busy, setBusy] = useState(false);
+function usePinState() {
   const [error, setError] = useState<string | null>(null);
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const [noPin, setNoPin] = useState(false);
-  const inputRef = useRef<HTMLInputElement>(null);
 
   // A gate opened during a lock-out (or without a PIN) says so at once, before any typing.
   useEffect(() => {
@@ -59,7 +54,41 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
     return () => clearTimeout(t);
   }, [lockedUntil]);
 
+  /** The server refused the PIN: why, said on the gate and in a toast. */
+  const refused = (e: unknown) => {
+    const code = e instanceof ApiError ? e.code : null;
+    const message = e instanceof Error ? e.message : null;
+    if (code === 'pin_locked') {
+      setLockedUntil((e as ApiError).retryAt ?? Date.now() + 15 * 60_000);
+      setError(message);
+      notifyError('Too Many Attempts', message ?? undefined);
+    } else if (code === 'no_pin') {
+      setNoPin(true);
+      setError(null);
+    } else if (code === 'invalid_pin') {
+      setError(message);
+      notifyError('Invalid PIN', 'Please try again');
+    } else {
+      setError(message ?? 'Could not check the PIN');
+      notifyError('Error', message ?? undefined);
+    }
+  };
+
   const lockedOut = lockedUntil !== null && lockedUntil > Date.now();
+  return { error, lockedUntil, lockedOut, noPin, refused };
+}
+
+/**
+ * 'Enter PIN': a 6-digit masked input checked by the server. Unlock is enabled only at
+ * exactly 6 characters; a wrong PIN clears the input; after too many the gate says
+ * until when it refuses. Cancel goes to /home, 'Forgot PIN?' to /privacy-settings.
+ */
+export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () => void; title?: string }) {
+  const navigate = useNavigate();
+  const [pin, setPin] = useState('');
+  const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const { error, lockedUntil, lockedOut, noPin, refused } = usePinState();
 
   const submit = async () => {
     if (pin.length !== PIN_LENGTH || busy || lockedOut) return;
@@ -70,20 +99,7 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
       onUnlocked();
     } catch (e) {
       setPin('');
-      if (e instanceof ApiError && e.code === 'pin_locked') {
-        setLockedUntil(e.retryAt ?? Date.now() + 15 * 60_000);
-        setError(e.message);
-        notifyError('Too Many Attempts', e.message);
-      } else if (e instanceof ApiError && e.code === 'no_pin') {
-        setNoPin(true);
-        setError(null);
-      } else if (e instanceof ApiError && e.code === 'invalid_pin') {
-        setError(e.message);
-        notifyError('Invalid PIN', 'Please try again');
-      } else {
-        setError(e instanceof Error ? e.message : 'Could not check the PIN');
-        notifyError('Error', e instanceof Error ? e.message : undefined);
-      }
+      refused(e);
       setTimeout(() => inputRef.current?.focus(), 0);
     } finally {
       setBusy(false);

@@ -35,6 +35,19 @@ function errorsFrom(issues: readonly { path: readonly PropertyKey[] | string; me
   return errors;
 }
 
+/** The server refused the sign-up: the fields it names show why, and a toast says it. */
+function refused(err: unknown, showErrors: (e: Errors) => void): void {
+  const code = err instanceof ApiError ? err.code : null;
+  if (code === 'username_taken') {
+    showErrors({ username: MSG.usernameTaken });
+    notifyError('Username Taken', MSG.usernameTaken);
+    return;
+  }
+  if (code === 'email_taken') showErrors({ email: (err as ApiError).message || MSG.emailTaken });
+  if (err instanceof ApiError && err.issues.length > 0) showErrors(errorsFrom(err.issues));
+  notifyError('Sign Up Failed', (err instanceof Error && err.message) || MSG.signUpFailed);
+}
+
 export default function SignUpPage() {
   const land = useLandAfterAuth();
   const nextQuery = useNextQuery();
@@ -90,14 +103,7 @@ export default function SignUpPage() {
       land(user);
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiError && err.code === 'username_taken') {
-        showErrors({ username: MSG.usernameTaken });
-        notifyError('Username Taken', MSG.usernameTaken);
-        return;
-      }
-      if (err instanceof ApiError && err.code === 'email_taken') showErrors({ email: err.message || MSG.emailTaken });
-      if (err instanceof ApiError && err.issues.length > 0) showErrors(errorsFrom(err.issues));
-      notifyError('Sign Up Failed', (err instanceof Error && err.message) || MSG.signUpFailed);
+      refused(err, showErrors);
     }
   };
 

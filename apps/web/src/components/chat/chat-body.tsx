@@ -1,0 +1,59 @@
+import type { Access } from '@app/protocol';
+import { MessageList } from '@/components/message-list';
+import { PinGate } from '@/components/pin-gate';
+import { Spinner } from '@/components/spinner';
+import type { MenuAnchor } from '@/components/ui/action-menu';
+import type { ConversationView, UiMessage } from '@/lib/conversation';
+
+/** The middle of a chat: the PIN gate of a locked chat, the messages, the load's error, or a spinner. */
+export function ChatBody(props: {
+  gated: boolean;
+  onUnlocked(): void;
+  view: ConversationView;
+  peerId: string;
+  me: string;
+  handle: string;
+  access: Access | undefined;
+  typing: boolean;
+  sentCount: number;
+  onLoadOlder(): void;
+  onMenu(message: UiMessage, anchor: MenuAnchor): void;
+}) {
+  const { view, handle } = props;
+  if (props.gated) {
+    return (
+      <div className="flex flex-1 flex-col justify-center overflow-y-auto bg-background px-4">
+        <PinGate title="This chat is locked. Enter PIN" onUnlocked={props.onUnlocked} />
+      </div>
+    );
+  }
+  if (view.status === 'ready' || view.messages.length > 0) {
+    return (
+      <MessageList
+        key={props.peerId}
+        view={view}
+        me={props.me}
+        peerHandle={handle || 'them'}
+        emptyText={
+          props.access?.state === 'pending' ? `Waiting for ${handle || 'them'} to accept your request` : undefined
+        }
+        typing={props.typing}
+        sentCount={props.sentCount}
+        onLoadOlder={props.onLoadOlder}
+        onMenu={props.onMenu}
+      />
+    );
+  }
+  if (view.status === 'error') {
+    return (
+      <div className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center">
+        <p className="text-sm text-muted-foreground">{view.error ?? 'Could not load the messages.'}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-1 items-center justify-center">
+      <Spinner />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Access } from '@app/protocol';
+import { MailQuestion } from 'lucide-react';
+import { MessageInput } from '@/components/message-input';
+import type { ChatClient } from '@/lib/chat-client';
+import type { UiMessage } from '@/lib/conversation';
+import { formatListTime } from '@/lib/format-time';
+
+/** In place of the composer while the user's message request waits for the peer. */
+function RequestPending({ handle, message, timestamp }: { handle: string; message: string; timestamp: number }) {
+  return (
+    <section aria-label="Message request" className="border-t border-border bg-background p-4">
+      <div className="rounded-xl border border-border bg-secondary/50 p-3 text-sm">
+        <p className="flex items-center gap-2 font-semibold">
+          <MailQuestion className="size-4 text-primary" aria-hidden />
+          Request pending
+          <span className="ml-auto text-xs font-normal text-muted-foreground">
+            {formatListTime(timestamp, Date.now())}
+          </span>
+        </p>
+        <p className="mt-1 line-clamp-3 break-words text-muted-foreground">“{message}”</p>
+        <p className="mt-2 text-muted-foreground">You can message {handle || 'them'} once they accept your request.</p>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The bottom of a chat: the composer, or why there is none (the peer's account is gone,
+ * or the user's request waits), with a note when the first message will be a request.
+ */
+export function ChatComposer(props: {
+  client: ChatClient | null;
+  peerId: string;
+  peerGone: boolean;
+  handle: string;
+  access: Access | undefined;
+  editing: UiMessage | null;
+  onEditDone(): void;
+  onSent(): void;
+}) {
+  const { access, handle } = props;
+  if (props.peerGone) {
+    return (
+      <p className="border-t border-border bg-background p-4 text-center text-sm text-muted-foreground">
+        This account no longer exists. You cannot reply to this conversation.
+      </p>
+    );
+  }
+  if (access?.state === 'pending') {
+    return <RequestPending handle={handle} message={access.message} timestamp={access.timestamp} />;
+  }
+  return (
+    <>
+      {access?.state === 'request' ? (
+        <p className="flex items-start gap-2 border-t border-border bg-secondary/60 px-4 py-2.5 text-sm text-secondary-foreground">
+          <MailQuestion className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+          <span>
+            {handle} accepts messages from contacts only. Your first message will be sent as a message request.
+          </span>
+        </p>
+      ) : null}
+      <MessageInput
+        key={props.peerId}
+        client={props.client}
+        peerId={props.peerId}
+        editing={props.editing}
+        onEditDone={props.onEditDone}
+        onSent={props.onSent}
+      />
+    </>
+  );
+}

@@ -1,0 +1,112 @@
+import { APP_NAME } from '@app/protocol';
+import { Bell, Search, Settings, Users } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { ConnectionBar } from '@/components/connection-bar';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { cn } from '@/lib/utils';
+
+/** A small red count bubble; nothing at zero. */
+function CountBadge({ count, className }: { count: number; className?: string }) {
+  if (count <= 0) return null;
+  return (
+    <span
+      aria-hidden
+      className={cn(
+        'flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold leading-none text-destructive-foreground',
+        className,
+      )}
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
+
+function SearchField({ query, setQuery, close }: { query: string; setQuery(q: string): void; close(): void }) {
+  return (
+    <div id="chat-search" className="px-3 pb-3">
+      <div className="relative">
+        <Search
+          className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+          aria-hidden
+        />
+        <Input
+          autoFocus
+          type="search"
+          aria-label="Search by username"
+          placeholder="Search by username..."
+          className="rounded-full bg-muted pl-9"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') close();
+          }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** The home screen's header: the app name (to the archive), notifications, contacts, search and settings. */
+export function HomeHeader(props: {
+  archivedCount: number;
+  unreadNotifications: number;
+  searchOpen: boolean;
+  openSearch(): void;
+  closeSearch(): void;
+  query: string;
+  setQuery(q: string): void;
+}) {
+  const navigate = useNavigate();
+  const { archivedCount, unreadNotifications, searchOpen } = props;
+  return (
+    <header className="sticky top-0 z-10 border-b border-border bg-background/95 backdrop-blur md:rounded-t-2xl">
+      <div className="flex h-14 items-center gap-1 px-2">
+        <h1 className="flex-1 truncate">
+          <button
+            type="button"
+            className="rounded-md px-2 py-1 text-xl font-bold tracking-tight text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            title={archivedCount > 0 ? 'Archived chats' : undefined}
+            onClick={() => {
+              if (archivedCount > 0) navigate('/archive');
+            }}
+          >
+            {APP_NAME}
+          </button>
+        </h1>
+        <Button asChild variant="ghost" size="icon" className="relative">
+          <Link
+            to="/notifications"
+            aria-label={unreadNotifications > 0 ? `Notifications, ${unreadNotifications} unread` : 'Notifications'}
+          >
+            <Bell aria-hidden />
+            <CountBadge count={unreadNotifications} className="absolute right-0.5 top-0.5" />
+          </Link>
+        </Button>
+        <Button asChild variant="ghost" size="icon">
+          <Link to="/contacts" aria-label="Contacts">
+            <Users aria-hidden />
+          </Link>
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Search"
+          aria-expanded={searchOpen}
+          aria-controls="chat-search"
+          className={cn(searchOpen && 'bg-accent')}
+          onClick={() => (searchOpen ? props.closeSearch() : props.openSearch())}
+        >
+          <Search aria-hidden />
+        </Button>
+        <Button asChild variant="ghost" size="icon">
+          <Link to="/settings" aria-label="Settings">
+            <Settings aria-hidden />
+          </Link>
+        </Button>
+      </div>
+      {searchOpen ? <SearchField query={props.query} setQuery={props.setQuery} close={props.closeSearch} /> : null}
+      <ConnectionBar />
+    </header>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * The action menu of a message in a chat: Copy and Info always; Retry and Delete for a
+ * message of ours that was not sent; Edit and Delete for one the server has.
+ */
+import { Copy, Info, Pencil, RotateCw, Trash2 } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import type { MenuAction, MenuAnchor } from '@/components/ui/action-menu';
+import { notify, notifyError } from '@/components/ui/toaster';
+import type { ChatClient } from '@/lib/chat-client';
+import type { UiMessage } from '@/lib/conversation';
+import { copyText } from '@/lib/copy-text';
+
+function copyAction(m: UiMessage): MenuAction {
+  return {
+    label: 'Copy',
+    icon: Copy,
+    onSelect: () =>
+      copyText(m.text).then(
+        () => notify('Copied'),
+        () => notifyError('Copy Failed', 'Your browser did not allow copying'),
+      ),
+  };
+}
+
+/** Not sent: it never reached the server, so Retry sends it again and Delete just drops it. */
+function unsentActions(m: UiMessage, client: ChatClient | null): MenuAction[] {
+  return [
+    { label: 'Retry', icon: RotateCw, onSelect: () => client?.retryMessage(m.id) },
+    { label: 'Delete', icon: Trash2, destructive: true, onSelect: () => client?.discardMessage(m.id) },
+  ];
+}
+
+export function useMessageActions(client: ChatClient | null, myId: string | undefined) {
+  const [menu, setMenu] = useState<{ message: UiMessage; anchor: MenuAnchor } | null>(null);
+  const [infoId, setInfoId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<UiMessage | null>(null);
+  const onMenu = useCallback((message: UiMessage, anchor: MenuAnchor) => setMenu({ message, anchor }), []);
+  const closeMenu = useCallback(() => setMenu(null), []);
+
+  const actions = useMemo<MenuAction[]>(() => {
+    if (!menu) return [];
+    const m = menu.message;
+    const list: MenuAction[] = [copyAction(m), { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) }];
+    const mine = myId !== undefined && m.senderId === myId;
+    if (mine && m.failed !== undefined) list.push(...unsentActions(m, client));
+    else if (mine && !m.pending) {
+      list.push(
+        { label: 'Edit', icon: Pencil, onSelect: () => setEditing(m) },
+        {
+          label: 'Delete',
+          icon: Trash2,
+          destructive: true,
+          onSelect: () => {
+            if (editing?.id === m.id) setEditing(null);
+            client?.deleteMessage(m).then(
+              () => notify('Message Deleted', 'The message has been removed'),
+              (e: unknown) => notifyError('Delete Failed', e instanceof Error ? e.message : undefined),
+            );
+          },
+        },
+      );
+    }
+    return list;
+  }, [menu, myId, client, editing]);
+
+  return { menu, actions, onMenu, closeMenu, infoId, setInfoId, editing, setEditing };
+}
