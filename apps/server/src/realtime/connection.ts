@@ -24,10 +24,10 @@ import {
 } from '@app/protocol';
 import type { RawData } from 'ws';
 import { TOUCH_EVERY_MS } from '../auth/session.ts';
-import { ChatError, payloadOf, RevokedError } from '../storage/chat-store.ts';
+import { payloadOf } from '../storage/chat-store.ts';
 import { type ConnSocket, cork, type SocketOwner } from './conn-socket.ts';
 import type { RealtimeDeps, SocketAuth } from './deps.ts';
-import { FrameError, handle, type SocketSession } from './handlers.ts';
+import { FrameError, handle, refusalOf, type SocketSession } from './handlers.ts';
 import { type PrivacyView, sharedPrivacy, viewPresence, viewUpdate } from './privacy-view.ts';
 import { Typing } from './typing.ts';
 import { parseUpFrame } from './up-frame.ts';
@@ -376,16 +376,12 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
 
   /** A request failed: the client is told why, or the socket closes when its account or session is gone. */
   private refuse(id: string | null, t: UpFrame['t'], e: unknown): void {
-    if (e instanceof RevokedError) {
-      this.close(e.why === 'blocked' ? CLOSE.blocked : CLOSE.sessionEnded, e.why);
-      return;
+    const r = refusalOf(e);
+    if ('close' in r) this.close(r.close, r.reason);
+    else {
+      if (r.code === 'internal') this.deps.log.error({ err: e, t, userId: this.userId }, 'realtime request failed');
+      this.send({ t: 'error', id, code: r.code, message: r.message });
     }
-    if (e instanceof ChatError || e instanceof FrameError) {
-      this.send({ t: 'error', id, code: e.code, message: e.message });
-      return;
-    }
-    this.deps.log.error({ err: e, t, userId: this.userId }, 'realtime request failed');
-    this.send({ t: 'error', id, code: 'internal', message: 'Something went wrong. Please try again.' });
   }
 
   /** The socket closed. */

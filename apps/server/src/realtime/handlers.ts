@@ -6,6 +6,7 @@
  * store's ChatError / RevokedError).
  */
 import {
+  CLOSE,
   chatIdOf,
   HISTORY_PAGE,
   type RequestFrame,
@@ -14,6 +15,7 @@ import {
   USERS_PAGE,
   type WsErrorCode,
 } from '@app/protocol';
+import { ChatError, RevokedError } from '../storage/chat-store.ts';
 import type { RealtimeDeps } from './deps.ts';
 import { type PrivacyView, viewChat, viewMessage, viewPresence } from './privacy-view.ts';
 
@@ -24,6 +26,17 @@ export class FrameError extends Error {
     super(message);
     this.code = code;
   }
+}
+
+/**
+ * How a failed request is answered: the socket closes when its account or session is
+ * gone; a refusal is told with its code; anything else is an internal error (logged).
+ */
+export function refusalOf(e: unknown): { close: number; reason: string } | { code: WsErrorCode; message: string } {
+  if (e instanceof RevokedError)
+    return { close: e.why === 'blocked' ? CLOSE.blocked : CLOSE.sessionEnded, reason: e.why };
+  if (e instanceof ChatError || e instanceof FrameError) return { code: e.code, message: e.message };
+  return { code: 'internal', message: 'Something went wrong. Please try again.' };
 }
 
 /** What a handler may know and change of the socket it answers. */
