@@ -5,7 +5,7 @@
  */
 import { CLOSE, PROTOCOL_VERSION } from '@app/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ENGINES, LOOSE_LIMITS, signUp, startEngineServer, startTestServer, type TestServer } from '../test/harness.ts';
+import { ENGINES, LOOSE_LIMITS, signUp, startTestServer, type TestServer, useTestServer } from '../test/harness.ts';
 import { TcpProxy } from '../test/tcp-proxy.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
@@ -30,16 +30,12 @@ async function greetUntilClosed(t: TestServer, cookie: string) {
 
 describe.each(ENGINES)('a handshake the store fails ($name)', ({ url }) => {
   const log = logSink();
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'hsfail', {
-      env: { LOG_LEVEL: 'error' },
-      config: { rateLimits: LOOSE_LIMITS },
-      logStream: log.stream,
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
+  const t = useTestServer({
+    engine: url,
+    tag: 'hsfail',
+    env: { LOG_LEVEL: 'error' },
+    config: { rateLimits: LOOSE_LIMITS },
+    logStream: log.stream,
   });
   afterEach(() => {
     vi.restoreAllMocks();

@@ -1,17 +1,11 @@
 /** /ws against a real server: handshake, permissions, idempotent sends, status, resume after a gap. */
 import { connect } from 'node:net';
 import { CLOSE, chatIdOf, DELETED_TEXT, MESSAGE_MAX, PROTOCOL_VERSION } from '@app/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ config: { rateLimits: LOOSE_LIMITS } });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ config: { rateLimits: LOOSE_LIMITS } });
 
 async function pair() {
   const a = await signUp(t);

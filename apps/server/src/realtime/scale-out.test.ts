@@ -15,8 +15,8 @@ import {
   SCALE_OUT_SKIP,
   signUp,
   startServerPair,
-  startTestServer,
   type TestServer,
+  useTestServer,
 } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
@@ -143,13 +143,7 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
 });
 
 describe('gap in the update log', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ config: { rateLimits: LOOSE_LIMITS } });
 
   it('a socket handed an update beyond a gap sends the missing ones first, in order, once', async () => {
     const alice = await signUp(t);

@@ -3,8 +3,8 @@
  * request whose Origin merely matches its Host header (what a rebound DNS name sends) is
  * refused. Without it, the request's own host is accepted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { RawWsClient } from '../test/raw-ws.ts';
 import { originCheck } from './origin.ts';
 
@@ -32,13 +32,7 @@ describe('originCheck', () => {
 
 describe('a server with PUBLIC_URL', () => {
   const PUBLIC = 'https://chat.example.com';
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ env: { PUBLIC_URL: PUBLIC }, config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ env: { PUBLIC_URL: PUBLIC }, config: { rateLimits: LOOSE_LIMITS } });
 
   it('refuses API calls whose Origin is only the Host’s, and takes those from PUBLIC_URL', async () => {
     const own = t.url;

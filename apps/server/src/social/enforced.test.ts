@@ -3,17 +3,11 @@
  * bypassed: raw HTTP with the session cookie and raw WebSocket frames to a real server.
  */
 import { API, chatIdOf, PIN_FAILURES_MAX, SOCIAL_MSG } from '@app/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ config: { rateLimits: LOOSE_LIMITS } });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ config: { rateLimits: LOOSE_LIMITS } });
 
 async function person() {
   const p = await signUp(t);

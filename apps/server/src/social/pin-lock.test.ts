@@ -4,8 +4,8 @@
  * WebSocket frames. Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { API, chatIdOf, PIN_FAILURES_MAX, PIN_GRANT_MS, PIN_LOCKOUT_MS } from '@app/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, expectError, LOOSE_LIMITS, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const PIN_FORMAT = 'PIN must be exactly 6 digits';
@@ -13,13 +13,7 @@ const PIN_LOCKED = 'Too many wrong PINs. Try again in 15 minutes.';
 const CHAT_LOCKED = 'This chat is locked. Enter your PIN to open it.';
 
 describe.each(ENGINES)('on $name', ({ url }) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'pin', { config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ engine: url, tag: 'pin', config: { rateLimits: LOOSE_LIMITS } });
 
   async function person() {
     const p = await signUp(t);

@@ -4,20 +4,14 @@
  * and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { API, type ChatMessage, type DownFrame, type Privacy } from '@app/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, expectError, LOOSE_LIMITS, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const PICTURE_MSG = 'Picture URL must start with http:// or https://';
 
 describe.each(ENGINES)('on $name', ({ url }) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'priv', { config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ engine: url, tag: 'priv', config: { rateLimits: LOOSE_LIMITS } });
 
   async function person() {
     const p = await signUp(t);

@@ -4,20 +4,14 @@
  * PostgreSQL too when TEST_DATABASE_URL is set.
  */
 import { API, chatIdOf, type Privacy, type Update } from '@app/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ENGINES, LOOSE_LIMITS, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ENGINES, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const REQUEST_PENDING = 'Your message request is waiting to be accepted';
 
 describe.each(ENGINES)('on $name', ({ url }) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'req', { config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ engine: url, tag: 'req', config: { rateLimits: LOOSE_LIMITS } });
 
   async function person() {
     const p = await signUp(t);

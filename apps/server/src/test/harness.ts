@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildServer, type Server } from '../app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from '../config.ts';
 import { type OutboxMail, readOutbox } from '../mail/outbox.ts';
@@ -156,6 +156,32 @@ export async function startEngineServer(
       await dropPgSchema(url, schema);
     },
   };
+}
+
+/**
+ * The server of a test file (or describe block), like Hocuspocus' newHocuspocus: started
+ * before its tests on the engine given (SQLite when '' or absent, else PostgreSQL in a
+ * schema of its own) and closed after them. Returns a stand-in that reads through to the
+ * running server, so tests use it as the server itself (`t.url`, `t.client()`, …).
+ */
+export function useTestServer(
+  opts: { engine?: string; tag?: string } & Omit<NonNullable<Parameters<typeof startTestServer>[0]>, 'pgSchema'> = {},
+): TestServer {
+  const { engine = '', tag = 'srv', ...rest } = opts;
+  let current: TestServer | null = null;
+  beforeAll(async () => {
+    current = await startEngineServer(engine, tag, rest);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = null;
+  });
+  return new Proxy({} as TestServer, {
+    get(_, key) {
+      if (!current) throw new Error('the test server is not running (use it inside a test)');
+      return current[key as keyof TestServer];
+    },
+  });
 }
 
 const redisUrl = process.env.TEST_REDIS_URL;
