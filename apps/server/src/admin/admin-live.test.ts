@@ -7,66 +7,35 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { API, type AuditEntry, type AuditPage, CLOSE, type ResultData } from '@app/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, CLOSE, type ResultData } from '@app/protocol';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
   clockPast,
-  connectRaw,
   engines,
   globals,
-  LIMITS,
   PASSWORD,
   settle,
   updatesOf,
+  useAdminFixture,
   waitGlobal,
 } from '../test/admin-support.ts';
-import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
+import { expectError } from '../test/harness.ts';
 import { countUserSessions } from '../test/store-queries.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
 describe.each(engines)('on $name', ({ url }) => {
-  let t: TestServer;
-  /** The raw text of every frame each socket opened here received. */
-  const raw = new Map<WsTestClient, string[]>();
-  /** Every e-mail address signed up here. */
-  const emails: string[] = [];
+  const f = useAdminFixture(url, 'admlive');
+  const { t, raw, emails, connect, person, patchUser, auditOf } = f;
+  type Person = typeof f.admin;
   let admin: Person;
   /** A regular user connected for the whole file: what they hear is checked for leaks at the end. */
   let watcher: Person;
-
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'admlive', { config: { rateLimits: LIMITS } });
-    admin = await person({ email: ADMIN_EMAIL }, true);
-    watcher = await person();
+  beforeAll(() => {
+    admin = f.admin;
+    watcher = f.watcher;
   });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const connect = (cookie: string | null, lastSeq: number | null = null) => connectRaw(t, raw, cookie, lastSeq);
-
-  async function person(overrides: Record<string, unknown> = {}, asAdmin = false) {
-    const p = await signUp(t, overrides);
-    emails.push(p.input.email);
-    if (asAdmin) expect(await t.server.ctx.store.setEmailVerified(p.user.id, p.input.email)).toBe(true);
-    return { ...p, ws: await connect(p.client.cookie) };
-  }
-  type Person = Awaited<ReturnType<typeof person>>;
-
-  async function patchUser(id: string, flags: { verified?: boolean; blocked?: boolean }) {
-    const res = await admin.client.request('PATCH', `${API.adminUsers}/${id}`, flags);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.user;
-  }
-
-  async function auditOf(targetId: string | null, action?: string): Promise<AuditEntry[]> {
-    const res = await admin.client.get<AuditPage>(API.adminAudit);
-    expect(res.status).toBe(200);
-    return res.body.entries.filter((e) => e.targetId === targetId && (!action || e.action === action));
-  }
 
   describe('blocking', () => {
     it('closes every socket with 4003, ends the sessions, refuses sign-in and messages; unblocking lets them back', async () => {
@@ -209,121 +178,6 @@ describe.each(engines)('on $name', ({ url }) => {
       expect((await stranger.ws.request('user', { userId: b.user.id })).user.verified).toBe(false);
       expect((await auditOf(b.user.id)).map((e) => e.action)).toEqual(['user.unverify', 'user.verify']);
       await resumed.close();
-    });
-  });
-
-  describe('broadcasts', () => {
-    it('reach every socket, are listed, edited in place and removed live', async () => {
-      const u1 = await person();
-      const u2 = await person();
-      const everyone = [admin, watcher, u1, u2];
-      const input = {
-        message: '  Maintenance tonight at 22:00  ',
-        imageUrl: 'https://img.example.com/m.png',
-        videoUrl: 'https://youtu.be/dQw4w9WgXcQ',
-      };
-      const created = await admin.client.post(API.adminBroadcasts, input);
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const b = created.body.notification;
-      expect(b).toEqual({
-        id: expect.any(String),
-        message: 'Maintenance tonight at 22:00',
-        imageUrl: input.imageUrl,
-        videoUrl: input.videoUrl,
-        timestamp: expect.any(Number),
-      });
-      const item = { type: 'admin', ...b, read: false };
-      for (const p of everyone) {
-        const seen = await waitGlobal(p.ws, 'notification', (e) => e.notification.id === b.id);
-        expect(seen).toEqual([{ kind: 'notification', notification: item }]);
-      }
-      const list1 = await u1.ws.request('notifications');
-      expect(list1.items).toContainEqual(item);
-      expect(list1.unseen).toBeGreaterThanOrEqual(1);
-      await u1.ws.request('notificationsSeen');
-      expect((await u1.ws.request('notifications')).items).toContainEqual({ ...item, read: true });
-
-      // Edit: same id, a later timestamp, pushed again and unread again.
-      await clockPast(Date.now());
-      const edited = await admin.client.request('PUT', `${API.adminBroadcasts}/${b.id}`, {
-        message: 'Maintenance moved to 23:00',
-      });
-      expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-      const e = edited.body.notification;
-      expect(e).toMatchObject({ id: b.id, message: 'Maintenance moved to 23:00', imageUrl: null, videoUrl: null });
-      expect(e.timestamp).toBeGreaterThan(b.timestamp);
-      const editedItem = { type: 'admin', ...e, read: false };
-      for (const p of everyone) {
-        // The frame may reach a socket just after the HTTP answer reached the admin.
-        await waitGlobal(p.ws, 'notification', (x) => x.notification.timestamp === e.timestamp);
-        const seen = await waitGlobal(p.ws, 'notification', (x) => x.notification.id === b.id);
-        expect(seen).toEqual([
-          { kind: 'notification', notification: item },
-          { kind: 'notification', notification: editedItem },
-        ]);
-      }
-      const list2 = (await u2.ws.request('notifications')).items.filter((x) => x.id === b.id);
-      expect(list2).toEqual([editedItem]);
-      expect((await u1.ws.request('notifications')).items.filter((x) => x.id === b.id)).toEqual([editedItem]);
-      const adminList = await admin.client.get(API.adminBroadcasts);
-      expect(adminList.body.notifications[0]).toEqual(e);
-      expect(adminList.body.notifications.filter((x: { id: string }) => x.id === b.id)).toHaveLength(1);
-
-      // Delete: gone from every list, live.
-      await clockPast(e.timestamp);
-      const removed = await admin.client.request('DELETE', `${API.adminBroadcasts}/${b.id}`);
-      expect(removed.status).toBe(204);
-      for (const p of everyone) {
-        const seen = await waitGlobal(p.ws, 'notificationRemoved', (x) => x.id === b.id);
-        expect(seen).toEqual([{ kind: 'notificationRemoved', id: b.id }]);
-      }
-      expect((await u1.ws.request('notifications')).items.filter((x) => x.id === b.id)).toEqual([]);
-      expect((await u2.ws.request('notifications')).items.filter((x) => x.id === b.id)).toEqual([]);
-      const after = (await admin.client.get(API.adminBroadcasts)).body.notifications;
-      expect(after.filter((x: { id: string }) => x.id === b.id)).toEqual([]);
-      expectError(await admin.client.request('DELETE', `${API.adminBroadcasts}/${b.id}`), 404, 'not_found');
-      expectError(
-        await admin.client.request('PUT', `${API.adminBroadcasts}/${b.id}`, { message: 'x' }),
-        404,
-        'not_found',
-      );
-
-      const entry = {
-        id: expect.any(String),
-        at: expect.any(Number),
-        actorId: admin.user.id,
-        actorUsername: admin.user.username,
-        targetId: b.id,
-        detail: null,
-      };
-      expect(await auditOf(b.id)).toEqual([
-        { ...entry, action: 'broadcast.delete', targetLabel: 'Maintenance moved to 23:00' },
-        { ...entry, action: 'broadcast.update', targetLabel: 'Maintenance moved to 23:00' },
-        { ...entry, action: 'broadcast.create', targetLabel: 'Maintenance tonight at 22:00' },
-      ]);
-    });
-
-    it('the admin list is newest first; a long message is named by its first words', async () => {
-      const ids: string[] = [];
-      let last = 0;
-      for (const message of ['first', 'second', `third ${'word '.repeat(40)}`]) {
-        await clockPast(last);
-        const res = await admin.client.post(API.adminBroadcasts, { message });
-        expect(res.status).toBe(201);
-        ids.push(res.body.notification.id);
-        last = res.body.notification.timestamp;
-      }
-      const list = (await admin.client.get(API.adminBroadcasts)).body.notifications as {
-        id: string;
-        timestamp: number;
-      }[];
-      expect(list.slice(0, 3).map((x) => x.id)).toEqual([...ids].reverse());
-      for (let i = 1; i < list.length; i++) {
-        expect(list[i - 1]?.timestamp).toBeGreaterThanOrEqual(list[i]?.timestamp ?? 0);
-      }
-      const [created] = await auditOf(ids[2] ?? '');
-      expect(created?.targetLabel).toBe(`third ${'word '.repeat(10)}w...`);
-      expect(created?.targetLabel).toHaveLength(60);
     });
   });
 

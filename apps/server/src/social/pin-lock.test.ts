@@ -5,7 +5,8 @@
  */
 import { API, chatIdOf, PIN_FAILURES_MAX, PIN_GRANT_MS, PIN_LOCKOUT_MS } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
+import { ENGINES, expectError, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
+import { connectedPerson, setPin, settle, signInAgain } from '../test/people.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const PIN_FORMAT = 'PIN must be exactly 6 digits';
@@ -14,17 +15,7 @@ const CHAT_LOCKED = 'This chat is locked. Enter your PIN to open it.';
 
 describe.each(ENGINES)('on $name', ({ url }) => {
   const t = useTestServer({ engine: url, tag: 'pin', config: { rateLimits: LOOSE_LIMITS } });
-
-  async function person() {
-    const p = await signUp(t);
-    return { ...p, ws: await WsTestClient.connect(t, p.client.cookie) };
-  }
-  type Person = Awaited<ReturnType<typeof person>>;
-
-  async function setPin(p: Person, pin: string) {
-    const res = await p.client.request('PUT', API.pin, { pin });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
+  const person = () => connectedPerson(t);
 
   async function userRow(id: string) {
     const r = await t.server.ctx.store.db
@@ -37,19 +28,6 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       failures: Number(r.pin_failures),
       lockedUntil: r.pin_locked_until === null ? null : Number(r.pin_locked_until),
     };
-  }
-
-  /** A second session of the same account (another browser). */
-  async function signInAgain(p: Person) {
-    const c = t.client();
-    const res = await c.post(API.signIn, { login: p.input.email, password: p.input.password });
-    expect(res.status).toBe(200);
-    return c;
-  }
-
-  /** A round trip: every frame the server sent this socket before it has arrived. */
-  async function settle(ws: WsTestClient) {
-    await ws.request('chats');
   }
 
   describe('PIN', () => {
@@ -158,7 +136,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       expectError(right, 429, 'pin_locked', PIN_LOCKED);
       expect(right.body.retryAt).toBe(retryAt);
       expectError(await wrong(), 429, 'pin_locked');
-      const other = await signInAgain(a);
+      const other = await signInAgain(t, a);
       expectError(await other.post(API.verifyPin, { pin: '123456' }), 429, 'pin_locked');
       expect(await userRow(a.user.id)).toMatchObject({ failures: 0, lockedUntil: retryAt });
       // Someone else's PIN is not affected.
@@ -339,7 +317,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       expect(live.text).toBe('secret three');
 
       // Another session of the same account has no grant.
-      const other = await signInAgain(a);
+      const other = await signInAgain(t, a);
       const otherWs = await WsTestClient.connect(t, other.cookie);
       expect(await otherWs.requestError('history', { peerId: b.user.id })).toMatchObject({ code: 'locked' });
       expect((await otherWs.request('chats')).chats[0]).toMatchObject({ locked: true, lastMessage: null });
@@ -377,7 +355,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       await setPin(a, '123456');
       await a.ws.request('chatFlags', { peerId: b.user.id, locked: true });
       await a.ws.request('chatFlags', { peerId: c.user.id, locked: true, archived: true });
-      const other = await signInAgain(a);
+      const other = await signInAgain(t, a);
       const otherWs = await WsTestClient.connect(t, other.cookie);
       for (const peerId of [b.user.id, c.user.id]) {
         expect((await otherWs.requestError('history', { peerId })).code).toBe('locked');

@@ -3,33 +3,17 @@
  * bypassed: raw HTTP with the session cookie and raw WebSocket frames. Runs on SQLite,
  * and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
-import { API, type ChatMessage, type DownFrame, type Privacy } from '@app/protocol';
+import { API, type ChatMessage, type DownFrame } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
+import { ENGINES, expectError, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
+import { connectedPerson, setPrivacy, settle } from '../test/people.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const PICTURE_MSG = 'Picture URL must start with http:// or https://';
 
 describe.each(ENGINES)('on $name', ({ url }) => {
   const t = useTestServer({ engine: url, tag: 'priv', config: { rateLimits: LOOSE_LIMITS } });
-
-  async function person() {
-    const p = await signUp(t);
-    return { ...p, ws: await WsTestClient.connect(t, p.client.cookie) };
-  }
-  type Person = Awaited<ReturnType<typeof person>>;
-
-  async function setPrivacy(p: Person, change: Partial<Privacy>) {
-    const body = { readReceipts: true, lastSeen: true, requireRequest: false, ...change };
-    const res = await p.client.request('PUT', API.privacy, body);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.privacy).toEqual(body);
-  }
-
-  /** A round trip: every frame the server sent this socket before it has arrived. */
-  async function settle(ws: WsTestClient) {
-    await ws.request('chats');
-  }
+  const person = () => connectedPerson(t);
 
   function messageUpdates(ws: WsTestClient, afterSeq = 0): ChatMessage[] {
     return ws.updates().flatMap((u) => (u.seq > afterSeq && u.update.kind === 'message' ? [u.update.message] : []));

@@ -3,49 +3,17 @@
  * HTTP with the session cookie and raw WebSocket frames. Runs on SQLite, and on
  * PostgreSQL too when TEST_DATABASE_URL is set.
  */
-import { API, chatIdOf, type Privacy, type Update } from '@app/protocol';
+import { chatIdOf } from '@app/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ENGINES, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
+import { ENGINES, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
+import { connectedPerson, setPrivacy, settle, updatesOf, waitUpdate } from '../test/people.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const REQUEST_PENDING = 'Your message request is waiting to be accepted';
 
 describe.each(ENGINES)('on $name', ({ url }) => {
   const t = useTestServer({ engine: url, tag: 'req', config: { rateLimits: LOOSE_LIMITS } });
-
-  async function person() {
-    const p = await signUp(t);
-    return { ...p, ws: await WsTestClient.connect(t, p.client.cookie) };
-  }
-  type Person = Awaited<ReturnType<typeof person>>;
-
-  async function setPrivacy(p: Person, change: Partial<Privacy>) {
-    const body = { readReceipts: true, lastSeen: true, requireRequest: false, ...change };
-    const res = await p.client.request('PUT', API.privacy, body);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-
-  /** A round trip: every frame the server sent this socket before it has arrived. */
-  async function settle(ws: WsTestClient) {
-    await ws.request('chats');
-  }
-
-  function updatesOf<K extends Update['kind']>(ws: WsTestClient, kind: K, afterSeq = 0) {
-    return ws
-      .updates()
-      .filter((u) => u.seq > afterSeq && u.update.kind === kind)
-      .map((u) => u.update as Extract<Update, { kind: K }>);
-  }
-
-  async function waitUpdate<K extends Update['kind']>(
-    ws: WsTestClient,
-    kind: K,
-    afterSeq = 0,
-    pred: (u: Extract<Update, { kind: K }>) => boolean = () => true,
-  ) {
-    await ws.waitFor(() => updatesOf(ws, kind, afterSeq).some(pred));
-    return updatesOf(ws, kind, afterSeq).find(pred) as Extract<Update, { kind: K }>;
-  }
+  const person = () => connectedPerson(t);
 
   function typingFrames(ws: WsTestClient) {
     return ws.frames.filter((f) => f.t === 'typing');

@@ -4,12 +4,14 @@
  * frames a socket received.
  */
 
-import { type GlobalEvent, PROTOCOL_VERSION, type Update } from '@app/protocol';
-import { expect } from 'vitest';
+import { API, type AuditEntry, type AuditPage, type GlobalEvent, PROTOCOL_VERSION } from '@app/protocol';
+import { beforeAll, expect } from 'vitest';
 import { HELP_LINK_KEY } from '../storage/admin-store.ts';
-import { ENGINES, LOOSE_LIMITS, type TestResponse, type TestServer } from './harness.ts';
+import { ENGINES, LOOSE_LIMITS, signUp, type TestResponse, type TestServer, useTestServer } from './harness.ts';
 import { countUserSessions } from './store-queries.ts';
 import { WsTestClient } from './ws-client.ts';
+
+export { settle, updatesOf } from './people.ts';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export const engines = ENGINES;
@@ -74,11 +76,6 @@ export async function connectRaw(
   return ws;
 }
 
-/** A round trip: every frame the server sent this socket before it has arrived. */
-export async function settle(ws: WsTestClient): Promise<void> {
-  await ws.request('chats');
-}
-
 export function globals<K extends GlobalEvent['kind']>(ws: WsTestClient, kind: K) {
   return ws.frames.flatMap((f) =>
     f.t === 'global' && f.event.kind === kind ? [f.event as Extract<GlobalEvent, { kind: K }>] : [],
@@ -95,9 +92,45 @@ export async function waitGlobal<K extends GlobalEvent['kind']>(
   return globals(ws, kind).filter(pred);
 }
 
-export function updatesOf<K extends Update['kind']>(ws: WsTestClient, kind: K, afterSeq = 0) {
-  return ws
-    .updates()
-    .filter((u) => u.seq > afterSeq && u.update.kind === kind)
-    .map((u) => u.update as Extract<Update, { kind: K }>);
+/**
+ * The set-up of the live admin suites: a server, its administrator and a regular user
+ * connected for the whole file (the watcher), every socket's raw frames kept in `raw`
+ * and every e-mail signed up in `emails` (to look for leaks).
+ */
+export function useAdminFixture(engine: string, tag: string) {
+  const t = useTestServer({ engine, tag, config: { rateLimits: LIMITS } });
+  const raw = new Map<WsTestClient, string[]>();
+  const emails: string[] = [];
+  const connect = (cookie: string | null, lastSeq: number | null = null) => connectRaw(t, raw, cookie, lastSeq);
+  async function person(overrides: Record<string, unknown> = {}, asAdmin = false) {
+    const p = await signUp(t, overrides);
+    emails.push(p.input.email);
+    if (asAdmin) expect(await t.server.ctx.store.setEmailVerified(p.user.id, p.input.email)).toBe(true);
+    return { ...p, ws: await connect(p.client.cookie) };
+  }
+  type Person = Awaited<ReturnType<typeof person>>;
+  const f = {
+    t,
+    raw,
+    emails,
+    connect,
+    person,
+    admin: null as unknown as Person,
+    watcher: null as unknown as Person,
+    async patchUser(id: string, flags: { verified?: boolean; blocked?: boolean }) {
+      const res = await f.admin.client.request('PATCH', `${API.adminUsers}/${id}`, flags);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.user;
+    },
+    async auditOf(targetId: string | null, action?: string): Promise<AuditEntry[]> {
+      const res = await f.admin.client.get<AuditPage>(API.adminAudit);
+      expect(res.status).toBe(200);
+      return res.body.entries.filter((e) => e.targetId === targetId && (!action || e.action === action));
+    },
+  };
+  beforeAll(async () => {
+    f.admin = await person({ email: ADMIN_EMAIL }, true);
+    f.watcher = await person();
+  });
+  return f;
 }
