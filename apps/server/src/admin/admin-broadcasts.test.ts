@@ -1,20 +1,12 @@
 import { API } from '@app/protocol';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clockPast, engines, useAdminFixture, waitGlobal } from '../test/admin-support.ts';
 import { expectError } from '../test/harness.ts';
 
 const _EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
 describe.each(engines)('on $name', ({ url }) => {
-  const f = useAdminFixture(url, 'admbc');
-  const { person, auditOf } = f;
-  type Person = typeof f.admin;
-  let admin: Person;
-  let watcher: Person;
-  beforeAll(() => {
-    admin = f.admin;
-    watcher = f.watcher;
-  });
+  const { person, auditOf, admin, watcher } = useAdminFixture(url, 'admbc');
 
   describe('broadcasts', () => {
     it('reach every socket, are listed, edited in place and removed live', async () => {

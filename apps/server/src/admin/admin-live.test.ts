@@ -8,7 +8,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { API, CLOSE, type ResultData } from '@app/protocol';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clockPast,
   engines,
@@ -26,16 +26,8 @@ import { WsTestClient } from '../test/ws-client.ts';
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
 describe.each(engines)('on $name', ({ url }) => {
-  const f = useAdminFixture(url, 'admlive');
-  const { t, raw, emails, connect, person, patchUser, auditOf } = f;
-  type Person = typeof f.admin;
-  let admin: Person;
-  /** A regular user connected for the whole file: what they hear is checked for leaks at the end. */
-  let watcher: Person;
-  beforeAll(() => {
-    admin = f.admin;
-    watcher = f.watcher;
-  });
+  const { t, raw, emails, connect, person, patchUser, auditOf, admin, watcher } = useAdminFixture(url, 'admlive');
+  type Person = typeof admin;
 
   describe('blocking', () => {
     it('closes every socket with 4003, ends the sessions, refuses sign-in and messages; unblocking lets them back', async () => {

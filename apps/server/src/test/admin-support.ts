@@ -7,7 +7,15 @@
 import { API, type AuditEntry, type AuditPage, type GlobalEvent, PROTOCOL_VERSION } from '@app/protocol';
 import { beforeAll, expect } from 'vitest';
 import { HELP_LINK_KEY } from '../storage/admin-store.ts';
-import { ENGINES, LOOSE_LIMITS, signUp, type TestResponse, type TestServer, useTestServer } from './harness.ts';
+import {
+  ENGINES,
+  LOOSE_LIMITS,
+  signUp,
+  standIn,
+  type TestResponse,
+  type TestServer,
+  useTestServer,
+} from './harness.ts';
 import { countUserSessions } from './store-queries.ts';
 import { WsTestClient } from './ws-client.ts';
 
@@ -109,14 +117,21 @@ export function useAdminFixture(engine: string, tag: string) {
     return { ...p, ws: await connect(p.client.cookie) };
   }
   type Person = Awaited<ReturnType<typeof person>>;
+  let admin: Person | null = null;
+  let watcher: Person | null = null;
+  beforeAll(async () => {
+    admin = await person({ email: ADMIN_EMAIL }, true);
+    watcher = await person();
+  });
   const f = {
     t,
     raw,
     emails,
     connect,
     person,
-    admin: null as unknown as Person,
-    watcher: null as unknown as Person,
+    admin: standIn(() => admin, 'the administrator'),
+    /** A regular user connected for the whole file: what they hear is checked for leaks. */
+    watcher: standIn(() => watcher, 'the watcher'),
     async patchUser(id: string, flags: { verified?: boolean; blocked?: boolean }) {
       const res = await f.admin.client.request('PATCH', `${API.adminUsers}/${id}`, flags);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -128,9 +143,5 @@ export function useAdminFixture(engine: string, tag: string) {
       return res.body.entries.filter((e) => e.targetId === targetId && (!action || e.action === action));
     },
   };
-  beforeAll(async () => {
-    f.admin = await person({ email: ADMIN_EMAIL }, true);
-    f.watcher = await person();
-  });
   return f;
 }

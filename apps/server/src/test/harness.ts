@@ -176,10 +176,19 @@ export function useTestServer(
     await current?.close();
     current = null;
   });
-  return new Proxy({} as TestServer, {
+  return standIn(() => current, 'the test server');
+}
+
+/**
+ * An object that reads through to what `get` returns when it is used: for fixtures set
+ * up in beforeAll but named once at the top of a file. Using it outside a test throws.
+ */
+export function standIn<T extends object>(get: () => T | null, what: string): T {
+  return new Proxy({} as T, {
     get(_, key) {
-      if (!current) throw new Error('the test server is not running (use it inside a test)');
-      return current[key as keyof TestServer];
+      const target = get();
+      if (!target) throw new Error(`${what} is not ready (use it inside a test)`);
+      return target[key as keyof T];
     },
   });
 }
