@@ -13,9 +13,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, spawnServer } from '@app/server/spawn';
 import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -45,17 +45,6 @@ function findNginx(): string {
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
   console.error('nginx not found (apt-get install nginx-light, or set NGINX=/path/to/nginx)');
   process.exit(2);
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const address = srv.address();
-  srv.close();
-  await once(srv, 'close');
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 const proxyPort = freePorts ? await freePort() : Number(env.PORT ?? 8080);
@@ -113,23 +102,31 @@ async function stop(code = 0): Promise<never> {
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
 
-const procs = ports.map((port) => {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      TRUST_PROXY: '1',
-      PUBLIC_URL: publicUrl,
-      // Each process also takes its own address (what the browser tests that pin a user
-      // to one process open); users come through the proxy, at PUBLIC_URL.
-      ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, `http://127.0.0.1:${port}`].filter(Boolean).join(','),
-    },
-  });
-  children.push(child);
-  return { child, port, url: `http://127.0.0.1:${port}` };
+const procs = await Promise.all(
+  ports.map(async (port) => {
+    const url = `http://127.0.0.1:${port}`;
+    const server = await spawnServer({
+      nodeArgs: SERVER_NODE_FLAGS,
+      healthz: url,
+      output: 'inherit',
+      timeoutMs: 60_000,
+      env: {
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        TRUST_PROXY: '1',
+        PUBLIC_URL: publicUrl,
+        // Each process also takes its own address (what the browser tests that pin a user
+        // to one process open); users come through the proxy, at PUBLIC_URL.
+        ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, url].filter(Boolean).join(','),
+      },
+    });
+    children.push(server.child);
+    return { child: server.child, port, url };
+  }),
+).catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  return stop(1);
 });
 const nginx = spawn(findNginx(), ['-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], {
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -152,7 +149,7 @@ async function healthy(url: string): Promise<boolean> {
   );
 }
 const deadline = Date.now() + 60_000;
-for (const url of [...procs.map((p) => p.url), `http://127.0.0.1:${proxyPort}`]) {
+for (const url of [`http://127.0.0.1:${proxyPort}`]) {
   while (!(await healthy(url))) {
     if (Date.now() > deadline) {
       console.error(`${url} did not become healthy`);

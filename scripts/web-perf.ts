@@ -12,8 +12,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
+import { spawnServer } from '@app/server/spawn';
 import { chromium } from '@playwright/test';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -36,8 +36,7 @@ if (!existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-perf-'));
-const server = spawn(process.execPath, [path.join(ROOT, 'apps/server/src/main.ts')], {
-  cwd: ROOT,
+const server = await spawnServer({
   env: {
     ...process.env,
     PORT: '0',
@@ -48,27 +47,10 @@ const server = spawn(process.execPath, [path.join(ROOT, 'apps/server/src/main.ts
     REDIS_URL: '',
     SMTP_URL: '',
   },
-  stdio: ['ignore', 'pipe', 'inherit'],
 });
-const base = await new Promise<string>((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error('server did not start')), 30_000);
-  createInterface({ input: server.stdout }).on('line', (line) => {
-    try {
-      const e = JSON.parse(line) as { msg?: string; address?: string };
-      if (e.msg === 'Parley is ready' && e.address) {
-        clearTimeout(timer);
-        resolve(e.address);
-      }
-    } catch {
-      // not a log line
-    }
-  });
-  server.on('exit', (code) => reject(new Error(`server exited (${code})`)));
-});
+const base = server.url;
 const stop = async () => {
-  const exited = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await exited;
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 };
 

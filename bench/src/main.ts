@@ -16,17 +16,16 @@
  *   npm run bench -- --pg          PostgreSQL + Redis (TEST_DATABASE_URL/DATABASE_URL, TEST_REDIS_URL/REDIS_URL)
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { PROTOCOL_VERSION } from '@app/protocol';
-import { hashSecret, hashToken, migrate, newToken, openDb, SERVER_NODE_FLAGS, Store } from '@app/server';
+import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
 import pg from 'pg';
+import { startRelay, startServer, type Target } from './targets.ts';
 import type { ClientSpec, Command, Reply } from './worker.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
   const i = args.indexOf(name);
@@ -81,27 +80,6 @@ function percentile(sorted: number[], q: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts a child and resolves with the first stdout line `pick` accepts. */
-function startChild(
-  command: string,
-  childArgs: string[],
-  env: NodeJS.ProcessEnv,
-  pick: (line: string) => string | null,
-): Promise<{ child: ChildProcess; value: string }> {
-  const child = spawn(command, childArgs, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${childArgs.join(' ')} did not start`)), 30_000);
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const v = pick(line);
-      if (v !== null) {
-        clearTimeout(timer);
-        resolve({ child, value: v });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${childArgs.join(' ')} exited (${code})`)));
-  });
-}
-
 class Workers {
   private readonly procs: ChildProcess[] = [];
   constructor(n: number) {
@@ -133,14 +111,6 @@ function deal(users: { id: string; token: string }[], workers: number): ClientSp
 }
 
 // ---- the target under test ---------------------------------------------------------------
-
-interface Target {
-  name: string;
-  pid: number;
-  wsUrl: string;
-  relay: boolean;
-  stop(): Promise<void>;
-}
 
 async function seed(n: number, dataDir: string): Promise<{ id: string; token: string }[]> {
   const db = await openDb(usePg ? { databaseUrl: pgUrl, pgSchema: schema } : { dataDir });
@@ -175,83 +145,6 @@ async function seed(n: number, dataDir: string): Promise<{ id: string; token: st
   }
   await db.close();
   return users;
-}
-
-async function startServer(dataDir: string): Promise<Target> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIST: '',
-    LOG_LEVEL: 'info',
-    SESSION_SECRET: SECRET,
-    // The throughput phase drives each socket (and user) well past the default 20 frames/s.
-    WS_FRAMES_PER_SECOND: '100000',
-    WS_BURST: '100000',
-    RATE_LIMIT_USER_WRITES_PER_SECOND: '100000',
-    RATE_LIMIT_USER_WRITE_BURST: '100000',
-    ...(usePg
-      ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: `bench_${tag}` }
-      : {}),
-  };
-  // No PUBLIC_URL: the port is chosen at start, and clients send the server's own origin.
-  for (const k of ['SMTP_URL', 'PUBLIC_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
-  const nodeArgs = [
-    '--expose-gc',
-    ...SERVER_NODE_FLAGS,
-    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-  ];
-  const { child, value } = await startChild(
-    process.execPath,
-    [...nodeArgs, path.join(ROOT, 'apps/server/src/main.ts')],
-    env,
-    (line) => {
-      try {
-        const e = JSON.parse(line) as { msg?: string; address?: string };
-        return e.msg === 'Parley is ready' && e.address ? e.address : null;
-      } catch {
-        return null;
-      }
-    },
-  );
-  return {
-    name: usePg ? 'Parley (PostgreSQL + Redis)' : 'Parley (embedded SQLite)',
-    pid: child.pid as number,
-    wsUrl: `${value.replace('http', 'ws')}/ws`,
-    relay: false,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function startRelay(): Promise<Target> {
-  const { child, value } = await startChild(
-    process.execPath,
-    ['--expose-gc', path.join(import.meta.dirname, 'relay.ts')],
-    process.env,
-    (line) => {
-      try {
-        return String((JSON.parse(line) as { port: number }).port);
-      } catch {
-        return null;
-      }
-    },
-  );
-  return {
-    name: 'bare ws relay (no storage)',
-    pid: child.pid as number,
-    wsUrl: `ws://127.0.0.1:${value}/ws`,
-    relay: true,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 interface Result {
@@ -363,7 +256,9 @@ const users = await seed(N, dataDir);
 console.log(`seeded ${N.toLocaleString('en-US')} users and sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const results: { target: Target; r: Result }[] = [];
-for (const start of serverOnly ? [() => startServer(dataDir)] : [() => startRelay(), () => startServer(dataDir)]) {
+const setup = { usePg, pgUrl, redisUrl, schema, tag, secret: SECRET, profileDir };
+const parley = () => startServer(dataDir, setup);
+for (const start of serverOnly ? [parley] : [startRelay, parley]) {
   const target = await start();
   console.log(`running against ${target.name}...`);
   results.push({ target, r: await run(target, users) });

@@ -2,16 +2,13 @@
  * Messages survive a lost connection, a reload and a server restart: they wait in the
  * outbox with a clock, go out when the connection is back, and arrive exactly once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, type SpawnedServer, spawnServer } from '@app/server/spawn';
 import type { Page, WebSocketRoute } from '@playwright/test';
 import { bubble, bubbles, expect, openChat, openMessageMenu, outboxEntries, send, test, tick } from './chat-helpers.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The texts of the bubbles, top to bottom. */
 function texts(page: Page) {
@@ -110,7 +107,7 @@ test.describe('resilience', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-restart-'));
     const baseURL = `http://127.0.0.1:${port}`;
-    let server: ChildProcess | null = await startServer(port, dataDir);
+    let server: SpawnedServer | null = await startServer(port, dataDir);
     try {
       const alice = await people.person('alice', { baseURL });
       const bob = await people.person('bob', { baseURL });
@@ -122,7 +119,7 @@ test.describe('resilience', () => {
       await expect(bubble(alice.page, 'Two')).toBeVisible();
       await expect(tick(bubble(alice.page, 'One'), 'Read')).toBeVisible();
 
-      await stopServer(server);
+      await server.stop();
       server = null;
       const down = /^(Connecting…|Offline — messages will be sent when you are back online)$/;
       await expect(alice.page.getByRole('status').getByText(down)).toBeVisible({ timeout: 15_000 });
@@ -143,7 +140,7 @@ test.describe('resilience', () => {
       await bob.page.reload();
       for (const page of [alice.page, bob.page]) await expect(texts(page)).toHaveText(all);
     } finally {
-      if (server) await stopServer(server);
+      if (server) await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
@@ -151,58 +148,19 @@ test.describe('resilience', () => {
 
 // ---- a server of this test's own ------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const address = srv.address();
-  srv.close();
-  await once(srv, 'close');
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /** Starts apps/server on `port` with `dataDir` (the built web app) and waits for /healthz. */
-async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
+async function startServer(port: number, dataDir: string): Promise<SpawnedServer> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'SESSION_SECRET', 'WEB_DIST']) delete env[key];
+  const url = `http://127.0.0.1:${port}`;
   Object.assign(env, {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_SIGNUP_PER_IP: '1000',
     RATE_LIMIT_SIGNIN_PER_IP: '1000',
   });
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/src/main.ts')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start on ${port}:\n${output}`);
-}
-
-/** SIGTERM (a graceful shutdown), SIGKILL if it takes over 10 s; resolves once the process is gone. */
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+  return spawnServer({ env, healthz: url });
 }

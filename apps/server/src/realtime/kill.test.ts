@@ -6,15 +6,15 @@
  * configured bound (PRESENCE_TTL_MS + PRESENCE_SWEEP_MS). Needs TEST_DATABASE_URL and
  * TEST_REDIS_URL.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { ChatMessage, DownFrame } from '@app/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnServer } from '../spawn-server.ts';
 import { newUserInput, TestClient, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
@@ -23,7 +23,6 @@ const redisUrl = process.env.TEST_REDIS_URL;
 const why = !pgUrl || !redisUrl ? 'set TEST_DATABASE_URL and TEST_REDIS_URL to run the kill -9 test' : '';
 if (why) console.warn(`kill.test.ts skipped: ${why}`);
 
-const MAIN = path.join(import.meta.dirname, '..', 'main.ts');
 const TTL_MS = 1500;
 const SWEEP_MS = 300;
 const tag = `${process.pid}_${Date.now().toString(36)}`;
@@ -35,42 +34,26 @@ interface Proc {
   dataDir: string;
 }
 
-function startProcess(): Promise<Proc> {
+async function startProcess(): Promise<Proc> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-kill-'));
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIST: '',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: pgUrl,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: `test_${tag}`,
-      PRESENCE_TTL_MS: String(TTL_MS),
-      PRESENCE_SWEEP_MS: String(SWEEP_MS),
-      RATE_LIMIT_SIGNUP_PER_IP: '1000',
-      RATE_LIMIT_SIGNIN_PER_IP: '1000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start')), 20_000);
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; address?: string };
-        if (entry.msg === 'Parley is ready' && entry.address) {
-          clearTimeout(timer);
-          resolve({ child, url: entry.address, dataDir });
-        }
-      } catch {
-        // not a log line
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited during start (${code})`)));
-  });
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIST: '',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: pgUrl,
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: `test_${tag}`,
+    PRESENCE_TTL_MS: String(TTL_MS),
+    PRESENCE_SWEEP_MS: String(SWEEP_MS),
+    RATE_LIMIT_SIGNUP_PER_IP: '1000',
+    RATE_LIMIT_SIGNIN_PER_IP: '1000',
+  };
+  const { child, url } = await spawnServer({ env, timeoutMs: 20_000 });
+  return { child, url, dataDir };
 }
 
 /** The sockets' Origin must be the server's own (no PUBLIC_URL: the Host's). */

@@ -1,0 +1,113 @@
+/**
+ * The targets the benchmark measures: the real server (started through the server's own
+ * spawn helper) and the bare relay it is compared with.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { SERVER_NODE_FLAGS } from '@app/server';
+import { spawnServer, stopProcess } from '@app/server/spawn';
+
+export interface BenchSetup {
+  usePg: boolean;
+  pgUrl: string;
+  redisUrl: string;
+  /** The PostgreSQL schema (and Redis prefix) of this run. */
+  schema: string;
+  tag: string;
+  secret: string;
+  profileDir: string | null;
+}
+
+export interface Target {
+  name: string;
+  pid: number;
+  wsUrl: string;
+  relay: boolean;
+  stop(): Promise<void>;
+}
+
+/** Starts a child and resolves with the first stdout line `pick` accepts. */
+function startChild(
+  command: string,
+  childArgs: string[],
+  env: NodeJS.ProcessEnv,
+  pick: (line: string) => string | null,
+): Promise<{ child: ChildProcess; value: string }> {
+  const child = spawn(command, childArgs, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${childArgs.join(' ')} did not start`)), 30_000);
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const v = pick(line);
+      if (v !== null) {
+        clearTimeout(timer);
+        resolve({ child, value: v });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${childArgs.join(' ')} exited (${code})`)));
+  });
+}
+
+/** Parley on this machine's SQLite file in `dataDir`, or PostgreSQL + Redis (see BenchSetup). */
+export async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
+  const { usePg, pgUrl, redisUrl, schema, tag, secret, profileDir } = b;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIST: '',
+    LOG_LEVEL: 'info',
+    SESSION_SECRET: secret,
+    // The throughput phase drives each socket (and user) well past the default 20 frames/s.
+    WS_FRAMES_PER_SECOND: '100000',
+    WS_BURST: '100000',
+    RATE_LIMIT_USER_WRITES_PER_SECOND: '100000',
+    RATE_LIMIT_USER_WRITE_BURST: '100000',
+    ...(usePg
+      ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: `bench_${tag}` }
+      : {}),
+  };
+  // No PUBLIC_URL: the port is chosen at start, and clients send the server's own origin.
+  for (const k of ['SMTP_URL', 'PUBLIC_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
+  const nodeArgs = [
+    '--expose-gc',
+    ...SERVER_NODE_FLAGS,
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  ];
+  const { child, url } = await spawnServer({ env, nodeArgs });
+  return {
+    name: usePg ? 'Parley (PostgreSQL + Redis)' : 'Parley (embedded SQLite)',
+    pid: child.pid as number,
+    wsUrl: `${url.replace('http', 'ws')}/ws`,
+    relay: false,
+    stop: () => stopProcess(child),
+  };
+}
+
+/** The baseline: a bare ws relay that stores nothing. */
+export async function startRelay(): Promise<Target> {
+  const { child, value } = await startChild(
+    process.execPath,
+    ['--expose-gc', path.join(import.meta.dirname, 'relay.ts')],
+    process.env,
+    (line) => {
+      try {
+        return String((JSON.parse(line) as { port: number }).port);
+      } catch {
+        return null;
+      }
+    },
+  );
+  return {
+    name: 'bare ws relay (no storage)',
+    pid: child.pid as number,
+    wsUrl: `ws://127.0.0.1:${value}/ws`,
+    relay: true,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
