@@ -1,0 +1,35 @@
+import { API, type PublicSettings } from '@app/protocol';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { registerAdminRoutes } from '../admin/admin-routes.ts';
+import { registerAccountRoutes } from '../auth/account-routes.ts';
+import { registerAuthRoutes } from '../auth/routes.ts';
+import type { AppContext } from '../context.ts';
+import { registerMeRoutes } from '../social/me-routes.ts';
+import { HELP_LINK_KEY } from '../storage/admin-store.ts';
+
+/** The JSON API under /api, behind the per-client request limit (counted in Redis when there are several processes). */
+export async function registerApi(app: FastifyInstance, ctx: AppContext, redis: Redis | null): Promise<void> {
+  const { config } = ctx;
+  await app.register(async (api) => {
+    await api.register(fastifyRateLimit, {
+      max: config.rateLimits.apiPerMinute,
+      timeWindow: 60_000,
+      // One count per client for all processes when there are several.
+      ...(redis ? { redis, nameSpace: `${config.redisPrefix}:api-limit:` } : {}),
+      errorResponseBuilder: (_req, c) => ({
+        statusCode: 429,
+        error: 'rate_limited',
+        message: `Too many requests. Please retry in ${Math.ceil(c.ttl / 1000)} s.`,
+      }),
+    });
+    registerAuthRoutes(api, ctx);
+    registerAccountRoutes(api, ctx);
+    registerMeRoutes(api, ctx);
+    api.get(API.publicSettings, async (): Promise<PublicSettings> => {
+      return { helpLink: await ctx.store.getSetting(HELP_LINK_KEY), uploadUrl: config.uploadUrl };
+    });
+    registerAdminRoutes(api, ctx);
+  });
+}

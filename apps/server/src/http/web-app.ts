@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { HttpError, sendError } from './errors.ts';
+
+/**
+ * The built web app: its files (hashed assets cached for a year, the rest revalidated)
+ * and index.html for every other GET path; the API's 404 body for everything else.
+ */
+export async function registerWebApp(app: FastifyInstance, webDist: string | null): Promise<void> {
+  const hasWeb = webDist !== null && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn({ webDist }, 'web app not built: serving the API only (run npm run build)');
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = req.url.startsWith('/api/') || req.url === '/api';
+    // A missing built file (e.g. an old chunk asked for by a tab opened before a deploy) is a
+    // real 404, never the app's HTML under a script's URL.
+    const isAsset = req.url.startsWith('/assets/');
+    if (!isApi && !isAsset && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+      // The single-page app owns every other path, its own 404 included.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(reply, new HttpError(404, 'not_found', 'Not found'));
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * What the server runs on, opened once at start: the database (migrated) and its stores,
+ * the session signer, the mailer, and either this process's own fan-out, presence and
+ * limits or, with REDIS_URL, the ones shared with the other processes through Redis.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import { warnUnverifiedAdmin } from './auth/routes.ts';
+import { Sessions } from './auth/session.ts';
+import type { Config } from './config.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createLocalHub, type Hub } from './realtime/hub.ts';
+import { PresenceTracker } from './realtime/presence.ts';
+import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/presence-redis.ts';
+import { createRedisHub } from './realtime/redis-hub.ts';
+import { WritePace } from './realtime/write-pace.ts';
+import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
+import { ChatStore } from './storage/chat-store.ts';
+import { type Db, migrate, openDb } from './storage/db.ts';
+import { NotificationStore } from './storage/notification-store.ts';
+import { PinStore } from './storage/pin-store.ts';
+import { SocialStore } from './storage/social-store.ts';
+import { Store } from './storage/store.ts';
+
+export interface ServiceOptions {
+  pgSchema?: string;
+  sqliteFile?: string;
+  presence?: RedisPresenceOptions;
+}
+
+/** Fan-out, presence and limits: this process's own, or shared through Redis. */
+interface Shared {
+  hub: Hub;
+  presence: PresenceTracker;
+  limits: LimitStore;
+  writePace: WritePace;
+  redis: Redis | null;
+  /** This process among several (its id in Redis), shown by /healthz. */
+  instance: string | null;
+}
+
+async function openShared(
+  config: Config,
+  log: FastifyBaseLogger,
+  db: Db,
+  stores: { store: Store; social: SocialStore },
+  presenceOpts?: RedisPresenceOptions,
+): Promise<Shared> {
+  const rl = config.rateLimits;
+  if (!config.redisUrl) {
+    // One process: in-memory fan-out and presence; attempt counts in the database, the
+    // per-user send pace in memory (there is no other process to agree with).
+    const hub = createLocalHub();
+    return {
+      hub,
+      presence: new PresenceTracker(stores.store, stores.social, hub),
+      limits: new SqlLimits(db.kysely),
+      writePace: new WritePace(new MemoryLimits(), rl.userWritesPerSecond, rl.userWriteBurst, 1),
+      redis: null,
+      instance: null,
+    };
+  }
+  // Several: Redis pub/sub between them, presence counted in Redis with dead processes
+  // swept, and every count shared.
+  const hub = await createRedisHub(config.redisUrl, config.redisPrefix, log);
+  const limits = new RedisLimits(hub.redis, config.redisPrefix);
+  const counter = new RedisPresenceCounter(hub.redis, hub.origin, log, {
+    namespace: config.redisPrefix,
+    ttlMs: config.presenceTtlMs,
+    sweepMs: config.presenceSweepMs,
+    ...presenceOpts,
+  });
+  await counter.start();
+  const presence = new PresenceTracker(stores.store, stores.social, hub, counter);
+  counter.onOffline = (userId) => presence.wentOffline(userId);
+  const writePace = new WritePace(limits, rl.userWritesPerSecond, rl.userWriteBurst, 8);
+  return { hub, presence, limits, writePace, redis: hub.redis, instance: hub.origin };
+}
+
+export async function openServices(config: Config, log: FastifyBaseLogger, opts: ServiceOptions = {}) {
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(opts.sqliteFile ? { sqliteFile: opts.sqliteFile } : {}),
+    ...(opts.pgSchema || config.databaseSchema ? { pgSchema: opts.pgSchema ?? config.databaseSchema ?? '' } : {}),
+  });
+  const applied = await migrate(db);
+  if (applied.length) log.info({ applied, engine: db.engine }, 'migrations applied');
+  const store = new Store(db);
+  const adminHolder = await store.userByEmail(config.adminEmail);
+  if (adminHolder) warnUnverifiedAdmin(log, adminHolder);
+  const mailer: Mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });
+  // Several processes on one PostgreSQL must sign sessions alike: without SESSION_SECRET
+  // they share the secret the first one stored in the database.
+  const sessionSecret =
+    config.databaseUrl && !config.sessionSecretFromEnv
+      ? await store.sharedSetting('internal:sessionSecret', config.sessionSecret)
+      : config.sessionSecret;
+  const https = config.publicUrl.startsWith('https://');
+  // SQLite: one writer, sends grouped into shared transactions. PostgreSQL: parallel
+  // transactions on the pool (it has 10 connections; reads keep two).
+  const chat = new ChatStore(
+    db.kysely,
+    db.engine === 'postgres' ? { maxBatch: 1, concurrency: 8 } : db.sqlite ? { sqlite: db.sqlite } : {},
+  );
+  const social = new SocialStore(db.kysely);
+  const shared = await openShared(config, log, db, { store, social }, opts.presence);
+  return {
+    db,
+    store,
+    chat,
+    social,
+    pins: new PinStore(db.kysely),
+    notices: new NotificationStore(db.kysely),
+    mailer,
+    sessionSecret,
+    https,
+    sessions: new Sessions(store, sessionSecret, https),
+    ...shared,
+    /** After the HTTP server: presence, fan-out, the mail queue, then the database. */
+    async close(): Promise<void> {
+      await shared.presence.close();
+      await shared.hub.close();
+      await mailer.drain();
+      await db.close();
+    },
+  };
+}
+export type Services = Awaited<ReturnType<typeof openServices>>;
