@@ -1,16 +1,14 @@
 /**
  * /notifications: contact requests (live, the bell, Accept and Decline), the requester's
  * info item, admin broadcasts with their image and video (and unsafe URLs that must
- * never become an image, a frame or a link), the order and times of the list, the
- * offer to enable browser notifications, and the browser notifications themselves.
+ * never become an image, a frame or a link), and the order and times of the list.
+ * (Browser notifications: browser-notifications.spec.ts.)
  *
  * Broadcasts reach every user of a server, so these tests run against a server of
  * their own (one per worker; each test removes the broadcasts it wrote).
  */
-import { crc32, deflateSync } from 'node:zlib';
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
-  test as base,
   bubble,
   chatRow,
   escapeRegExp,
@@ -18,126 +16,15 @@ import {
   openChat,
   type People,
   type Person,
-  type PersonOptions,
   runTag,
   send,
-  setPrivacy,
   shotSizes,
 } from './chat-helpers.ts';
-import { type PrivateServer, startPrivateServer, withDb } from './private-server.ts';
-
-interface Broadcast {
-  message: string;
-  imageUrl?: string | null;
-  videoUrl?: string | null;
-  /** ms; defaults to now. */
-  timestamp?: number;
-}
-
-const test = base.extend<
-  {
-    /** People on this worker's own server. */
-    world: People;
-    /** Writes admin broadcasts straight into the server's database; removed after the test. */
-    broadcast: (b: Broadcast) => string;
-  },
-  { server: PrivateServer }
->({
-  server: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern.
-    async ({}, use) => {
-      const server = await startPrivateServer();
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
-  world: async ({ people, server }, use) => {
-    const at = (opts: PersonOptions = {}): PersonOptions => ({ ...opts, baseURL: server.baseURL });
-    await use({
-      person: (prefix, opts) => people.person(prefix, at(opts)),
-      signIn: (user, id, opts) => people.signIn(user, id, at(opts)),
-    });
-  },
-  broadcast: async ({ server }, use) => {
-    const ids: string[] = [];
-    await use((b) => {
-      const id = `bc${runTag()}${ids.length}`;
-      ids.push(id);
-      withDb(server.dbFile, (db) =>
-        db
-          .prepare(
-            'INSERT INTO notifications(id, message, video_url, image_url, timestamp, from_id) VALUES (?, ?, ?, ?, ?, ?)',
-          )
-          .run(id, b.message, b.videoUrl ?? null, b.imageUrl ?? null, b.timestamp ?? Date.now(), 'admin'),
-      );
-      return id;
-    });
-    withDb(server.dbFile, (db) => {
-      const del = db.prepare('DELETE FROM notifications WHERE id = ?');
-      for (const id of ids) del.run(id);
-    });
-  },
-});
+import { routeMedia } from './media-routes.ts';
+import { sendRequest, setRequireRequest, test } from './private-world.ts';
 
 /** 'Nov 21, 2026, 3:04 PM' (ICU may put a narrow no-break space before PM). */
 const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
-
-/** A 480x270 PNG (a diagonal gradient), served for the image host the tests use: the e2e machine has no internet. */
-const PNG = (() => {
-  const width = 480;
-  const height = 270;
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    for (let x = 0; x < width; x++) {
-      const t = (x / width + y / height) / 2;
-      raw[row + 1 + x * 3] = Math.round(79 + (14 - 79) * t);
-      raw[row + 2 + x * 3] = Math.round(70 + (165 - 70) * t);
-      raw[row + 3 + x * 3] = Math.round(229 + (233 - 229) * t);
-    }
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-})();
-
-/** Serves a picture at i.example.com (404 for names with 'broken') and tiny players for YouTube and Vimeo. */
-async function routeMedia(context: BrowserContext): Promise<void> {
-  await context.route('https://i.example.com/**', (route) =>
-    route.request().url().includes('broken')
-      ? route.fulfill({ status: 404, body: 'not found' })
-      : route.fulfill({ status: 200, contentType: 'image/png', body: PNG }),
-  );
-  for (const host of ['https://www.youtube-nocookie.com/**', 'https://player.vimeo.com/**']) {
-    await context.route(host, (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'text/html',
-        body: '<!doctype html><body style="margin:0;background:#111;color:#eee;font:16px sans-serif;display:grid;place-items:center;height:100vh">Video player</body>',
-      }),
-    );
-  }
-}
-
-function setRequireRequest(page: Page, requireRequest: boolean): Promise<void> {
-  return setPrivacy(page, { requireRequest });
-}
 
 /** The bell on /home (its name says how many are unread). */
 function bell(page: Page): Locator {
@@ -163,16 +50,6 @@ function requestItem(page: Page, from: Person): Locator {
 /** The item whose text contains `text`. */
 function itemWith(page: Page, text: string): Locator {
   return items(page).filter({ hasText: text });
-}
-
-/** Alice writes to Bob, who takes messages from contacts only: the message becomes a request. */
-async function sendRequest(alice: Person, bob: Person, text: string): Promise<void> {
-  await openChat(alice.page, bob);
-  await expect(alice.page.getByText(/accepts messages from contacts only/)).toBeVisible();
-  const input = alice.page.getByRole('textbox', { name: 'Message', exact: true });
-  await input.fill(text);
-  await input.press('Enter');
-  await expect(alice.page.getByRole('region', { name: 'Message request' })).toContainText('Request pending');
 }
 
 /** Bob, with Message Requests on, on /home; Alice a stranger to him. */
@@ -516,160 +393,3 @@ test('screenshots: a request, an info item and an admin broadcast with image and
 });
 
 // ---- browser notifications -------------------------------------------------------------
-
-interface Note {
-  title: string;
-  body?: string;
-}
-
-/**
- * Replaces window.Notification with a recorder (permission granted) and adds
- * window.__setHidden(hidden) to make the page hidden or visible as a background tab is.
- */
-async function recordNotifications(context: BrowserContext, permission: NotificationPermission = 'granted') {
-  await context.addInitScript((initial: NotificationPermission) => {
-    const w = window as unknown as {
-      __notes: { title: string; body?: string }[];
-      __permissionRequests: number;
-      __setHidden: (hidden: boolean) => void;
-    };
-    w.__notes = [];
-    w.__permissionRequests = 0;
-    let current: NotificationPermission = initial;
-    class RecordingNotification {
-      static get permission() {
-        return current;
-      }
-      static requestPermission() {
-        w.__permissionRequests += 1;
-        current = 'granted';
-        return Promise.resolve(current);
-      }
-      onclick: (() => void) | null = null;
-      constructor(title: string, options?: NotificationOptions) {
-        w.__notes.push({ title, body: options?.body });
-      }
-      close() {}
-    }
-    Object.defineProperty(window, 'Notification', { value: RecordingNotification, configurable: true, writable: true });
-    w.__setHidden = (hidden) => {
-      Object.defineProperty(document, 'visibilityState', {
-        get: () => (hidden ? 'hidden' : 'visible'),
-        configurable: true,
-      });
-      Object.defineProperty(document, 'hidden', { get: () => hidden, configurable: true });
-      document.dispatchEvent(new Event('visibilitychange'));
-    };
-  }, permission);
-}
-
-function notes(page: Page): Promise<Note[]> {
-  return page.evaluate(() => (window as unknown as { __notes: Note[] }).__notes);
-}
-
-async function setHidden(page: Page, hidden: boolean): Promise<void> {
-  await page.evaluate((h) => (window as unknown as { __setHidden: (h: boolean) => void }).__setHidden(h), hidden);
-}
-
-test.describe('browser notifications', () => {
-  test('a message raises one only while the page is hidden, with the sender and the text', async ({ world }) => {
-    const alice = await world.person('alice');
-    const bob = await world.person('bob', { permissions: ['notifications'] });
-    await recordNotifications(bob.context);
-    await openChat(alice.page, bob);
-    await bob.page.goto('/home');
-
-    await send(alice.page, 'Visible hello');
-    await expect(chatRow(bob.page, alice.handle)).toContainText('Visible hello');
-    expect(await notes(bob.page)).toEqual([]);
-
-    await setHidden(bob.page, true);
-    await send(alice.page, 'Are you there?');
-    await expect.poll(() => notes(bob.page)).toEqual([{ title: alice.handle, body: 'Are you there?' }]);
-
-    await setHidden(bob.page, false);
-    await send(alice.page, 'Back again');
-    await expect(chatRow(bob.page, alice.handle)).toContainText('Back again');
-    expect(await notes(bob.page)).toHaveLength(1);
-  });
-
-  test('a request raises one that names the sender', async ({ world }) => {
-    const alice = await world.person('alice');
-    const bob = await world.person('bob', { permissions: ['notifications'] });
-    await recordNotifications(bob.context);
-    await bob.page.goto('/notifications');
-    await setRequireRequest(bob.page, true);
-    // Loaded, so connected: what comes now comes live.
-    await expect(bob.page.getByText('No notifications', { exact: true })).toBeVisible();
-    await setHidden(bob.page, true);
-    await sendRequest(alice, bob, 'May I write to you?');
-    await expect
-      .poll(() => notes(bob.page))
-      .toEqual([{ title: `${alice.handle} sent you a message request`, body: 'May I write to you?' }]);
-  });
-
-  test('a locked chat raises one without the text', async ({ world, server }) => {
-    const alice = await world.person('alice');
-    const bob = await world.person('bob', { permissions: ['notifications'] });
-    await recordNotifications(bob.context);
-    await openChat(alice.page, bob);
-    await send(alice.page, 'Before the lock');
-    await bob.page.goto('/home');
-    await expect(chatRow(bob.page, alice.handle)).toContainText('Before the lock');
-
-    // A PIN, then the chat locked (written to the database, as the Lock menu would: the
-    // server reads its users' locked chats when they connect).
-    const status = await bob.page.evaluate(
-      async () =>
-        (
-          await fetch('/api/me/pin', {
-            method: 'PUT',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ pin: '123456' }),
-          })
-        ).status,
-    );
-    expect(status).toBe(200);
-    const locked = withDb(server.dbFile, (db) =>
-      db.prepare('UPDATE user_chats SET locked = 1 WHERE user_id = ?').run(bob.id),
-    );
-    expect(locked.changes).toBe(1);
-    await bob.page.reload();
-    // The list has loaded (so the page is connected): the chat has left it for the Locked shortcut.
-    await expect(bob.page.getByRole('link', { name: 'Locked' })).toBeVisible();
-    await expect(chatRow(bob.page, alice.handle)).toHaveCount(0);
-
-    await setHidden(bob.page, true);
-    await send(alice.page, 'The secret plan');
-    await expect.poll(() => notes(bob.page)).toEqual([{ title: alice.handle, body: 'New message' }]);
-    expect(JSON.stringify(await notes(bob.page))).not.toContain('secret');
-  });
-
-  test('the page offers to enable them and asks the browser only on Enable; Not now dismisses', async ({ world }) => {
-    const me = await world.person('offer');
-    await recordNotifications(me.context, 'default');
-    await me.page.goto('/notifications');
-    const offer = me.page.getByRole('region', { name: 'Browser notifications' });
-    await expect(offer).toContainText('Get notified when Parley is in the background');
-    await expect(me.page.getByText('No notifications', { exact: true })).toBeVisible();
-    const requests = () =>
-      me.page.evaluate(() => (window as unknown as { __permissionRequests: number }).__permissionRequests);
-    expect(await requests()).toBe(0);
-
-    await offer.getByRole('button', { name: 'Enable' }).click();
-    await expect(offer).toHaveCount(0);
-    expect(await requests()).toBe(1);
-
-    // Another browser whose user says Not now: the offer does not come back.
-    const other = await world.signIn(me.user, me.id);
-    await recordNotifications(other.context, 'default');
-    await other.page.goto('/notifications');
-    const again = other.page.getByRole('region', { name: 'Browser notifications' });
-    await again.getByRole('button', { name: 'Not now' }).click();
-    await expect(again).toHaveCount(0);
-    await other.page.reload();
-    await expect(other.page.getByText('No notifications', { exact: true })).toBeVisible();
-    await expect(again).toHaveCount(0);
-    expect(await requests()).toBe(1);
-  });
-});
