@@ -19,6 +19,7 @@ import {
   type UpFrame,
   type WsErrorCode,
 } from '@app/protocol';
+import { withJitter } from './backoff';
 import { browserEnv, type SocketEnv, type WebSocketLike, WS_OPEN } from './socket-env';
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
@@ -71,8 +72,7 @@ interface Pending {
 
 /** The delay before reconnection attempt `n` (0-based): 0.5 s doubling to 15 s, with jitter. */
 export function backoffDelay(n: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** n);
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return withJitter(Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** n), random);
 }
 
 /** A light structural check of a server frame: the fields the client relies on. */

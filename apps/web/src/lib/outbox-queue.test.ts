@@ -65,7 +65,8 @@ function harness(answer: Answer, initial: readonly unknown[] = []) {
     failed: (text) => failed.push(text),
   };
   const { rows, store } = memoryOutbox(initial);
-  const outbox = new Outbox(ME, socket as unknown as ChatSocket, hooks, store);
+  // Retries at the top of their jitter: the waits below are exact.
+  const outbox = new Outbox(ME, socket as unknown as ChatSocket, hooks, store, () => 1);
   const row = (msgId: string) => rows.get(msgId) as OutboxEntry | undefined;
   return { socket, outbox, acknowledged, failed, rows, row };
 }

@@ -9,14 +9,17 @@
  * - offline: the message waits for the next connection, which sends it again (no
  *   attempt is counted);
  * - transient ('timeout', 'rate_limited', 'internal', anything unknown): tried again
- *   after 1 s, 2 s, 4 s… (at most 30 s), up to MAX_ATTEMPTS attempts; a new
+ *   after up to 1 s, 2 s, 4 s… (at most 30 s; each wait jittered between half and all of
+ *   it), up to MAX_ATTEMPTS attempts; a new
  *   connection tries at once;
  * - permanent (every other server refusal), or transient after the last attempt: the
  *   message fails. It stays in the conversation, marked "Not sent" with the reason
  *   (kept in its stored entry, so a reload shows it again), is not sent again unless
  *   the user retries it, and no longer holds back later messages to that person.
  */
+
 import { type Access, type ChatMessage, chatIdOf, type WsErrorCode } from '@app/protocol';
+import { withJitter } from './backoff';
 import { type ChatSocket, RequestError } from './chat-socket';
 import type { UiMessage } from './conversation';
 import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox';
@@ -36,7 +39,10 @@ export const MAX_ATTEMPTS = 8;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-/** The wait before trying again after `failures` (≥ 1) failed attempts: 1 s doubling, at most 30 s. */
+/**
+ * The longest wait before trying again after `failures` (≥ 1) failed attempts: 1 s
+ * doubling, at most 30 s. The wait itself is jittered below it (withJitter).
+ */
 export function retryDelay(failures: number): number {
   return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
 }
@@ -93,11 +99,21 @@ export class Outbox {
   private readonly pending = new Map<string, Pending>();
   private stopped = false;
 
-  constructor(userId: string, socket: ChatSocket, hooks: OutboxHooks, store: OutboxStore = indexedDbOutbox) {
+  /** Where each retry falls between half its ceiling and the ceiling (tests pin it). */
+  private readonly random: () => number;
+
+  constructor(
+    userId: string,
+    socket: ChatSocket,
+    hooks: OutboxHooks,
+    store: OutboxStore = indexedDbOutbox,
+    random: () => number = Math.random,
+  ) {
     this.userId = userId;
     this.socket = socket;
     this.hooks = hooks;
     this.store = store;
+    this.random = random;
   }
 
   private toMessage(entry: OutboxEntry): UiMessage {
@@ -284,10 +300,13 @@ export class Outbox {
         if (kind === 'transient') {
           p.attempts += 1;
           if (p.attempts < MAX_ATTEMPTS) {
-            p.timer = setTimeout(() => {
-              p.timer = null;
-              this.sendNext(peerId);
-            }, retryDelay(p.attempts));
+            p.timer = setTimeout(
+              () => {
+                p.timer = null;
+                this.sendNext(peerId);
+              },
+              withJitter(retryDelay(p.attempts), this.random),
+            );
             return;
           }
         }
