@@ -2,15 +2,17 @@
  * The PIN part of Privacy settings: set a PIN, or change or remove it (both need the
  * account password), and the lock-out after too many wrong PINs.
  */
+
 import { PIN_LENGTH, type PrivacyResponse, pinSchema, SOCIAL_MSG } from '@app/protocol';
 import { CircleAlert, KeyRound, ShieldCheck } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
+import { type ChangeEvent, useEffect, useState } from 'react';
 import { FormSection } from '@/components/form-section';
 import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useFields } from '@/hooks/use-fields';
+import { useSubmit } from '@/hooks/use-submit';
 import { ApiError } from '@/lib/api';
 import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
 import { formatClock } from '@/lib/format-time';
@@ -148,15 +150,12 @@ function FormError({ message }: { message: string | undefined }) {
 function SetPinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
   const f = useFields({ pin: '', confirm: '' }, { pin: 'pin-new', confirm: 'pin-confirm' });
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (f.busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     const errors = checkNewPin(f.values.pin, f.values.confirm);
     if (Object.keys(errors).length > 0) {
       f.fail(errors);
       return;
     }
-    f.setBusy(true);
     try {
       const r = await setPin(f.values.pin);
       f.reset();
@@ -164,10 +163,8 @@ function SetPinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
       onSaved(r);
     } catch (err) {
       showFailure(err, 'Failed to Set PIN', f.fail, null, onStale);
-    } finally {
-      f.setBusy(false);
     }
-  };
+  });
 
   return (
     <FormSection
@@ -184,9 +181,9 @@ function SetPinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
           onValue={f.set('confirm')}
         />
         <FormError message={f.errors.form} />
-        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={f.busy}>
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={busy}>
           <ShieldCheck aria-hidden />
-          {f.busy ? 'Saving...' : 'Set PIN'}
+          {busy ? 'Saving...' : 'Set PIN'}
         </Button>
       </form>
     </FormSection>
@@ -199,16 +196,13 @@ function ChangePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
     { pin: 'pin-change-new', confirm: 'pin-change-confirm', password: 'pin-change-password' },
   );
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (f.busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     const errors = checkNewPin(f.values.pin, f.values.confirm);
     if (!f.values.password) errors.password = SOCIAL_MSG.pinPasswordRequired;
     if (Object.keys(errors).length > 0) {
       f.fail(errors);
       return;
     }
-    f.setBusy(true);
     try {
       const r = await setPin(f.values.pin, f.values.password);
       f.reset();
@@ -216,10 +210,8 @@ function ChangePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
       onSaved(r);
     } catch (err) {
       showFailure(err, 'Failed to Change PIN', f.fail, 'password', onStale);
-    } finally {
-      f.setBusy(false);
     }
-  };
+  });
 
   return (
     <FormSection title="Change PIN" description="Choose a new PIN. Your account password confirms it is you.">
@@ -247,8 +239,8 @@ function ChangePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
           onChange={(e) => f.set('password')(e.target.value)}
         />
         <FormError message={f.errors.form} />
-        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={f.busy}>
-          {f.busy ? 'Saving...' : 'Change PIN'}
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={busy}>
+          {busy ? 'Saving...' : 'Change PIN'}
         </Button>
       </form>
     </FormSection>
@@ -258,14 +250,11 @@ function ChangePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
 function RemovePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
   const f = useFields({ password: '' }, { password: 'pin-remove-password' });
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (f.busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     if (!f.values.password) {
       f.fail({ password: SOCIAL_MSG.pinPasswordRequired });
       return;
     }
-    f.setBusy(true);
     try {
       const r = await removePin(f.values.password);
       f.reset();
@@ -273,10 +262,8 @@ function RemovePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
       onSaved(r);
     } catch (err) {
       showFailure(err, 'Failed to Remove PIN', f.fail, 'password', onStale);
-    } finally {
-      f.setBusy(false);
     }
-  };
+  });
 
   return (
     <FormSection
@@ -293,13 +280,8 @@ function RemovePinForm({ onSaved, onStale }: Omit<PinProps, 'state'>) {
           onChange={(e) => f.set('password')(e.target.value)}
         />
         <FormError message={f.errors.form} />
-        <Button
-          type="submit"
-          variant="destructive"
-          className="w-full sm:w-auto sm:justify-self-start"
-          disabled={f.busy}
-        >
-          {f.busy ? 'Removing...' : 'Remove PIN'}
+        <Button type="submit" variant="destructive" className="w-full sm:w-auto sm:justify-self-start" disabled={busy}>
+          {busy ? 'Removing...' : 'Remove PIN'}
         </Button>
       </form>
     </FormSection>

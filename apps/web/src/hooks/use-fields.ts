@@ -8,7 +8,6 @@ import type { FieldErrors } from '@/lib/field-errors';
 export function useFields<K extends string>(empty: Record<K, string>, ids: Record<K, string>) {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
   const set = (key: K) => (v: string) => {
     setValues((old) => ({ ...old, [key]: v }));
     setErrors((old) => (old[key] ? { ...old, [key]: undefined } : old));
@@ -22,5 +21,5 @@ export function useFields<K extends string>(empty: Record<K, string>, ids: Recor
     const first = (Object.keys(ids) as K[]).find((k) => next[k]);
     if (first) document.getElementById(ids[first])?.focus();
   };
-  return { values, errors, fail, busy, setBusy, set, reset };
+  return { values, errors, fail, set, reset };
 }

@@ -1,6 +1,6 @@
 import { API, changeEmailSchema, changePasswordSchema, MSG, userResponseSchema } from '@app/protocol';
 import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { DeleteAccountDialog } from '@/components/delete-account-dialog';
 import { FormSection } from '@/components/form-section';
 import { PageShell } from '@/components/page-shell';
@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useSignOut } from '@/hooks/use-sign-out';
+import { useSubmit } from '@/hooks/use-submit';
 import { api } from '@/lib/api';
 import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
 import { setUser, useSession } from '@/lib/session';
@@ -53,11 +54,8 @@ function ChangeEmailForm() {
   const [newEmail, setNewEmail] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     if (!newEmail.trim() || !currentPassword) {
       notifyError('Error', MSG.fillAll);
       return;
@@ -69,7 +67,6 @@ function ChangeEmailForm() {
       return;
     }
     setErrors({});
-    setBusy(true);
     try {
       const res = await api(userResponseSchema, 'POST', API.changeEmail, parsed.data);
       notify('Email Updated', 'Please check your new email to verify');
@@ -78,10 +75,8 @@ function ChangeEmailForm() {
       setCurrentPassword('');
     } catch (err) {
       notifyError('Failed to Update Email', err instanceof Error ? err.message : undefined);
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <FormSection title="Change Email">
@@ -121,11 +116,8 @@ function ChangePasswordForm() {
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     if (!currentPassword || !newPassword) {
       notifyError('Error', MSG.fillAll);
       return;
@@ -137,7 +129,6 @@ function ChangePasswordForm() {
       return;
     }
     setErrors({});
-    setBusy(true);
     try {
       const res = await api(userResponseSchema, 'POST', API.changePassword, parsed.data);
       notify('Password Updated');
@@ -146,10 +137,8 @@ function ChangePasswordForm() {
       setNewPassword('');
     } catch (err) {
       notifyError('Failed to Update Password', err instanceof Error ? err.message : undefined);
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <FormSection title="Change Password">

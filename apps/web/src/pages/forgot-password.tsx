@@ -1,22 +1,20 @@
 import { API, forgotPasswordSchema, MSG, noContentSchema } from '@app/protocol';
 import { MailCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { notifyError } from '@/components/ui/toaster';
+import { useSubmit } from '@/hooks/use-submit';
 import { api } from '@/lib/api';
 
 export default function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     if (!email.trim()) {
       setError(MSG.fillAll);
       return;
@@ -27,16 +25,13 @@ export default function ForgotPasswordPage() {
       return;
     }
     setError(undefined);
-    setBusy(true);
     try {
       await api(noContentSchema, 'POST', API.forgotPassword, parsed.data);
       setSent(true);
     } catch (err) {
       notifyError('Could Not Send Link', err instanceof Error ? err.message : undefined);
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   const backLink = (
     <Link to="/signin" className="font-medium text-primary underline-offset-4 hover:underline">

@@ -1,6 +1,6 @@
 import { isSafeHttpUrl, type Me, profilePicSchema, profileSchema } from '@app/protocol';
 import { ExternalLink } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
+import { type ChangeEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { FormSection } from '@/components/form-section';
 import { PageShell } from '@/components/page-shell';
@@ -11,6 +11,7 @@ import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { UserAvatar } from '@/components/user-avatar';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useSubmit } from '@/hooks/use-submit';
 import { ApiError } from '@/lib/api';
 import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
 import { useSession } from '@/lib/session';
@@ -66,7 +67,6 @@ export default function ProfilePage() {
 function ProfileForm({ user }: { user: Me }) {
   const [values, setValues] = useState<Values>(() => valuesOf(user));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
   const uploadUrl = useUploadUrl();
 
   const picture = useDebouncedValue(values.profilePic.trim(), PREVIEW_DEBOUNCE_MS);
@@ -95,9 +95,7 @@ function ProfileForm({ user }: { user: Me }) {
     setErrors((errs) => ({ ...errs, profilePic: r.success ? undefined : r.error.issues[0]?.message }));
   };
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     const parsed = profileSchema.safeParse({
       name: values.name,
       phone: values.phone,
@@ -110,7 +108,6 @@ function ProfileForm({ user }: { user: Me }) {
       return;
     }
     setErrors({});
-    setBusy(true);
     try {
       const res = await saveProfile(parsed.data);
       setValues(valuesOf(res.user));
@@ -118,10 +115,8 @@ function ProfileForm({ user }: { user: Me }) {
     } catch (err) {
       if (err instanceof ApiError && err.issues.length > 0) showErrors(fieldErrors(err.issues));
       notifyError('Update Failed', err instanceof Error ? err.message : undefined);
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   const pictureId = INPUT_ID.profilePic;
   const displayName = values.name.trim() || user.username;

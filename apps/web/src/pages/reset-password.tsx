@@ -1,11 +1,12 @@
 import { API, MSG, noContentSchema, passwordSchema, tokenSchema } from '@app/protocol';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { InvalidLink } from '@/components/invalid-link';
 import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
 import { notify, notifyError } from '@/components/ui/toaster';
+import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api } from '@/lib/api';
 import { setUser } from '@/lib/session';
 
@@ -15,27 +16,23 @@ export default function ResetPasswordPage() {
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const [invalid, setInvalid] = useState(() => !tokenSchema.safeParse(token).success);
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     const parsed = passwordSchema.safeParse(password);
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MSG.password);
       return;
     }
     setError(undefined);
-    setBusy(true);
     try {
       await api(noContentSchema, 'POST', API.resetPassword, { token, password: parsed.data });
       // Every session of this account has ended, this browser's included.
       setUser(null);
       notify('Password Reset', 'Sign in with your new password');
       navigate('/signin', { replace: true });
+      return 'leaving';
     } catch (err) {
-      setBusy(false);
       if (err instanceof ApiError && err.code === 'invalid_token') {
         setInvalid(true);
         return;
@@ -44,7 +41,7 @@ export default function ResetPasswordPage() {
       if (fieldIssue) setError(fieldIssue.message);
       notifyError('Reset Failed', err instanceof Error ? err.message : undefined);
     }
-  };
+  });
 
   if (invalid) {
     return (

@@ -1,5 +1,5 @@
 import { API, MSG, userResponseSchema } from '@app/protocol';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { PasswordField } from '@/components/password-field';
@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useLandingPath, useNextQuery } from '@/hooks/use-auth-redirect';
 import { useFinishSignOut } from '@/hooks/use-sign-out';
+import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api } from '@/lib/api';
 import { setUser, useSession } from '@/lib/session';
 
@@ -22,26 +23,19 @@ export default function SignInPage() {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
-  const [busy, setBusy] = useState(false);
 
-  // Already signed in (on load, or just now): straight to where this user belongs.
-  if (user && !leaving) return <Navigate to={landingPath(user)} replace />;
-
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     if (!login.trim() || !password) {
       notifyError('Sign In Failed', MSG.fillAll);
       return;
     }
-    setBusy(true);
     try {
       const res = await api(userResponseSchema, 'POST', API.signIn, { login: login.trim(), password, remember });
       notify('Welcome Back!', 'Successfully signed in');
-      // Rendering with a user redirects to the landing path (see above).
+      // Rendering with a user redirects to the landing path (see below).
       setUser(res.user);
+      return 'leaving';
     } catch (err) {
-      setBusy(false);
       if (err instanceof ApiError && err.code === 'blocked') {
         setUser(null);
         navigate('/blocked', { replace: true });
@@ -53,7 +47,10 @@ export default function SignInPage() {
       }
       notifyError('Sign In Failed', (err instanceof Error && err.message) || MSG.invalidCredentials);
     }
-  };
+  });
+
+  // Already signed in (on load, or just now): straight to where this user belongs.
+  if (user && !leaving) return <Navigate to={landingPath(user)} replace />;
 
   return (
     <AuthLayout

@@ -1,5 +1,5 @@
 import { API, MSG, signUpSchema, userResponseSchema } from '@app/protocol';
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { PasswordField } from '@/components/password-field';
@@ -11,6 +11,7 @@ import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useLandAfterAuth, useNextQuery } from '@/hooks/use-auth-redirect';
 import { useFinishSignOut } from '@/hooks/use-sign-out';
+import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api } from '@/lib/api';
 import { setUser } from '@/lib/session';
 
@@ -56,7 +57,6 @@ export default function SignUpPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [agree, setAgree] = useState(false);
   const [agreeMissing, setAgreeMissing] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   /** Shows the field errors and moves the focus to the first field in error. */
   const showErrors = (next: Errors) => {
@@ -76,9 +76,7 @@ export default function SignUpPage() {
     },
   });
 
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const { busy, onSubmit } = useSubmit(async () => {
     if (!agree) {
       setAgreeMissing(true);
       notifyError('Agreement Required', MSG.agreement);
@@ -95,17 +93,16 @@ export default function SignUpPage() {
       return;
     }
     setErrors({});
-    setBusy(true);
     try {
       const { user } = await api(userResponseSchema, 'POST', API.signUp, parsed.data);
       notify('Account Created!', 'Please check your email to verify your account');
       setUser(user);
       land(user);
+      return 'leaving';
     } catch (err) {
-      setBusy(false);
       refused(err, showErrors);
     }
-  };
+  });
 
   return (
     <AuthLayout
