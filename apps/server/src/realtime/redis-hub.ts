@@ -6,6 +6,7 @@
  * round trip.
  */
 import { randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import type { DownFrame } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -18,11 +19,8 @@ export interface RedisHub extends Hub {
   readonly redis: Redis;
 }
 
-export async function createRedisHub(url: string, namespace: string, log: FastifyBaseLogger): Promise<RedisHub> {
-  const USER_PREFIX = `${namespace}:u:`;
-  const ALL_CHANNEL = `${namespace}:all`;
-  const CONTROL_CHANNEL = `${namespace}:ctl`;
-  const origin = randomBytes(6).toString('hex');
+/** The two connections a hub needs (a subscriber cannot publish), connected, their errors logged. */
+async function connectPair(url: string, origin: string, log: FastifyBaseLogger) {
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true };
   const pub = new Redis(url, { ...options, connectionName: `parley-${origin}-pub` });
   const sub = new Redis(url, { ...options, connectionName: `parley-${origin}-sub` });
@@ -33,14 +31,22 @@ export async function createRedisHub(url: string, namespace: string, log: Fastif
     c.on('error', (err: Error) => log.warn({ err: err.message, connection: name }, 'redis error'));
   }
   await Promise.all([pub.connect(), sub.connect()]);
+  return { pub, sub };
+}
 
-  const { emitter, on } = localEmitter();
-  const prefix = `${origin}\n`;
-  /** Local listeners per user and the SUBSCRIBE that serves them. */
-  const channels = new Map<string, { count: number; ready: Promise<unknown> }>();
-
+/**
+ * Messages from other processes go to this process's listeners (its own were delivered
+ * locally already). ioredis re-subscribes after a reconnection; what was published
+ * meanwhile is lost, so every socket catches up from the database (RESYNC).
+ */
+function routeMessages(
+  sub: Redis,
+  names: { prefix: string; user: string; all: string; control: string },
+  emitter: EventEmitter,
+  log: FastifyBaseLogger,
+): void {
   sub.on('message', (channel: string, message: string) => {
-    if (message.startsWith(prefix)) return; // our own, delivered locally already
+    if (message.startsWith(names.prefix)) return; // our own, delivered locally already
     const nl = message.indexOf('\n');
     let payload: unknown;
     try {
@@ -49,15 +55,11 @@ export async function createRedisHub(url: string, namespace: string, log: Fastif
       log.warn({ channel }, 'unreadable hub message dropped');
       return;
     }
-    if (channel === ALL_CHANNEL) emitter.emit(ALL, payload);
-    else if (channel === CONTROL_CHANNEL) emitter.emit(CONTROL, payload);
-    else if (channel.startsWith(USER_PREFIX)) emitter.emit(channel.slice(USER_PREFIX.length), payload);
+    if (channel === names.all) emitter.emit(ALL, payload);
+    else if (channel === names.control) emitter.emit(CONTROL, payload);
+    else if (channel.startsWith(names.user)) emitter.emit(channel.slice(names.user.length), payload);
   });
-  await sub.subscribe(ALL_CHANNEL, CONTROL_CHANNEL);
-
-  // ioredis re-subscribes after a reconnection; what was published meanwhile is lost,
-  // so every socket catches up from the database.
-  let connectedOnce = false;
+  let connectedOnce = true;
   sub.on('ready', () => {
     if (connectedOnce) {
       log.warn('redis subscription restored: sockets catch up from the database');
@@ -65,7 +67,22 @@ export async function createRedisHub(url: string, namespace: string, log: Fastif
     }
     connectedOnce = true;
   });
-  connectedOnce = true;
+}
+
+export async function createRedisHub(url: string, namespace: string, log: FastifyBaseLogger): Promise<RedisHub> {
+  const USER_PREFIX = `${namespace}:u:`;
+  const ALL_CHANNEL = `${namespace}:all`;
+  const CONTROL_CHANNEL = `${namespace}:ctl`;
+  const origin = randomBytes(6).toString('hex');
+  const { pub, sub } = await connectPair(url, origin, log);
+
+  const { emitter, on } = localEmitter();
+  const prefix = `${origin}\n`;
+  /** Local listeners per user and the SUBSCRIBE that serves them. */
+  const channels = new Map<string, { count: number; ready: Promise<unknown> }>();
+
+  routeMessages(sub, { prefix, user: USER_PREFIX, all: ALL_CHANNEL, control: CONTROL_CHANNEL }, emitter, log);
+  await sub.subscribe(ALL_CHANNEL, CONTROL_CHANNEL);
 
   const send = (channel: string, payload: unknown) => {
     pub.publish(channel, prefix + JSON.stringify(payload)).catch((err: unknown) => {
