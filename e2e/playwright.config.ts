@@ -1,6 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 import { E2E_BASE_URL, E2E_PORT } from './env.ts';
 
+// Every server of the suite (and the browsers' sign-ups) derive passwords with cheap scrypt
+// (2^10): hundreds of accounts are made here. The real cost (2^17) is measured by test:perf.
+process.env.KDF_COST ??= '10';
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

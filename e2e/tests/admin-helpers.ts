@@ -5,6 +5,7 @@
  * verified) created once per worker.
  */
 import type { BrowserContext, Locator, Page } from '@playwright/test';
+import { apiSignUp } from './api-accounts.ts';
 import { expectToast } from './auth-helpers.ts';
 import {
   test as base,
@@ -36,14 +37,7 @@ export async function signUpAll(baseURL: string, users: NewUser[], batch = 25): 
   for (let i = 0; i < users.length; i += batch) {
     const created = await Promise.all(
       users.slice(i, i + batch).map(async (user) => {
-        const res = await fetch(`${baseURL}/api/auth/signup`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ ...user, agree: true }),
-        });
-        const body = await res.text();
-        if (res.status !== 201) throw new Error(`sign-up of ${user.username}: ${res.status} ${body}`);
-        const id: string = JSON.parse(body).user.id;
+        const { id } = await apiSignUp(baseURL, user);
         return { user, id, handle: `@${user.username}` };
       }),
     );

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../env.ts';
+import { apiSignInBody } from './api-accounts.ts';
 import { expect, type NewUser, shot } from './fixtures.ts';
 
 export const VERIFY_SUBJECT = /Verify your e-mail/;
@@ -56,7 +57,8 @@ export async function submitSignIn(page: Page, login: string, password: string):
 
 /** The HTTP status of a sign-in attempt made outside any page. */
 export async function apiSignInStatus(request: APIRequestContext, login: string, password: string): Promise<number> {
-  const res = await request.post(`${E2E_BASE_URL}/api/auth/signin`, { data: { login, password, remember: false } });
+  const data = await apiSignInBody(E2E_BASE_URL, login, password, false);
+  const res = await request.post(`${E2E_BASE_URL}/api/auth/signin`, { data });
   return res.status();
 }
 

@@ -5,6 +5,7 @@
  */
 import { type Browser, type BrowserContext, devices, type Locator, type Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
+import { apiSignInBody, apiSignUp } from './api-accounts.ts';
 import { test as base, createUserViaApi, expect, makeUser, type NewUser, shot, signInViaApi } from './fixtures.ts';
 
 export { expect };
@@ -70,7 +71,7 @@ export const test = base.extend<{ people: People }>({
         await signInViaApi(page, user.email, user.password);
       } else {
         const res = await page.request.post(`${baseURL}/api/auth/signin`, {
-          data: { login: user.email, password: user.password, remember: true },
+          data: await apiSignInBody(baseURL, user.email, user.password),
         });
         expect(res.status(), await res.text()).toBe(200);
       }
@@ -83,9 +84,7 @@ export const test = base.extend<{ people: People }>({
       if (!opts.baseURL || opts.baseURL === E2E_BASE_URL) {
         id = (await createUserViaApi(request, user)).id;
       } else {
-        const res = await request.post(`${opts.baseURL}/api/auth/signup`, { data: { ...user, agree: true } });
-        expect(res.status(), await res.text()).toBe(201);
-        id = (await res.json()).user.id;
+        id = (await apiSignUp(opts.baseURL, user)).id;
       }
       return signIn(user, id, opts);
     };

@@ -6,6 +6,7 @@
 import { readOutbox } from '@app/server/test';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../env.ts';
+import { apiSignInBody, apiSignUp } from './api-accounts.ts';
 
 export { expect };
 
@@ -37,15 +38,14 @@ export function makeUser(prefix = 'u', overrides: Partial<NewUser> = {}): NewUse
 }
 
 /** Creates the account through the API (fast); the browser context's cookies are not touched. */
-export async function createUserViaApi(request: APIRequestContext, user: NewUser): Promise<{ id: string }> {
-  const res = await request.post(`${E2E_BASE_URL}/api/auth/signup`, { data: { ...user, agree: true } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()).user;
+export async function createUserViaApi(_request: APIRequestContext, user: NewUser): Promise<{ id: string }> {
+  return apiSignUp(E2E_BASE_URL, user);
 }
 
 /** Signs in through the API inside the page's context, so the page has the session cookie. */
 export async function signInViaApi(page: Page, login: string, password: string): Promise<void> {
-  const res = await page.request.post(`${E2E_BASE_URL}/api/auth/signin`, { data: { login, password, remember: true } });
+  const data = await apiSignInBody(E2E_BASE_URL, login, password);
+  const res = await page.request.post(`${E2E_BASE_URL}/api/auth/signin`, { data });
   expect(res.status(), await res.text()).toBe(200);
 }
 

@@ -126,6 +126,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     social: s.social,
     pins: s.pins,
     notices: s.notices,
+    keys: s.keys,
     admin: new AdminStore(s.db.kysely),
     realtime,
     sessions: s.sessions,

@@ -79,9 +79,15 @@ export interface Config {
   reauthWindowMs: number;
   /** The image-upload site the profile's Upload button opens (http/https). */
   uploadUrl: string;
+  /**
+   * log2 of scrypt's N for new passwords (KDF_COST, 10 to 20, default 17: 128 MiB). Browsers
+   * derive with it; the server refuses credentials made with less.
+   */
+  kdfCost: number;
 }
 
 export const DEFAULT_UPLOAD_URL = 'https://postimages.org/';
+export const DEFAULT_KDF_COST = 17;
 
 function httpUrl(name: string, value: string | undefined, fallback: string): string {
   if (value === undefined || value === '') return fallback;
@@ -181,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimits: limits,
     reauthWindowMs: int(env.REAUTH_WINDOW_MS, 10 * 60 * 1000),
     uploadUrl: httpUrl('UPLOAD_URL', env.UPLOAD_URL, DEFAULT_UPLOAD_URL),
+    kdfCost: Math.min(20, Math.max(10, int(env.KDF_COST, DEFAULT_KDF_COST))),
     ...overrides,
   };
 }

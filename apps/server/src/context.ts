@@ -9,6 +9,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { AdminStore } from './storage/admin-store.ts';
 import type { ChatStore } from './storage/chat-store.ts';
+import type { KeyStore } from './storage/key-store.ts';
 import type { NotificationStore } from './storage/notification-store.ts';
 import type { PinStore } from './storage/pin-store.ts';
 import type { SocialStore } from './storage/social-store.ts';
@@ -22,6 +23,8 @@ export interface AppContext {
   social: SocialStore;
   pins: PinStore;
   notices: NotificationStore;
+  /** End-to-end encryption: credentials, public keys and sealed bundles. */
+  keys: KeyStore;
   admin: AdminStore;
   realtime: Realtime;
   sessions: Sessions;

@@ -18,18 +18,30 @@ import { WsTestClient } from './test/ws-client.ts';
 const SEED = 20261123;
 const BATCHES = 20;
 /** Routes anyone may call: sent from a fresh client, so the fuzzing user stays signed in. */
-const PUBLIC = new Set(['signUp', 'signIn', 'verifyEmail', 'forgotPassword', 'resetPassword']);
+const PUBLIC = new Set([
+  'signUp',
+  'prelogin',
+  'signIn',
+  'signInLegacy',
+  'verifyEmail',
+  'forgotPassword',
+  'resetPassword',
+]);
 const ADMIN = 'fuzz-admin@example.com';
 
 /** Where each sample body goes. */
 const ROUTES: Record<string, { method: string; path: string; query?: true }> = {
   signUp: { method: 'POST', path: '/api/auth/signup' },
+  prelogin: { method: 'POST', path: '/api/auth/prelogin' },
   signIn: { method: 'POST', path: '/api/auth/signin' },
+  signInLegacy: { method: 'POST', path: '/api/auth/signin' },
   changeEmail: { method: 'POST', path: '/api/account/email' },
   changePassword: { method: 'POST', path: '/api/account/password' },
   verifyEmail: { method: 'POST', path: '/api/auth/verify-email' },
   forgotPassword: { method: 'POST', path: '/api/auth/forgot-password' },
   resetPassword: { method: 'POST', path: '/api/auth/reset-password' },
+  putKeys: { method: 'PUT', path: '/api/me/keys' },
+  upgradeAuth: { method: 'POST', path: '/api/me/upgrade-auth' },
   profile: { method: 'PUT', path: '/api/me/profile' },
   privacy: { method: 'PUT', path: '/api/me/privacy' },
   setPin: { method: 'PUT', path: '/api/me/pin' },
@@ -85,7 +97,7 @@ describe.each(ENGINES)('fuzzing every request on $name', ({ url }) => {
       },
     });
     // The fuzzing user is the administrator (so admin bodies reach their parsers), with a
-    // password no sample carries (so no mutated body changes it).
+    // password no sample carries (no sample's `auth` is its, so no mutated body changes it).
     me = await signUp(t, { email: ADMIN, password: 'fuzz-password-1' });
     await verifyEmail(t, ADMIN);
     peer = await signUp(t);

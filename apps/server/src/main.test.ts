@@ -8,13 +8,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { signInBody } from './test/accounts.ts';
+import { signUpBody, TestClient } from './test/harness.ts';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-main-'));
 
 function start(): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: '', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST: '',
+      LOG_LEVEL: 'info',
+      // The test's credentials are derived cheaply; the server must accept them.
+      KDF_COST: '10',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -53,11 +64,12 @@ describe('server process', () => {
     const health = await fetch(`${first.url}/healthz`).then((r) => r.json());
     expect(health).toMatchObject({ ok: true, engine: 'sqlite', mail: 'outbox' });
 
-    // The sign-up is mid-flight (password hashing) when SIGTERM arrives.
+    // The sign-up is mid-flight (hashing `auth`) when SIGTERM arrives.
+    const { body } = await signUpBody(user);
     const pending = fetch(`${first.url}/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(user),
+      body: JSON.stringify(body),
     });
     await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGTERM');
@@ -67,11 +79,8 @@ describe('server process', () => {
 
     // The account survived the shutdown.
     const second = await start();
-    const signIn = await fetch(`${second.url}/api/auth/signin`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: user.username, password: user.password }),
-    });
+    const client = new TestClient(second.url);
+    const signIn = await client.post('/api/auth/signin', await signInBody(client, user.username, user.password));
     expect(signIn.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);

@@ -17,6 +17,7 @@ import { WritePace } from './realtime/write-pace.ts';
 import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
 import { ChatStore } from './storage/chat-store.ts';
 import { type Db, migrate, openDb } from './storage/db.ts';
+import { KeyStore } from './storage/key-store.ts';
 import { NotificationStore } from './storage/notification-store.ts';
 import { PinStore } from './storage/pin-store.ts';
 import { SocialStore } from './storage/social-store.ts';
@@ -112,6 +113,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
     social,
     pins: new PinStore(db.kysely),
     notices: new NotificationStore(db.kysely),
+    keys: new KeyStore(db.kysely),
     mailer,
     sessionSecret,
     https,

@@ -33,6 +33,8 @@ export const publicSettingsSchema = z.object({
   helpLink: z.string().nullable(),
   /** The image-upload site the profile's Upload button opens. */
   uploadUrl: z.string(),
+  /** scrypt's parameters for a new password (sign-up, reset, change). */
+  kdf: z.object({ alg: z.literal('scrypt'), N: z.number().int(), r: z.number().int(), p: z.number().int() }),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
@@ -56,6 +58,7 @@ export const apiErrorCodeSchema = z.enum([
   'unsupported_media_type',
   'bad_origin',
   'invalid_pin',
+  'conflict',
   'pin_locked',
   'no_pin',
   'internal',
@@ -74,6 +77,7 @@ export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 export const API = {
   session: '/api/session',
+  prelogin: '/api/auth/prelogin',
   signUp: '/api/auth/signup',
   signIn: '/api/auth/signin',
   signOut: '/api/auth/signout',
@@ -88,6 +92,10 @@ export const API = {
   profile: '/api/me/profile',
   privacy: '/api/me/privacy',
   pin: '/api/me/pin',
+  /** GET: the account's own keys and sealed bundle. PUT: re-sealed or new keys after a reset. */
+  keys: '/api/me/keys',
+  /** POST: a legacy account's first keys (the password is sent this one last time). */
+  upgradeAuth: '/api/me/upgrade-auth',
   verifyPin: '/api/me/pin/verify',
   adminStats: '/api/admin/stats',
   /** GET ?query&after: a page of users. PATCH /:id: verify/block flags. */

@@ -19,6 +19,11 @@ const PINNED: Record<number, string> = {
   4: '78c981ef10ecab35',
   /** The close code 1011 (serverError): a handshake the server failed. */
   5: 'ac325f43c1d876d0',
+  /**
+   * End-to-end encryption's accounts (keys.ts): prelogin, `auth` instead of the password,
+   * key bundles, upgrade-auth; the KDF in the public settings; `conflict`.
+   */
+  6: 'c0211c2b09dd88f6',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -32,6 +32,9 @@ function bad(schema: Schema, value: unknown, message: string): void {
   expect(r.error?.issues[0]?.message).toBe(message);
 }
 
+/** What a browser sends instead of the password: 32 bytes, base64url (keys.ts). */
+const AUTH = 'Cyd5q4JwouEsU_g8Tc_XO3LtImyigufWYcjr0P6pPZw';
+
 const YT = 'dQw4w9WgXcQ';
 const YT_EMBED = `https://www.youtube-nocookie.com/embed/${YT}`;
 
@@ -208,17 +211,21 @@ describe('PIN schemas', () => {
 
   it('set, remove and verify bodies', () => {
     expect(ok(setPinSchema, { pin: '123456' })).toEqual({ pin: '123456' });
-    expect(ok(setPinSchema, { pin: '123456', password: 'secret123' })).toEqual({
-      pin: '123456',
-      password: 'secret123',
-    });
+    expect(ok(setPinSchema, { pin: '123456', auth: AUTH })).toEqual({ pin: '123456', auth: AUTH });
     bad(setPinSchema, { pin: '12345' }, SOCIAL_MSG.pinFormat);
     expect(setPinSchema.safeParse({ pin: '123456', hash: 'x' }).success).toBe(false);
-    expect(setPinSchema.safeParse({ pin: '123456', password: 'x'.repeat(513) }).success).toBe(false);
+    // The password itself is never sent: only `auth`, exactly 43 base64url characters.
+    expect(setPinSchema.safeParse({ pin: '123456', password: 'secret123' }).success).toBe(false);
+    for (const auth of ['', 'secret123', AUTH.slice(1), `${AUTH}A`, `${AUTH.slice(1)}+`, `${AUTH.slice(1)}=`, 42]) {
+      bad(setPinSchema, { pin: '123456', auth }, MSG.invalidCredentials);
+    }
 
-    ok(removePinSchema, { password: 'secret123' });
-    bad(removePinSchema, {}, MSG.fillAll);
-    bad(removePinSchema, { password: '' }, MSG.fillAll);
+    ok(removePinSchema, { auth: AUTH });
+    bad(removePinSchema, {}, MSG.invalidCredentials);
+    bad(removePinSchema, { auth: '' }, MSG.invalidCredentials);
+    bad(removePinSchema, { auth: 'secret123' }, MSG.invalidCredentials);
+    expect(removePinSchema.safeParse({ password: 'secret123' }).success).toBe(false);
+    expect(removePinSchema.safeParse({ auth: AUTH, password: 'secret123' }).success).toBe(false);
 
     ok(verifyPinSchema, { pin: '654321' });
     bad(verifyPinSchema, { pin: '65432' }, SOCIAL_MSG.pinFormat);

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { PIN_LENGTH, URL_MAX } from './constants.ts';
+import { authSchema } from './keys.ts';
 import { text } from './text.ts';
-import { ageSchema, isSafeHttpUrl, MSG, nameSchema, phoneSchema } from './validation.ts';
+import { ageSchema, isSafeHttpUrl, nameSchema, phoneSchema } from './validation.ts';
 
 /** Wrong PINs in a row before PIN checks are refused for PIN_LOCKOUT_MS. */
 export const PIN_FAILURES_MAX = 5;
@@ -57,14 +58,9 @@ export type Privacy = z.infer<typeof privacySchema>;
 
 export const pinSchema = z.string({ error: SOCIAL_MSG.pinFormat }).regex(/^[0-9]{6}$/, { error: SOCIAL_MSG.pinFormat });
 
-/** Setting a first PIN needs no password; changing an existing one does. */
-export const setPinSchema = z.strictObject({
-  pin: pinSchema,
-  password: text({ max: [512, MSG.passwordMax] }).optional(),
-});
-export const removePinSchema = z.strictObject({
-  password: text({ required: MSG.fillAll, min: [1, MSG.fillAll], max: [512, MSG.passwordMax] }),
-});
+/** Setting a first PIN needs no password; changing an existing one does (its `auth`, keys.ts). */
+export const setPinSchema = z.strictObject({ pin: pinSchema, auth: authSchema.optional() });
+export const removePinSchema = z.strictObject({ auth: authSchema });
 export const verifyPinSchema = z.strictObject({ pin: pinSchema });
 
 /** GET/PUT /api/me/privacy, PUT/DELETE /api/me/pin. */

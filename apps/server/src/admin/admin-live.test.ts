@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { API, CLOSE, type ResultData } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
+import { TEST_KDF } from '../test/accounts.ts';
 import {
   clockPast,
   engines,
@@ -19,7 +20,7 @@ import {
   useAdminFixture,
   waitGlobal,
 } from '../test/admin-support.ts';
-import { expectError } from '../test/harness.ts';
+import { expectError, signInWith } from '../test/harness.ts';
 import { countUserSessions } from '../test/store-queries.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
@@ -33,7 +34,7 @@ describe.each(engines)('on $name', ({ url }) => {
     it('closes every socket with 4003, ends the sessions, refuses sign-in and messages; unblocking lets them back', async () => {
       const victim = await person();
       const second = t.client();
-      expect((await second.post(API.signIn, { login: victim.input.username, password: PASSWORD })).status).toBe(200);
+      expect((await signInWith(second, victim.input.username, PASSWORD)).status).toBe(200);
       const ws1 = victim.ws;
       const ws2 = await connect(second.cookie);
       const peer = await person();
@@ -61,7 +62,7 @@ describe.each(engines)('on $name', ({ url }) => {
       for (const login of [victim.input.email, victim.input.username]) {
         const again = t.client();
         expectError(
-          await again.post(API.signIn, { login, password: PASSWORD }),
+          await signInWith(again, login, PASSWORD),
           403,
           'blocked',
           'This account has been blocked by the administrator',
@@ -79,7 +80,7 @@ describe.each(engines)('on $name', ({ url }) => {
       await clockPast(blockEntry?.at ?? 0);
       expect(await patchUser(victim.user.id, { blocked: false })).toMatchObject({ blocked: false });
       const back = t.client();
-      expect((await back.post(API.signIn, { login: victim.input.email, password: PASSWORD })).status).toBe(200);
+      expect((await signInWith(back, victim.input.email, PASSWORD)).status).toBe(200);
       const ws3 = await connect(back.cookie);
       expect(ws3.welcome?.userId).toBe(victim.user.id);
       await peer.ws.sendMessage(victim.user.id, 'welcome back');
@@ -181,7 +182,7 @@ describe.each(engines)('on $name', ({ url }) => {
       const before = await auditOf(null, 'settings.helpLink');
       const res = await admin.client.request('PUT', API.adminSettings, { helpLink: link });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ helpLink: link, uploadUrl: t.config.uploadUrl });
+      expect(res.body).toEqual({ helpLink: link, uploadUrl: t.config.uploadUrl, kdf: TEST_KDF });
       for (const p of everyone) {
         expect(await waitGlobal(p.ws, 'settings', (e) => e.helpLink === link)).toEqual([
           { kind: 'settings', helpLink: link },
@@ -190,6 +191,7 @@ describe.each(engines)('on $name', ({ url }) => {
       expect((await t.client().get(API.publicSettings)).body).toEqual({
         helpLink: link,
         uploadUrl: t.config.uploadUrl,
+        kdf: TEST_KDF,
       });
       const logged = await auditOf(null, 'settings.helpLink');
       expect(logged).toHaveLength(before.length + 1);

@@ -6,6 +6,7 @@
  */
 import { ADMIN_MSG, API, BROADCAST_MAX, type Broadcast, SOCIAL_MSG, URL_MAX } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_KDF } from '../test/accounts.ts';
 import { ADMIN_EMAIL, clockPast, engines, LIMITS, refused, snapshot } from '../test/admin-support.ts';
 import { expectError, signUp, startEngineServer, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
@@ -150,7 +151,11 @@ describe.each(engines)('on $name', ({ url }) => {
       // Each write in its own millisecond, so the log's order is theirs.
       const set = await client.request('PUT', API.adminSettings, { helpLink: '  https://help.example.com/faq  ' });
       expect(set.status).toBe(200);
-      expect(set.body).toEqual({ helpLink: 'https://help.example.com/faq', uploadUrl: t.config.uploadUrl });
+      expect(set.body).toEqual({
+        helpLink: 'https://help.example.com/faq',
+        uploadUrl: t.config.uploadUrl,
+        kdf: TEST_KDF,
+      });
       expect((await t.client().get(API.publicSettings)).body.helpLink).toBe('https://help.example.com/faq');
 
       await clockPast(Date.now());
@@ -160,6 +165,7 @@ describe.each(engines)('on $name', ({ url }) => {
       expect((await t.client().get(API.publicSettings)).body).toEqual({
         helpLink: null,
         uploadUrl: t.config.uploadUrl,
+        kdf: TEST_KDF,
       });
 
       await clockPast(Date.now());

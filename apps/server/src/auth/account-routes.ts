@@ -1,11 +1,18 @@
 /** /account: change e-mail, change password, delete the account. */
-import { API, CLOSE, changeEmailSchema, changePasswordSchema, MSG, type UserResponse } from '@app/protocol';
+import {
+  API,
+  CLOSE,
+  changeEmailRequestSchema,
+  changePasswordRequestSchema,
+  MSG,
+  type UserResponse,
+} from '@app/protocol';
 import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { emailChangedMail, passwordChangedMail } from '../mail/templates.ts';
 import { TakenError } from '../storage/store.ts';
-import { hashSecret } from './passwords.ts';
+import { acceptCredentials } from './credentials.ts';
 import { checkAvailable, sendVerification } from './routes.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -14,8 +21,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   app.post(API.changeEmail, { preHandler: auth }, async (req): Promise<UserResponse> => {
     const { user } = authOf(req);
-    const input = parseBody(changeEmailSchema, req.body);
-    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.currentPassword))) {
+    const input = parseBody(changeEmailRequestSchema, req.body);
+    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.auth))) {
       throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
     }
     if (input.newEmail.toLowerCase() === user.email.toLowerCase()) {
@@ -37,12 +44,16 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   app.post(API.changePassword, { preHandler: auth }, async (req, reply): Promise<UserResponse> => {
     const a = authOf(req);
-    const input = parseBody(changePasswordSchema, req.body);
-    if (!(await ctx.throttle.confirmPassword(a.user.id, a.user.passwordHash, input.currentPassword))) {
+    const input = parseBody(changePasswordRequestSchema, req.body);
+    if (!(await ctx.throttle.confirmPassword(a.user.id, a.user.passwordHash, input.auth))) {
       throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
     }
-    const passwordHash = await hashSecret(input.newPassword);
-    await store.setPasswordHash(a.user.id, passwordHash);
+    // The same keys, re-sealed by the browser under the new password: the history stays.
+    const stored = await acceptCredentials(config, input.credentials);
+    if (!(await ctx.keys.changePassword(a.user.id, stored, input.bundle, input.bundleVersion, Date.now()))) {
+      throw new HttpError(409, 'conflict', 'Your keys changed in another browser. Reload and try again.');
+    }
+    const passwordHash = stored.authHash;
     // Every session ends, this one included; this browser gets a fresh token. Device
     // cookies are bound to the password: this browser gets a new one.
     await store.deleteUserSessions(a.user.id);

@@ -1,15 +1,31 @@
 /** /account: change e-mail, change password, delete the account, against a real server. */
 
-import { MSG } from '@app/protocol';
+import { changeEmailSchema, changePasswordSchema, MSG } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer, verifyEmail } from '../test/harness.ts';
+import {
+  authOf,
+  changePasswordBody,
+  credentialsFor,
+  ownKeysOf,
+  randomAuth,
+  resetPasswordBody,
+} from '../test/accounts.ts';
+import {
+  expectError,
+  LOOSE_LIMITS,
+  signInWith,
+  signUp,
+  signUpBody,
+  startTestServer,
+  type TestServer,
+  verifyEmail,
+} from '../test/harness.ts';
 import { countUserSessions } from '../test/store-queries.ts';
 
 const EMAIL = '/api/account/email';
 const PASSWORD_PATH = '/api/account/password';
 const ACCOUNT = '/api/account';
 const SESSION = '/api/session';
-const SIGNIN = '/api/auth/signin';
 const PASSWORD = 'secret123';
 
 let t: TestServer;
@@ -23,48 +39,57 @@ afterAll(async () => {
   await t?.close();
 });
 
-const signIn = (login: string, password: string) => t.client().post(SIGNIN, { login, password });
+const signIn = (login: string, password: string) => signInWith(t.client(), login, password);
 
 describe('change e-mail', () => {
   it('requires the right current password', async () => {
     const { client, input, user } = await signUp(t);
-    const res = await client.post(EMAIL, { newEmail: `new_${input.email}`, currentPassword: 'wrong-pw' });
-    expectError(res, 403, 'wrong_password', MSG.wrongPassword);
+    for (const auth of [await authOf(client, 'wrong-pw'), randomAuth()]) {
+      const res = await client.post(EMAIL, { newEmail: `new_${input.email}`, auth });
+      expectError(res, 403, 'wrong_password', MSG.wrongPassword);
+    }
+    // The password itself is not the credential.
+    const plain = await client.post(EMAIL, { newEmail: `new_${input.email}`, auth: PASSWORD });
+    expectError(plain, 400, 'invalid_input', MSG.invalidCredentials);
     expect((await t.server.ctx.store.userById(user.id))?.email).toBe(input.email);
   });
 
   it("rejects empty fields with 'Please fill in all fields'", async () => {
     const { client, input } = await signUp(t);
-    for (const body of [
-      {},
-      { newEmail: '', currentPassword: PASSWORD },
-      { newEmail: '   ', currentPassword: PASSWORD },
-      { newEmail: `new_${input.email}`, currentPassword: '' },
-      { newEmail: `new_${input.email}` },
-      { currentPassword: PASSWORD },
-    ]) {
+    const auth = await authOf(client, PASSWORD);
+    for (const body of [{}, { newEmail: '', auth }, { newEmail: '   ', auth }, { auth }]) {
       expectError(await client.post(EMAIL, body), 400, 'invalid_input', MSG.fillAll);
     }
+    // The password field is the form's (the browser checks it before deriving `auth`);
+    // the server sees only a missing or malformed `auth`.
+    for (const currentPassword of ['', undefined]) {
+      const form = changeEmailSchema.safeParse({ newEmail: `new_${input.email}`, currentPassword });
+      expect(form.error?.issues[0]?.message).toBe(MSG.fillAll);
+    }
+    for (const body of [{ newEmail: `new_${input.email}`, auth: '' }, { newEmail: `new_${input.email}` }]) {
+      expectError(await client.post(EMAIL, body), 400, 'invalid_input', MSG.invalidCredentials);
+    }
     expectError(
-      await client.post(EMAIL, { newEmail: 'nope', currentPassword: PASSWORD }),
+      await client.post(EMAIL, { newEmail: `new_${input.email}`, currentPassword: PASSWORD }),
       400,
       'invalid_input',
-      MSG.email,
     );
+    expectError(await client.post(EMAIL, { newEmail: 'nope', auth }), 400, 'invalid_input', MSG.email);
   });
 
   it('rejects an address in use by another account (any case), or its own', async () => {
     const { client, input } = await signUp(t);
     const other = await signUp(t);
-    const res = await client.post(EMAIL, { newEmail: other.input.email.toUpperCase(), currentPassword: PASSWORD });
+    const auth = await authOf(client, PASSWORD);
+    const res = await client.post(EMAIL, { newEmail: other.input.email.toUpperCase(), auth });
     expectError(res, 409, 'email_taken', MSG.emailTaken);
-    const same = await client.post(EMAIL, { newEmail: input.email.toUpperCase(), currentPassword: PASSWORD });
+    const same = await client.post(EMAIL, { newEmail: input.email.toUpperCase(), auth });
     expectError(same, 400, 'invalid_input');
   });
 
   it('needs a session', async () => {
     expectError(
-      await t.client().post(EMAIL, { newEmail: 'a@example.com', currentPassword: PASSWORD }),
+      await t.client().post(EMAIL, { newEmail: 'a@example.com', auth: randomAuth() }),
       401,
       'unauthenticated',
     );
@@ -76,7 +101,7 @@ describe('change e-mail', () => {
     expect((await client.get(SESSION)).body.user.emailVerified).toBe(true);
 
     const newEmail = `moved_${input.email}`;
-    const res = await client.post(EMAIL, { newEmail, currentPassword: PASSWORD });
+    const res = await client.post(EMAIL, { newEmail, auth: await authOf(client, PASSWORD) });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: user.id, email: newEmail, emailVerified: false });
     const stored = await t.server.ctx.store.userById(user.id);
@@ -93,7 +118,8 @@ describe('change e-mail', () => {
     await verifyEmail(t, newEmail);
     expect((await client.get(SESSION)).body.user).toMatchObject({ email: newEmail, emailVerified: true });
     // The old address is free again.
-    expect((await t.client().post('/api/auth/signup', { ...input, username: `${input.username}_b` })).status).toBe(201);
+    const { body } = await signUpBody({ ...input, username: `${input.username}_b` });
+    expect((await t.client().post('/api/auth/signup', body)).status).toBe(201);
   });
   it('a reset link mailed to the old address stops working after the change', async () => {
     const { client, input } = await signUp(t);
@@ -101,39 +127,76 @@ describe('change e-mail', () => {
     const mail = await t.mailTo(input.email, /Reset/);
     const token = new URL(mail.links.find((l) => l.includes('/reset-password?token=')) ?? '').searchParams.get('token');
     const newEmail = `other_${input.email}`;
-    expect((await client.post(EMAIL, { newEmail, currentPassword: PASSWORD })).status).toBe(200);
-    const res = await t.client().post('/api/auth/reset-password', { token, password: 'hijacked-pw' });
+    expect((await client.post(EMAIL, { newEmail, auth: await authOf(client, PASSWORD) })).status).toBe(200);
+    const res = await t.client().post('/api/auth/reset-password', await resetPasswordBody(token, 'hijacked-pw'));
     expectError(res, 400, 'invalid_token', MSG.invalidLink);
+    expect((await ownKeysOf(client)).stale).toBe(false);
     expect((await signIn(newEmail, PASSWORD)).status).toBe(200);
   });
 });
 
 describe('change password', () => {
   it('requires the current password and a valid new one', async () => {
-    const { client, input } = await signUp(t);
-    const wrong = await client.post(PASSWORD_PATH, { currentPassword: 'wrong-pw', newPassword: 'another-pw' });
-    expectError(wrong, 403, 'wrong_password', MSG.wrongPassword);
-    for (const body of [
-      {},
-      { currentPassword: '', newPassword: 'another-pw' },
-      { currentPassword: PASSWORD, newPassword: '' },
-    ]) {
-      expectError(await client.post(PASSWORD_PATH, body), 400, 'invalid_input', MSG.fillAll);
+    const { client, input, user, secrets } = await signUp(t);
+    const before = await ownKeysOf(client);
+    const wrong = await changePasswordBody(client, user.id, secrets.contents, 'wrong-pw', 'another-pw');
+    expectError(await client.post(PASSWORD_PATH, wrong.body), 403, 'wrong_password', MSG.wrongPassword);
+    // What the form checks before anything is derived: both fields, and the new password's rules.
+    for (const [form, message] of [
+      [{}, MSG.fillAll],
+      [{ currentPassword: '', newPassword: 'another-pw' }, MSG.fillAll],
+      [{ currentPassword: PASSWORD, newPassword: '' }, MSG.fillAll],
+      [{ currentPassword: PASSWORD, newPassword: '12345' }, MSG.password],
+      [{ currentPassword: PASSWORD, newPassword: 'x'.repeat(129) }, MSG.passwordMax],
+    ] as const) {
+      expect(changePasswordSchema.safeParse(form).error?.issues[0]?.message, JSON.stringify(form)).toBe(message);
     }
-    const short = await client.post(PASSWORD_PATH, { currentPassword: PASSWORD, newPassword: '12345' });
-    expectError(short, 400, 'invalid_input', MSG.password);
+    // What the server checks: every part present and well formed, no password, no weak KDF.
+    const { body } = await changePasswordBody(client, user.id, secrets.contents, PASSWORD, 'another-pw');
+    const { auth: _, ...noAuth } = body;
+    const { credentials: __, ...noCredentials } = body;
+    const { bundle: ___, ...noBundle } = body;
+    for (const [bad, message] of [
+      [{}, MSG.invalidCredentials],
+      [noAuth, MSG.invalidCredentials],
+      [{ ...body, auth: PASSWORD }, MSG.invalidCredentials],
+      [noCredentials, undefined],
+      [noBundle, 'Invalid key bundle'],
+      [{ ...body, bundle: 'not a bundle' }, 'Invalid key bundle'],
+      [{ ...body, bundleVersion: 1 }, undefined],
+      [{ ...body, credentials: { ...body.credentials, auth: 'short' } }, MSG.invalidCredentials],
+      [{ ...body, credentials: { ...body.credentials, kdf: { ...body.credentials.kdf, N: 2 ** 9 } } }, undefined],
+      [
+        { ...body, currentPassword: PASSWORD, newPassword: 'another-pw' },
+        'Unknown field: currentPassword, newPassword',
+      ],
+    ] as const) {
+      expectError(await client.post(PASSWORD_PATH, bad), 400, 'invalid_input', message);
+    }
+    // r below this server's 8: derived too cheaply for it.
+    const weak = await credentialsFor('another-pw', { alg: 'scrypt', N: 2 ** 10, r: 4, p: 1 });
+    expectError(
+      await client.post(PASSWORD_PATH, { ...body, credentials: weak.credentials }),
+      400,
+      'invalid_input',
+      'The password was derived with parameters too weak for this server',
+    );
     // Nothing changed.
+    expect(await ownKeysOf(client)).toEqual(before);
     expect((await signIn(input.email, PASSWORD)).status).toBe(200);
+    expect((await signIn(input.email, 'another-pw')).status).toBe(401);
     expect((await client.get(SESSION)).body.user).not.toBeNull();
   });
 
   it('ends the other sessions, keeps this one with a rotated cookie, and the old password fails', async () => {
-    const { client, input, user } = await signUp(t);
+    const { client, input, user, secrets } = await signUp(t);
     const earlier = t.client();
-    expect((await earlier.post(SIGNIN, { login: input.username, password: PASSWORD })).status).toBe(200);
+    expect((await signInWith(earlier, input.username, PASSWORD)).status).toBe(200);
     const before = client.cookie;
+    const keysBefore = await ownKeysOf(client);
 
-    const res = await client.post(PASSWORD_PATH, { currentPassword: PASSWORD, newPassword: 'changed-pw-1' });
+    const change = await changePasswordBody(client, user.id, secrets.contents, PASSWORD, 'changed-pw-1');
+    const res = await client.post(PASSWORD_PATH, change.body);
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(user.id);
     expect(client.cookie).toBeTruthy();
@@ -147,7 +210,17 @@ describe('change password', () => {
     expect(await countUserSessions(t.server.ctx.store, user.id)).toBe(1);
 
     expect((await signIn(input.email, PASSWORD)).status).toBe(401);
-    expect((await signIn(input.email, 'changed-pw-1')).status).toBe(200);
+    const ok = await signIn(input.email, 'changed-pw-1');
+    expect(ok.status).toBe(200);
+    // The same keys (the history stays readable), re-sealed under the new password's salt.
+    expect(ok.body.keys).toEqual({
+      ...keysBefore,
+      bundle: change.body.bundle,
+      bundleVersion: keysBefore.bundleVersion + 1,
+      kdf: change.body.credentials.kdf,
+      salt: change.body.credentials.salt,
+    });
+    expect(ok.body.keys.salt).not.toBe(keysBefore.salt);
     await t.mailTo(input.email, /password was changed/);
   });
 });
@@ -170,7 +243,7 @@ describe('delete account', () => {
     expect(await t.server.ctx.store.userById(user.id)).not.toBeNull();
     expect((await client.get(SESSION)).body.user.id).toBe(user.id);
 
-    expect((await client.post(SIGNIN, { login: input.email, password: PASSWORD })).status).toBe(200);
+    expect((await signInWith(client, input.email, PASSWORD)).status).toBe(200);
     expect((await client.del(ACCOUNT)).status).toBe(204);
     expect(await t.server.ctx.store.userById(user.id)).toBeNull();
   });
@@ -204,7 +277,7 @@ describe('delete account', () => {
     const { client, input, user } = await signUp(t);
     const peer = await signUp(t);
     const second = t.client();
-    expect((await second.post(SIGNIN, { login: input.email, password: PASSWORD })).status).toBe(200);
+    expect((await signInWith(second, input.email, PASSWORD)).status).toBe(200);
 
     const chatId = [user.id, peer.user.id].sort().join('_');
     const now = Date.now();
@@ -253,6 +326,7 @@ describe('delete account', () => {
     expect((await second.get(SESSION)).body).toEqual({ user: null });
     expect(await db.selectFrom('user_settings').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
     expect(await db.selectFrom('email_tokens').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await db.selectFrom('user_keys').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
 
     const left = await db.selectFrom('messages').select(['id', 'sender_id']).where('chat_id', '=', chatId).execute();
     expect(left).toEqual([{ id: 'm2', sender_id: peer.user.id }]);
@@ -264,11 +338,12 @@ describe('delete account', () => {
 
     // The username and e-mail can be registered again, in any case.
     expect((await signIn(input.email, PASSWORD)).status).toBe(401);
-    const again = await t.client().post('/api/auth/signup', {
+    const { body } = await signUpBody({
       ...input,
       username: input.username.toUpperCase(),
       email: input.email.toUpperCase(),
     });
+    const again = await t.client().post('/api/auth/signup', body);
     expect(again.status).toBe(201);
     expect(again.body.user.id).not.toBe(user.id);
   });

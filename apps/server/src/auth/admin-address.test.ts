@@ -4,7 +4,17 @@
  * password reset when a stranger signed up with it first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, LOOSE_LIMITS, newUserInput, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { authOf, resetPasswordBody } from '../test/accounts.ts';
+import {
+  expectError,
+  LOOSE_LIMITS,
+  newUserInput,
+  signInWith,
+  signUp,
+  signUpBody,
+  startTestServer,
+  type TestServer,
+} from '../test/harness.ts';
 
 const ADMIN = 'owner@example.com';
 let t: TestServer;
@@ -34,13 +44,16 @@ describe('the administrator’s address', () => {
     // The owner cannot sign up with it, in any case, nor move another account onto it.
     const owner = t.client();
     expectError(
-      await owner.post('/api/auth/signup', { ...newUserInput(), email: ADMIN.toUpperCase() }),
+      await owner.post('/api/auth/signup', (await signUpBody({ ...newUserInput(), email: ADMIN.toUpperCase() })).body),
       409,
       'email_taken',
     );
     const other = await signUp(t);
     expectError(
-      await other.client.post('/api/account/email', { newEmail: ADMIN, currentPassword: other.input.password }),
+      await other.client.post('/api/account/email', {
+        newEmail: ADMIN,
+        auth: await authOf(other.client, other.input.password),
+      }),
       409,
       'email_taken',
     );
@@ -48,16 +61,22 @@ describe('the administrator’s address', () => {
     // "Forgot password" sends the reset link to the address, which only its owner reads.
     expect((await owner.post('/api/auth/forgot-password', { email: ADMIN })).status).toBe(204);
     const token = await tokenFrom(ADMIN, '/reset-password');
-    expect((await owner.post('/api/auth/reset-password', { token, password: 'owners-own-pw' })).status).toBe(204);
+    expect((await owner.post('/api/auth/reset-password', await resetPasswordBody(token, 'owners-own-pw'))).status).toBe(
+      204,
+    );
     // The stranger is out; the owner signs in as the administrator.
     expectError(await stranger.client.get('/api/admin/stats'), 401, 'unauthenticated');
-    const signIn = await owner.post('/api/auth/signin', { login: ADMIN, password: 'owners-own-pw' });
+    expect((await signInWith(t.client(), ADMIN, stranger.input.password)).status).toBe(401);
+    const signIn = await signInWith(owner, ADMIN, 'owners-own-pw');
     expect(signIn.status).toBe(200);
     expect(signIn.body.user).toMatchObject({ isAdmin: true, emailVerified: true });
+    // The stranger's keys stay sealed by the stranger's password: the owner cannot open them.
+    expect(signIn.body.keys).toMatchObject({ stale: true });
     expect((await owner.get('/api/admin/stats')).status).toBe(200);
   });
 
   it('once verified, nobody else can take it', async () => {
-    expectError(await t.client().post('/api/auth/signup', { ...newUserInput(), email: ADMIN }), 409, 'email_taken');
+    const { body } = await signUpBody({ ...newUserInput(), email: ADMIN });
+    expectError(await t.client().post('/api/auth/signup', body), 409, 'email_taken');
   });
 });

@@ -1,9 +1,17 @@
 /** E-mail verification, password reset and the administrator, against a real server and its outbox. */
 
-import { MSG } from '@app/protocol';
+import { MSG, resetPasswordSchema } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
-import { signUp, startTestServer, type TestResponse, type TestServer, verifyEmail } from '../test/harness.ts';
+import { credentialsFor, resetPasswordBody, TEST_KDF } from '../test/accounts.ts';
+import {
+  signInWith,
+  signUp,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+  verifyEmail,
+} from '../test/harness.ts';
 import { countUserSessions } from '../test/store-queries.ts';
 
 const VERIFY = '/api/auth/verify-email';
@@ -141,7 +149,7 @@ describe('password reset', () => {
   it('the link resets the password, ends every session, and works once', async () => {
     const { client, input, user } = await signUp(t);
     const second = t.client();
-    expect((await second.post('/api/auth/signin', { login: input.username, password: PASSWORD })).status).toBe(200);
+    expect((await signInWith(second, input.username, PASSWORD)).status).toBe(200);
     expect(await countUserSessions(t.server.ctx.store, user.id)).toBe(2);
 
     expect((await t.client().post(FORGOT, { email: input.email })).status).toBe(204);
@@ -149,29 +157,41 @@ describe('password reset', () => {
     // A reset token is not a verification token.
     expectInvalidLink(await t.client().post(VERIFY, { token }));
 
-    const tooShort = await t.client().post(RESET, { token, password: '12345' });
-    expect(tooShort.status).toBe(400);
-    expect(tooShort.body.message).toBe(MSG.password);
-
-    const res = await t.client().post(RESET, { token, password: 'brand-new-pw' });
+    // The new password's rules are the reset form's; the server sees only credentials.
+    expect(resetPasswordSchema.safeParse({ token, password: '12345' }).error?.issues[0]?.message).toBe(MSG.password);
+    const good = await resetPasswordBody(token, 'brand-new-pw');
+    const weak = await credentialsFor('brand-new-pw', { ...TEST_KDF, r: 4 });
+    for (const [bad, message] of [
+      [{ token, password: 'brand-new-pw' }, undefined],
+      [{ ...good, credentials: { ...good.credentials, auth: '12345' } }, MSG.invalidCredentials],
+      [{ ...good, credentials: weak.credentials }, 'The password was derived with parameters too weak for this server'],
+    ] as const) {
+      const refused = await t.client().post(RESET, bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.error).toBe('invalid_input');
+      if (message) expect(refused.body.message).toBe(message);
+    }
+    // …and those refusals did not use the link up.
+    const res = await t.client().post(RESET, good);
     expect(res.status).toBe(204);
 
     expect(await countUserSessions(t.server.ctx.store, user.id)).toBe(0);
     expect((await client.get(SESSION)).body).toEqual({ user: null });
     expect((await second.get(SESSION)).body).toEqual({ user: null });
 
-    const old = await t.client().post('/api/auth/signin', { login: input.email, password: PASSWORD });
+    const old = await signInWith(t.client(), input.email, PASSWORD);
     expect(old.status).toBe(401);
     const fresh = t.client();
-    const ok = await fresh.post('/api/auth/signin', { login: input.email, password: 'brand-new-pw' });
+    const ok = await signInWith(fresh, input.email, 'brand-new-pw');
     expect(ok.status).toBe(200);
     // Following the link proved the mailbox.
     expect(ok.body.user.emailVerified).toBe(true);
+    // The keys are still sealed by the old password, which the server never knew.
+    expect(ok.body.keys).toMatchObject({ stale: true, salt: good.credentials.salt, bundleVersion: 1 });
 
-    expectInvalidLink(await t.client().post(RESET, { token, password: 'another-pw-1' }));
-    expect((await t.client().post('/api/auth/signin', { login: input.email, password: 'brand-new-pw' })).status).toBe(
-      200,
-    );
+    expectInvalidLink(await t.client().post(RESET, await resetPasswordBody(token, 'another-pw-1')));
+    expect((await signInWith(t.client(), input.email, 'brand-new-pw')).status).toBe(200);
+    expect((await signInWith(t.client(), input.email, 'another-pw-1')).status).toBe(401);
   });
 
   it('a newer reset mail voids the older link; a made-up token → 400', async () => {
@@ -180,9 +200,10 @@ describe('password reset', () => {
     const first = await newToken(input.email, '/reset-password');
     await t.client().post(FORGOT, { email: input.email });
     const second = await newToken(input.email, '/reset-password', [first]);
-    expectInvalidLink(await t.client().post(RESET, { token: first, password: 'another-pw-1' }));
-    expect((await t.client().post(RESET, { token: second, password: 'another-pw-1' })).status).toBe(204);
-    expectInvalidLink(await t.client().post(RESET, { token: 'B'.repeat(43), password: 'another-pw-1' }));
+    expectInvalidLink(await t.client().post(RESET, await resetPasswordBody(first, 'another-pw-1')));
+    expect((await t.client().post(RESET, await resetPasswordBody(second, 'another-pw-1'))).status).toBe(204);
+    expectInvalidLink(await t.client().post(RESET, await resetPasswordBody('B'.repeat(43), 'another-pw-1')));
+    expect((await signInWith(t.client(), input.email, 'another-pw-1')).status).toBe(200);
   });
 });
 

@@ -6,11 +6,11 @@ import {
   forgotPasswordSchema,
   handleKey,
   MSG,
-  resetPasswordSchema,
+  resetPasswordRequestSchema,
   type SessionResponse,
-  signInSchema,
-  signUpSchema,
-  type UserResponse,
+  type SignedInResponse,
+  signInRequestSchema,
+  signUpRequestSchema,
   usernameSchema,
   verifyEmailSchema,
 } from '@app/protocol';
@@ -19,7 +19,8 @@ import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 import { TakenError, type User } from '../storage/store.ts';
-import { hashSecret, verifySecret } from './passwords.ts';
+import { acceptCredentials, checkKdf } from './credentials.ts';
+import { verifySecret } from './passwords.ts';
 import { newToken } from './tokens.ts';
 
 const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -63,7 +64,7 @@ export function warnUnverifiedAdmin(log: FastifyBaseLogger, holder: User): void 
 }
 
 /** Resolves what was typed in the sign-in field to an account, or null. */
-async function findByLogin(ctx: AppContext, login: string): Promise<User | null> {
+export async function findByLogin(ctx: AppContext, login: string): Promise<User | null> {
   const value = login.trim();
   // '@alice' is a handle; anything else with '@' is an e-mail address (spec section 5).
   const handle = /^@[A-Za-z0-9_]+$/.test(value) ? value.slice(1) : value.includes('@') ? null : value;
@@ -82,7 +83,7 @@ function loginKey(login: string): string {
   return handleKey(login);
 }
 
-function ipOf(req: FastifyRequest): string {
+export function ipOf(req: FastifyRequest): string {
   return req.ip || 'unknown';
 }
 
@@ -102,22 +103,25 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { user: toMe(auth.user, config) };
   });
 
-  app.post(API.signUp, async (req, reply): Promise<UserResponse> => {
-    const input = parseBody(signUpSchema, req.body);
-    // Counted before anything is created; an attempt refused as taken gives its count back.
+  app.post(API.signUp, async (req, reply): Promise<SignedInResponse> => {
+    const input = parseBody(signUpRequestSchema, req.body);
+    checkKdf(config, input.credentials.kdf);
+    // Counted before anything is created (or hashed); an attempt refused as taken gives its count back.
     const ipKey = `signup:ip:${ipOf(req)}`;
     await throttle.take(ipKey, rl.signUpPerIp, rl.windowMs * 4);
     let user: User;
     const now = Date.now();
     try {
       await checkAvailable(ctx, input.username, input.email);
+      const credentials = await acceptCredentials(config, input.credentials);
       user = await store.createUser({
         username: input.username,
         name: input.name,
         email: input.email,
         phone: input.phone,
         age: input.age,
-        passwordHash: await hashSecret(input.password),
+        passwordHash: credentials.authHash,
+        e2ee: { kdf: credentials.kdf, salt: credentials.salt },
         now,
       });
     } catch (e) {
@@ -134,15 +138,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     devices.remember(reply, user);
     req.log.info({ userId: user.id }, 'account created');
     reply.code(201);
-    return { user: toMe(user, config) };
+    return { user: toMe(user, config), keys: null };
   });
 
-  app.post(API.signIn, async (req, reply): Promise<UserResponse> => {
-    const input = parseBody(signInSchema, req.body);
+  app.post(API.signIn, async (req, reply): Promise<SignedInResponse> => {
+    const input = parseBody(signInRequestSchema, req.body);
     const ip = ipOf(req);
     const user = await findByLogin(ctx, input.login);
     const ticket = await throttle.signIn(loginKey(input.login), ip, devices.trusted(req, user));
-    const ok = await verifySecret(user?.passwordHash ?? null, input.password);
+    // `auth`; the password itself only for an account from before end-to-end encryption.
+    const given = user?.authVersion === 0 ? input.password : input.auth;
+    const ok = await verifySecret(user && given !== undefined ? user.passwordHash : null, given ?? '');
     if (!user || !ok) {
       req.log.info({ ip }, 'sign-in failed');
       throw new HttpError(401, 'invalid_credentials', MSG.invalidCredentials);
@@ -161,7 +167,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
     await sessions.start(req, reply, user.id, input.remember);
     devices.remember(reply, user);
-    return { user: toMe(user, config) };
+    return { user: toMe(user, config), keys: await ctx.keys.ownKeys(user.id) };
   });
 
   app.post(API.signOut, async (req, reply) => {
@@ -218,14 +224,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   app.post(API.resetPassword, async (req, reply) => {
-    const { token, password } = parseBody(resetPasswordSchema, req.body);
+    const { token, credentials } = parseBody(resetPasswordRequestSchema, req.body);
+    // Weak parameters are refused before the link is used up; `auth` is hashed only for a good link.
+    checkKdf(config, credentials.kdf);
     const now = Date.now();
     const t = await store.consumeEmailToken(sessions.hash(token), 'reset', now);
     const user = t ? await store.userById(t.userId) : null;
     if (!t || !user || user.email.toLowerCase() !== t.email.toLowerCase()) {
       throw new HttpError(400, 'invalid_token', MSG.invalidLink);
     }
-    await store.setPasswordHash(user.id, await hashSecret(password));
+    const stored = await acceptCredentials(config, credentials);
+    // The keys stay sealed by the old password (archived): see KeyStore.resetPassword.
+    await ctx.keys.resetPassword(user.id, stored, now);
     await store.deleteUserSessions(user.id);
     ctx.realtime.closeUser(user.id, CLOSE.sessionEnded);
     // Proving control of the mailbox also proves the address.

@@ -2,9 +2,12 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../config.ts';
+import { randomAuth, signInBody } from '../test/accounts.ts';
 import {
   LOOSE_LIMITS,
+  signInWith,
   signUp,
+  signUpBody,
   startTestServer,
   type TestClient,
   type TestResponse,
@@ -56,20 +59,24 @@ describe('signing in', () => {
       `@${input.username}`,
     ]) {
       const c = t.client();
-      const res = await c.post(SIGNIN, { login, password: PASSWORD });
+      const res = await signInWith(c, login, PASSWORD);
       expect(res.status, login).toBe(200);
       expect(res.body.user.id).toBe(user.id);
+      // The account's keys come with it, sealed: the server cannot open them.
+      expect(res.body.keys).toMatchObject({ bundleVersion: 1, stale: false, publicKeys: { userId: user.id } });
       expect((await c.get(SESSION)).body.user.id).toBe(user.id);
     }
   });
 
   it('a wrong password and an unknown account give the identical 401 body', async () => {
     const { input } = await signUp(t);
-    const wrong = await t.client().post(SIGNIN, { login: input.email, password: 'wrong-password' });
-    const unknownEmail = await t.client().post(SIGNIN, { login: 'nobody@example.com', password: PASSWORD });
-    const unknownName = await t.client().post(SIGNIN, { login: 'nobody_here', password: PASSWORD });
-    const badHandle = await t.client().post(SIGNIN, { login: 'no such-user!', password: PASSWORD });
-    for (const res of [wrong, unknownEmail, unknownName, badHandle]) {
+    const wrong = await signInWith(t.client(), input.email, 'wrong-password');
+    const unknownEmail = await signInWith(t.client(), 'nobody@example.com', PASSWORD);
+    const unknownName = await signInWith(t.client(), 'nobody_here', PASSWORD);
+    const badHandle = await signInWith(t.client(), 'no such-user!', PASSWORD);
+    // The password itself, as an old client would send it, is no credential any more.
+    const plain = await t.client().post(SIGNIN, { login: input.email, password: PASSWORD });
+    for (const res of [wrong, unknownEmail, unknownName, badHandle, plain]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual(INVALID);
       expect(sidOf(res)).toBeUndefined();
@@ -77,13 +84,28 @@ describe('signing in', () => {
   });
 
   it('missing or empty fields → 400', async () => {
-    for (const body of [{}, { login: 'someone' }, { password: PASSWORD }, { login: '', password: PASSWORD }]) {
+    const auth = randomAuth();
+    const noCredential = { login: 'someone' };
+    for (const body of [
+      {},
+      { auth },
+      { password: PASSWORD },
+      { login: '', auth },
+      { login: '   ', auth },
+      noCredential,
+    ]) {
       const res = await t.client().post(SIGNIN, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('invalid_input');
       expect(res.body.message).toBe('Please fill in all fields');
     }
-    const extra = await t.client().post(SIGNIN, { login: 'someone', password: PASSWORD, admin: true });
+    // `auth` is 32 bytes in base64url, nothing else.
+    for (const bad of ['', 'short', `${auth}A`, `${auth.slice(0, -1)}+`, `${auth.slice(0, -1)}=`, 42, null]) {
+      const res = await t.client().post(SIGNIN, { login: 'someone', auth: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body).toMatchObject({ error: 'invalid_input', message: 'Invalid credentials' });
+    }
+    const extra = await t.client().post(SIGNIN, { login: 'someone', auth, admin: true });
     expect(extra.status).toBe(400);
     expect(extra.body.message).toBe('Unknown field: admin');
   });
@@ -91,7 +113,7 @@ describe('signing in', () => {
   it('rotates the session: a new cookie value, and the old token stops working', async () => {
     const { client, input, user } = await signUp(t);
     const oldCookie = client.cookie;
-    const res = await client.post(SIGNIN, { login: input.email, password: PASSWORD });
+    const res = await signInWith(client, input.email, PASSWORD);
     expect(res.status).toBe(200);
     expect(client.cookie).toBeTruthy();
     expect(client.cookie).not.toBe(oldCookie);
@@ -102,7 +124,7 @@ describe('signing in', () => {
   it('remember:false gives a browser-session cookie (no Max-Age, no Expires)', async () => {
     const { input } = await signUp(t);
     const c = t.client();
-    const res = await c.post(SIGNIN, { login: input.username, password: PASSWORD, remember: false });
+    const res = await signInWith(c, input.username, PASSWORD, { remember: false });
     expect(res.status).toBe(200);
     const cookie = sidOf(res);
     expect(cookie).toMatch(/HttpOnly/i);
@@ -111,7 +133,7 @@ describe('signing in', () => {
     expect(cookie).not.toMatch(/Expires/i);
     expect((await c.get(SESSION)).body.user).not.toBeNull();
 
-    const remembered = await t.client().post(SIGNIN, { login: input.username, password: PASSWORD });
+    const remembered = await signInWith(t.client(), input.username, PASSWORD);
     expect(sidOf(remembered)).toMatch(/Max-Age=\d+/i);
   });
 });
@@ -171,12 +193,13 @@ describe('cross-origin requests', () => {
     expect(signOut.body.error).toBe('bad_origin');
     expect((await client.get(SESSION)).body.user.id).toBe(user.id);
 
-    const other = { ...input, username: `${input.username}x`, email: `x${input.email}` };
+    const { body: other } = await signUpBody({ ...input, username: `${input.username}x`, email: `x${input.email}` });
     const signUpRes = await t.client().request('POST', '/api/auth/signup', other, evil);
     expect(signUpRes.status).toBe(403);
     expect(await t.server.ctx.store.countUsers()).toBe(before);
 
-    const signInRes = await t.client().request('POST', SIGNIN, { login: input.email, password: PASSWORD }, evil);
+    const body = await signInBody(t.client(), input.email, PASSWORD);
+    const signInRes = await t.client().request('POST', SIGNIN, body, evil);
     expect(signInRes.status).toBe(403);
     expect(sidOf(signInRes)).toBeUndefined();
 
@@ -196,13 +219,13 @@ describe('blocked users', () => {
     const { input, user } = await signUp(t);
     await t.server.ctx.store.setFlags(user.id, { blocked: true });
     const c = t.client();
-    const res = await c.post(SIGNIN, { login: input.email, password: PASSWORD });
+    const res = await signInWith(c, input.email, PASSWORD);
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('blocked');
     expect(sidOf(res)).toBeUndefined();
     expect(c.cookie).toBeNull();
     // A wrong password still says only 'Invalid credentials'.
-    const wrong = await t.client().post(SIGNIN, { login: input.email, password: 'nope-nope' });
+    const wrong = await signInWith(t.client(), input.email, 'nope-nope');
     expect(wrong.body).toEqual(INVALID);
   });
 
@@ -237,11 +260,11 @@ describe('sign-in rate limits', () => {
     try {
       const { input } = await signUp(s);
       for (let i = 0; i < 3; i++) {
-        const res = await s.client().post(SIGNIN, { login: input.email, password: `wrong-${i}` });
+        const res = await signInWith(s.client(), input.email, `wrong-${i}`);
         expect(res.body).toEqual(INVALID);
       }
       for (const login of [input.email, `  ${input.email.toUpperCase()} `]) {
-        const res = await s.client().post(SIGNIN, { login, password: PASSWORD });
+        const res = await signInWith(s.client(), login, PASSWORD);
         expect(res.status, login).toBe(429);
         expect(res.body.error).toBe('rate_limited');
         expect(sidOf(res)).toBeUndefined();
@@ -249,18 +272,16 @@ describe('sign-in rate limits', () => {
       // The handle is another login with its own count (sharing one would tell a stranger
       // which e-mail is which @handle); '@handle' and 'handle' are the same login.
       for (let i = 0; i < 3; i++) {
-        const res = await s.client().post(SIGNIN, { login: `@${input.username}`, password: `wrong-${i}` });
+        const res = await signInWith(s.client(), `@${input.username}`, `wrong-${i}`);
         expect(res.body).toEqual(INVALID);
       }
-      expect((await s.client().post(SIGNIN, { login: input.username.toUpperCase(), password: PASSWORD })).status).toBe(
-        429,
-      );
+      expect((await signInWith(s.client(), input.username.toUpperCase(), PASSWORD)).status).toBe(429);
       // Another account is not affected.
       const other = await signUp(s);
-      expect((await s.client().post(SIGNIN, { login: other.input.email, password: PASSWORD })).status).toBe(200);
+      expect((await signInWith(s.client(), other.input.email, PASSWORD)).status).toBe(200);
 
       await new Promise((r) => setTimeout(r, windowMs + 200));
-      const res = await s.client().post(SIGNIN, { login: input.email, password: PASSWORD });
+      const res = await signInWith(s.client(), input.email, PASSWORD);
       expect(res.status).toBe(200);
     } finally {
       await s.close();
@@ -272,15 +293,13 @@ describe('sign-in rate limits', () => {
     try {
       const accounts = [await signUp(s), await signUp(s), await signUp(s), await signUp(s)];
       for (const a of accounts.slice(0, 3)) {
-        expect((await s.client().post(SIGNIN, { login: a.input.email, password: 'wrong-pw' })).status).toBe(401);
+        expect((await signInWith(s.client(), a.input.email, 'wrong-pw')).status).toBe(401);
       }
-      const last = accounts[3]?.input.email;
-      const res = await s.client().post(SIGNIN, { login: last, password: PASSWORD });
+      const last = accounts[3]?.input.email ?? '';
+      const res = await signInWith(s.client(), last, PASSWORD);
       expect(res.status).toBe(429);
       expect(res.body.error).toBe('rate_limited');
-      const spoofed = await s
-        .client({ 'x-forwarded-for': '198.51.100.7' })
-        .post(SIGNIN, { login: last, password: PASSWORD });
+      const spoofed = await signInWith(s.client({ 'x-forwarded-for': '198.51.100.7' }), last, PASSWORD);
       expect(spoofed.status).toBe(429);
     } finally {
       await s.close();

@@ -1,8 +1,17 @@
 /** Sign-up against a real server: spec section 5 rules, taken handles, hostile input, limits. */
-import { MSG } from '@app/protocol';
+import { MSG, signUpSchema } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
-import { expectError, LOOSE_LIMITS, newUserInput, startTestServer, type TestServer } from '../test/harness.ts';
+import { credentialsFor, randomAuth, TEST_KDF } from '../test/accounts.ts';
+import {
+  expectError,
+  LOOSE_LIMITS,
+  newUserInput,
+  signInWith,
+  signUpBody,
+  startTestServer,
+  type TestServer,
+} from '../test/harness.ts';
 
 const SIGNUP = '/api/auth/signup';
 let t: TestServer;
@@ -17,6 +26,11 @@ afterAll(async () => {
 });
 
 const count = () => t.server.ctx.store.countUsers();
+
+/** The body a browser sends for a new user with `overrides`: `credentials`, no password. */
+async function body(overrides: Record<string, unknown> = {}) {
+  return (await signUpBody(newUserInput(overrides))).body;
+}
 
 /** Posts a body and asserts it is refused and no account appeared. */
 async function refused(body: unknown, status: number, error: string, init: RequestInit = {}) {
@@ -43,32 +57,80 @@ describe('spec section 5 rules, with their exact messages', () => {
     ['username of 21 characters', { username: 'u'.repeat(21) }, MSG.usernameMax],
     ['username with other characters', { username: 'bad-name!' }, MSG.usernameChars],
     ['email "nope"', { email: 'nope' }, MSG.email],
-    ['password of 5 characters', { password: '12345' }, MSG.password],
     ['agree false', { agree: false }, MSG.agreement],
     ['agree missing', { agree: undefined }, MSG.agreement],
   ];
   for (const [label, override, message] of cases) {
     it(`refuses ${label}: '${message}'`, async () => {
-      const res = await refused(newUserInput(override), 400, 'invalid_input');
+      const res = await refused(await body(override), 400, 'invalid_input');
       expect(res.body.message).toBe(message);
+      // The form applies the same rule before anything is sent.
+      expect(signUpSchema.safeParse(newUserInput(override)).error?.issues[0]?.message).toBe(message);
     });
   }
 
+  it("the password's rules are the form's (the server never sees it): 6 to 128 characters", () => {
+    const message = (password: unknown) => signUpSchema.safeParse(newUserInput({ password })).error?.issues[0]?.message;
+    expect(message('12345')).toBe(MSG.password);
+    expect(message('')).toBe(MSG.password);
+    expect(message(undefined)).toBe(MSG.password);
+    expect(message('x'.repeat(129))).toBe(MSG.passwordMax);
+    expect(message('123456')).toBeUndefined();
+    expect(message('x'.repeat(128))).toBeUndefined();
+  });
+
+  it('refuses the password itself, and credentials that are missing, malformed or derived too cheaply', async () => {
+    const good = await body();
+    const c = good.credentials;
+    const cases: [string, unknown, string | undefined][] = [
+      ['the password in clear', { ...good, password: 'secret123' }, 'Unknown field: password'],
+      ['no credentials', { ...good, credentials: undefined }, undefined],
+      ['credentials as a string', { ...good, credentials: 'secret123' }, undefined],
+      ['auth missing', { ...good, credentials: { ...c, auth: undefined } }, MSG.invalidCredentials],
+      ['auth as the password', { ...good, credentials: { ...c, auth: 'secret123' } }, MSG.invalidCredentials],
+      ['auth of 42 characters', { ...good, credentials: { ...c, auth: c.auth.slice(1) } }, MSG.invalidCredentials],
+      ['auth of 44 characters', { ...good, credentials: { ...c, auth: `${c.auth}A` } }, MSG.invalidCredentials],
+      ['auth in base64', { ...good, credentials: { ...c, auth: `${c.auth.slice(1)}+` } }, MSG.invalidCredentials],
+      ['a salt of 8 bytes', { ...good, credentials: { ...c, salt: 'AAAAAAAAAAA' } }, 'Invalid salt'],
+      ['a salt with padding', { ...good, credentials: { ...c, salt: `${c.salt}==` } }, 'Invalid salt'],
+      ['another KDF', { ...good, credentials: { ...c, kdf: { ...c.kdf, alg: 'pbkdf2' } } }, undefined],
+      ['the legacy KDF', { ...good, credentials: { ...c, kdf: { alg: 'legacy' } } }, undefined],
+      ['N not a power of two', { ...good, credentials: { ...c, kdf: { ...c.kdf, N: 1500 } } }, undefined],
+      ['N of 2^9', { ...good, credentials: { ...c, kdf: { ...c.kdf, N: 2 ** 9 } } }, undefined],
+      ['N of 2^21', { ...good, credentials: { ...c, kdf: { ...c.kdf, N: 2 ** 21 } } }, undefined],
+      ['p of 5', { ...good, credentials: { ...c, kdf: { ...c.kdf, p: 5 } } }, undefined],
+      ['an extra KDF field', { ...good, credentials: { ...c, kdf: { ...c.kdf, dkLen: 16 } } }, 'Unknown field: dkLen'],
+      ['an extra credentials field', { ...good, credentials: { ...c, wrapKey: c.auth } }, 'Unknown field: wrapKey'],
+    ];
+    for (const [label, b, message] of cases) {
+      const res = await refused(b, 400, 'invalid_input');
+      if (message !== undefined) expect(res.body.message, label).toBe(message);
+    }
+    const weak = await credentialsFor('secret123', { ...TEST_KDF, r: 4 });
+    const res = await refused({ ...good, credentials: weak.credentials }, 400, 'invalid_input');
+    expect(res.body.message).toBe('The password was derived with parameters too weak for this server');
+    // The same body, well formed, is accepted.
+    expect((await t.client().post(SIGNUP, good)).status).toBe(201);
+  });
+
   it('accepts the boundaries: name 2 and 50, phone 10 and 15, age 13 and 120, username 3 and 20, password 6', async () => {
     const tag = Date.now().toString(36).slice(-6);
-    const bodies = [
+    const inputs = [
       newUserInput({ name: 'Al', phone: '5551234567', age: 13, username: `a${tag}`.slice(0, 3), password: '123456' }),
       newUserInput({ name: 'N'.repeat(50), phone: '+55512345678901', age: 120, username: `z_${tag}`.padEnd(20, '9') }),
     ];
-    for (const body of bodies) {
-      const res = await t.client().post(SIGNUP, body);
+    for (const input of inputs) {
+      expect(signUpSchema.safeParse(input).success).toBe(true);
+      const res = await t.client().post(SIGNUP, (await signUpBody(input)).body);
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.user).toMatchObject({
-        name: body.name,
-        phone: body.phone,
-        age: body.age,
-        username: body.username,
+        name: input.name,
+        phone: input.phone,
+        age: input.age,
+        username: input.username,
       });
+      // The 6-character password is the one that signs in.
+      expect((await signInWith(t.client(), input.email, input.password)).status).toBe(200);
     }
   });
 });
@@ -77,16 +139,16 @@ describe('taken handles and e-mails', () => {
   it("'Username Taken' when the handle exists in another case", async () => {
     const first = newUserInput();
     const handle = `al_${first.username.slice(-8)}`.toLowerCase();
-    expect((await t.client().post(SIGNUP, { ...first, username: handle })).status).toBe(201);
-    const res = await refused(newUserInput({ username: handle.toUpperCase() }), 409, 'username_taken');
+    expect((await t.client().post(SIGNUP, (await signUpBody({ ...first, username: handle })).body)).status).toBe(201);
+    const res = await refused(await body({ username: handle.toUpperCase() }), 409, 'username_taken');
     expect(res.body.message).toBe(MSG.usernameTaken);
     expect(res.body.message).toBe('This username is already in use');
   });
 
   it('e-mail taken in another case → 409 email_taken', async () => {
     const first = newUserInput();
-    expect((await t.client().post(SIGNUP, first)).status).toBe(201);
-    const res = await refused(newUserInput({ email: first.email.toUpperCase() }), 409, 'email_taken');
+    expect((await t.client().post(SIGNUP, (await signUpBody(first)).body)).status).toBe(201);
+    const res = await refused(await body({ email: first.email.toUpperCase() }), 409, 'email_taken');
     expect(res.body.message).toBe(MSG.emailTaken);
   });
 });
@@ -95,8 +157,10 @@ describe('a successful sign-up', () => {
   it('201, online, verification mail, HttpOnly SameSite=Lax session cookie', async () => {
     const input = newUserInput();
     const client = t.client();
-    const res = await client.post(SIGNUP, input);
+    const res = await client.post(SIGNUP, (await signUpBody(input)).body);
     expect(res.status).toBe(201);
+    // No keys yet: the browser makes them now that the account has its id (PUT /api/me/keys).
+    expect(res.body.keys).toBeNull();
     expect(res.body.user).toMatchObject({
       username: input.username,
       email: input.email,
@@ -125,7 +189,7 @@ describe('a successful sign-up', () => {
 
 describe('bad input changes nothing', () => {
   it('a body over 16 KiB → 413 payload_too_large', async () => {
-    const res = await refused(newUserInput({ name: 'x'.repeat(17 * 1024) }), 413, 'payload_too_large');
+    const res = await refused(await body({ name: 'x'.repeat(17 * 1024) }), 413, 'payload_too_large');
     expect(res.body.message).toBeTypeOf('string');
   });
 
@@ -140,7 +204,7 @@ describe('bad input changes nothing', () => {
   });
 
   it('prototype-pollution keys → 400', async () => {
-    const base = JSON.stringify(newUserInput()).slice(0, -1);
+    const base = JSON.stringify(await body()).slice(0, -1);
     await refused(`${base},"__proto__":{"isAdmin":true}}`, 400, 'invalid_input');
     await refused(`${base},"constructor":{"prototype":{"isAdmin":true}}}`, 400, 'invalid_input');
   });
@@ -158,26 +222,41 @@ describe('bad input changes nothing', () => {
     ['username', ['alice']],
     ['email', ['a@example.com']],
     ['email', { address: 'a@example.com' }],
-    ['password', 123456],
-    ['password', { p: 'secret123' }],
+    ['credentials', 123456],
+    ['credentials', ['secret123']],
+    ['credentials', null],
     ['agree', 'true'],
     ['agree', 1],
   ];
   for (const [field, value] of wrongTypes) {
     it(`wrong type in ${field}: ${JSON.stringify(value)} → 400`, async () => {
-      await refused(newUserInput({ [field]: value }), 400, 'invalid_input');
+      await refused({ ...(await body()), [field]: value }, 400, 'invalid_input');
+    });
+  }
+  const wrongCredentialTypes: [string, unknown][] = [
+    ['auth', 12345],
+    ['auth', ['x'.repeat(43)]],
+    ['salt', 12345],
+    ['kdf', 'scrypt'],
+    ['kdf', { alg: 'scrypt', N: '1024', r: 8, p: 1 }],
+    ['kdf', { alg: 'scrypt', N: 1024.5, r: 8, p: 1 }],
+  ];
+  for (const [field, value] of wrongCredentialTypes) {
+    it(`wrong type in credentials.${field}: ${JSON.stringify(value)} → 400`, async () => {
+      const good = await body();
+      await refused({ ...good, credentials: { ...good.credentials, [field]: value } }, 400, 'invalid_input');
     });
   }
 
   it("an unknown extra field → 400 'Unknown field: ...'", async () => {
-    const res = await refused(newUserInput({ isAdmin: true }), 400, 'invalid_input');
+    const res = await refused(await body({ isAdmin: true }), 400, 'invalid_input');
     expect(res.body.message).toBe('Unknown field: isAdmin');
-    const res2 = await refused(newUserInput({ verified: true }), 400, 'invalid_input');
+    const res2 = await refused(await body({ verified: true }), 400, 'invalid_input');
     expect(res2.body.message).toBe('Unknown field: verified');
   });
 
   it('text/plain, form and multipart content types → 415', async () => {
-    const json = JSON.stringify(newUserInput());
+    const json = JSON.stringify(await body());
     for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
       await refused(json, 415, 'unsupported_media_type', { headers: { 'content-type': type } });
     }
@@ -206,7 +285,7 @@ describe('bad input changes nothing', () => {
   ];
   for (const [field, value] of hostile) {
     it(`SQL/HTML payload in ${field} is refused: ${JSON.stringify(value)}`, async () => {
-      await refused(newUserInput({ [field]: value }), 400, 'invalid_input');
+      await refused(await body({ [field]: value }), 400, 'invalid_input');
     });
   }
 
@@ -219,16 +298,16 @@ describe('bad input changes nothing', () => {
     ]) {
       const before = await count();
       const input = newUserInput({ name: payload, password: "' OR '1'='1" });
-      const res = await t.client().post(SIGNUP, input);
+      const res = await t.client().post(SIGNUP, (await signUpBody(input)).body);
       expect(res.status).toBe(201);
       expect(res.body.user.name).toBe(payload);
       expect(await count()).toBe(before + 1);
       expect((await store.userById(res.body.user.id))?.name).toBe(payload);
       // The password is a secret, not SQL: only the exact string signs in.
-      const ok = await t.client().post('/api/auth/signin', { login: input.email, password: "' OR '1'='1" });
-      expect(ok.status).toBe(200);
-      const no = await t.client().post('/api/auth/signin', { login: input.email, password: "' OR '1'='2" });
-      expect(no.status).toBe(401);
+      expect((await signInWith(t.client(), input.email, "' OR '1'='1")).status).toBe(200);
+      expect((await signInWith(t.client(), input.email, "' OR '1'='2")).status).toBe(401);
+      // Nor is `auth`: a guess is only a guess.
+      expect((await t.client().post('/api/auth/signin', { login: input.email, auth: randomAuth() })).status).toBe(401);
     }
   });
 });
@@ -243,12 +322,12 @@ describe('per-IP sign-up limit', () => {
   });
 
   it('the third sign-up from one IP → 429 rate_limited and no account', async () => {
-    for (let i = 0; i < 2; i++) expect((await small.client().post(SIGNUP, newUserInput())).status).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await small.client().post(SIGNUP, await body())).status).toBe(201);
     const before = await small.server.ctx.store.countUsers();
-    const res = await small.client().post(SIGNUP, newUserInput());
+    const res = await small.client().post(SIGNUP, await body());
     expectError(res, 429, 'rate_limited');
     // A spoofed X-Forwarded-For is not trusted (TRUST_PROXY is off).
-    const spoofed = await small.client({ 'x-forwarded-for': '203.0.113.9' }).post(SIGNUP, newUserInput());
+    const spoofed = await small.client({ 'x-forwarded-for': '203.0.113.9' }).post(SIGNUP, await body());
     expectError(spoofed, 429, 'rate_limited');
     expect(await small.server.ctx.store.countUsers()).toBe(before);
   });
@@ -256,9 +335,12 @@ describe('per-IP sign-up limit', () => {
   it('refused input does not use up the allowance', async () => {
     const other = await startTestServer({ config: { rateLimits: { ...DEFAULT_RATE_LIMITS, signUpPerIp: 1 } } });
     try {
-      for (let i = 0; i < 3; i++)
-        expect((await other.client().post(SIGNUP, newUserInput({ age: 5 }))).status).toBe(400);
-      expect((await other.client().post(SIGNUP, newUserInput())).status).toBe(201);
+      const good = await body();
+      const weak = { ...good, credentials: (await credentialsFor('secret123', { ...TEST_KDF, r: 4 })).credentials };
+      for (const refusedBody of [await body({ age: 5 }), weak, { ...good, credentials: undefined }]) {
+        expect((await other.client().post(SIGNUP, refusedBody)).status).toBe(400);
+      }
+      expect((await other.client().post(SIGNUP, good)).status).toBe(201);
     } finally {
       await other.close();
     }

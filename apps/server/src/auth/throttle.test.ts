@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../config.ts';
+import { credentialsFor, randomAuth, signInBody } from '../test/accounts.ts';
 import {
   newUserInput,
   SCALE_OUT_SKIP,
+  signInWith,
   signUp,
   startServerPair,
   startTestServer,
@@ -84,17 +86,15 @@ describe.each(SETUPS)('attempt limits on $name', (setup) => {
   it('100 concurrent wrong sign-ins to one account from one address: exactly 5 are judged', async () => {
     const victim = await signUp(first());
     const ip = '203.0.113.10';
+    // Guesses of `auth` (what a guessed password would give: 32 bytes the server cannot tell apart).
     const res = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        clientOf(servers, i, ip).post('/api/auth/signin', { login: victim.input.email, password: `wrong-${i}` }),
+        clientOf(servers, i, ip).post('/api/auth/signin', { login: victim.input.email, auth: randomAuth() }),
       ),
     );
     expect(statuses(res)).toEqual({ 401: DEFAULT_RATE_LIMITS.signInPerAccountIp, 429: 95 });
     // The right password from that address is refused too, until the window passes.
-    const right = await clientOf(servers, 1, ip).post('/api/auth/signin', {
-      login: victim.input.email,
-      password: victim.input.password,
-    });
+    const right = await signInWith(clientOf(servers, 1, ip), victim.input.email, victim.input.password);
     expect(right.status).toBe(429);
     expect(right.body.message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
   });
@@ -107,7 +107,7 @@ describe.each(SETUPS)('attempt limits on $name', (setup) => {
       Array.from({ length: 100 }, (_, i) =>
         clientOf(servers, i, ip).post('/api/auth/signin', {
           login: accounts[i % accounts.length]?.input.email,
-          password: 'not-the-password',
+          auth: randomAuth(),
         }),
       ),
     );
@@ -127,10 +127,12 @@ describe.each(SETUPS)('sign-up and PIN limits on $name', (setup) => {
 
   it('100 concurrent sign-ups from one address: exactly 10 accounts', async () => {
     const before = await (servers[0] as TestServer).server.ctx.store.countUsers();
+    const { credentials } = await credentialsFor('secret123');
     const res = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        clientOf(servers, i, '203.0.113.20').post('/api/auth/signup', newUserInput()),
-      ),
+      Array.from({ length: 100 }, (_, i) => {
+        const { password: __, ...fields } = newUserInput();
+        return clientOf(servers, i, '203.0.113.20').post('/api/auth/signup', { ...fields, credentials });
+      }),
     );
     expect(statuses(res)).toEqual({ 201: 10, 429: 90 });
     expect(await (servers[0] as TestServer).server.ctx.store.countUsers()).toBe(before + 10);
@@ -237,7 +239,8 @@ describe.each(SETUPS)('the owner’s browser and a guessing burst on $name', (se
     const owner = await signUp(servers[0] as TestServer, {}, '198.51.100.1');
     // The owner's browser signs in once: it now holds a device cookie for the account.
     const browser = clientOf(servers, 0, '198.51.100.1');
-    const first = await browser.post('/api/auth/signin', { login: owner.input.email, password: owner.input.password });
+    const right = await signInBody(browser, owner.input.email, owner.input.password);
+    const first = await browser.post('/api/auth/signin', right);
     expect(first.status).toBe(200);
     expect(browser.device).toBeTruthy();
 
@@ -247,7 +250,7 @@ describe.each(SETUPS)('the owner’s browser and a guessing burst on $name', (se
       Array.from({ length: 60 }, async (_, i) => {
         const r = await clientOf(servers, i, `203.0.113.${100 + (i % 20)}`).post('/api/auth/signin', {
           login: owner.input.email,
-          password: `guess-${i}`,
+          auth: randomAuth(),
         });
         if (r.status === 401) judged.push(Date.now() - started);
         return r;
@@ -267,20 +270,17 @@ describe.each(SETUPS)('the owner’s browser and a guessing burst on $name', (se
     // The owner's own browser, even from an address the strangers used, is not held up.
     const t0 = Date.now();
     const again = clientOf(servers, 1, '203.0.113.100', browser);
-    const ok = await again.post('/api/auth/signin', { login: owner.input.email, password: owner.input.password });
+    const ok = await again.post('/api/auth/signin', right);
     expect(ok.status).toBe(200);
     expect(Date.now() - t0).toBeLessThan(SLOW_MS);
     // Without it, from that address, the owner is refused like the strangers…
-    const bare = await clientOf(servers, 0, '203.0.113.100').post('/api/auth/signin', {
-      login: owner.input.email,
-      password: owner.input.password,
-    });
+    const bare = await clientOf(servers, 0, '203.0.113.100').post('/api/auth/signin', right);
     expect(bare.status).toBe(429);
     // …and a device cookie of another account is worth nothing here.
     const stranger = await signUp(servers[0] as TestServer, {}, '203.0.113.100');
     const borrowed = clientOf(servers, 0, '203.0.113.100', stranger.client);
     borrowed.cookie = null;
-    const refused = await borrowed.post('/api/auth/signin', { login: owner.input.email, password: 'guess-x' });
+    const refused = await borrowed.post('/api/auth/signin', { login: owner.input.email, auth: randomAuth() });
     expect(refused.status).toBe(429);
   });
 });

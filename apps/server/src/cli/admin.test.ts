@@ -1,14 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createAccount, openBundle, sealBundle } from '@app/e2ee';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from '../auth/passwords.ts';
 import { migrate, openDb } from '../storage/db.ts';
+import { insertKeys } from '../storage/key-store.ts';
 import { Store } from '../storage/store.ts';
-import { runAdmin } from './admin.ts';
+import { deriveKeys, TEST_KDF } from '../test/accounts.ts';
+import { RESET_LOCKS_HISTORY, runAdmin } from './admin.ts';
 
 let dir: string;
-const env = () => ({ DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com' });
+/** KDF_COST 10: the CLI derives `auth` with the server's parameters, cheaply here. */
+const env = () => ({ DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com', KDF_COST: '10' });
 
 function capture(answer?: string) {
   const lines: string[] = [];
@@ -81,7 +85,52 @@ describe('npm run admin', () => {
     expect(scripted.lines.at(-2)).toBe('Verified Boss@Example.com (@boss).');
   });
 
-  it('resets a password (given or generated) and ends every session', async () => {
+  /** The account's stored credentials, and whether `password` is the one they were derived from. */
+  async function credentialsOf(userId: string) {
+    const row = await withStore((s) =>
+      s.db
+        .selectFrom('users')
+        .select(['password_hash', 'kdf', 'kdf_salt', 'auth_version'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow(),
+    );
+    return {
+      ...row,
+      async opens(password: string) {
+        if (!row.kdf || !row.kdf_salt) return verifySecret(row.password_hash, password);
+        const { auth } = await deriveKeys(password, row.kdf_salt, JSON.parse(row.kdf));
+        return verifySecret(row.password_hash, auth);
+      },
+    };
+  }
+
+  it('says a reset locks the history and asks first; no answer, no terminal: nothing changes', async () => {
+    const user = await withStore((s) => s.userByEmail('boss@example.com'));
+    const before = await credentialsOf(user?.id as string);
+    const account = 'Account @boss (The Boss), e-mail Boss@Example.com.';
+    const no = capture('n');
+    expect(await runAdmin(['reset-password', 'boss@example.com', '--password', 'not-this-one'], env(), no.out)).toBe(1);
+    expect(no.lines).toEqual([
+      account,
+      RESET_LOCKS_HISTORY,
+      'ASK Reset the password of Boss@Example.com? [y/N] ',
+      'Nothing changed.',
+    ]);
+    const script = capture();
+    expect(await runAdmin(['reset-password', 'boss@example.com'], env(), script.out)).toBe(1);
+    expect(script.lines).toEqual([
+      account,
+      RESET_LOCKS_HISTORY,
+      'ERR Nothing changed: run it in a terminal to confirm, or add --yes.',
+    ]);
+    expect(await credentialsOf(user?.id as string)).toMatchObject({
+      password_hash: before.password_hash,
+      kdf: before.kdf,
+      kdf_salt: before.kdf_salt,
+    });
+  });
+
+  it('resets a password (given or generated) and ends every session; the keys stay sealed by the old one, archived', async () => {
     const user = await withStore(async (s) => {
       const u = await s.userByEmail('boss@example.com');
       const now = Date.now();
@@ -98,20 +147,62 @@ describe('npm run admin', () => {
       });
       return u;
     });
+    const userId = user?.id as string;
+    // An account from before end-to-end encryption (a hash of the password, no KDF).
+    expect(await credentialsOf(userId)).toMatchObject({ kdf: null, kdf_salt: null, auth_version: 0 });
     const given = capture();
-    expect(await runAdmin(['reset-password', 'boss@example.com', '--password', 'brand-new-pw'], env(), given.out)).toBe(
-      0,
-    );
-    expect(given.lines[0]).toBe('New password set for Boss@Example.com (@boss); 1 session(s) ended.');
-    const after = await withStore((s) => s.userById(user?.id as string));
-    expect(await verifySecret(after?.passwordHash as string, 'brand-new-pw')).toBe(true);
+    const args = ['reset-password', 'boss@example.com', '--password', 'brand-new-pw', '--yes'];
+    expect(await runAdmin(args, env(), given.out)).toBe(0);
+    expect(given.lines).toEqual([
+      'Account @boss (The Boss), e-mail Boss@Example.com.',
+      RESET_LOCKS_HISTORY,
+      'New password set for Boss@Example.com (@boss); 1 session(s) ended.',
+    ]);
+    // Derived as a browser would, with this server's parameters; the password is not stored.
+    const after = await credentialsOf(userId);
+    expect(after).toMatchObject({ auth_version: 1, kdf_salt: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
+    expect(JSON.parse(after.kdf as string)).toEqual(TEST_KDF);
+    expect(after.password_hash).toMatch(/^\$argon2id\$/);
+    expect(await after.opens('brand-new-pw')).toBe(true);
+    expect(await verifySecret(after.password_hash, 'brand-new-pw')).toBe(false);
+    expect(await after.opens('another-pw')).toBe(false);
 
-    const generated = capture();
+    // The account gets keys under that password (as its browser would at sign-in).
+    const { wrapKey } = await deriveKeys('brand-new-pw', after.kdf_salt as string, TEST_KDF);
+    const { contents, publicKeys } = await createAccount(userId);
+    const { userId: _, ...pub } = publicKeys;
+    const bundle = await sealBundle(contents, wrapKey, userId, 1);
+    await withStore((s) => insertKeys(s.db, userId, { ...pub, bundle }, Date.now()));
+
+    const generated = capture('y');
     expect(await runAdmin(['reset-password', 'boss@example.com'], env(), generated.out)).toBe(0);
-    const pw = generated.lines[1]?.replace('Password: ', '') ?? '';
+    expect(generated.lines.slice(0, 3)).toEqual([
+      'Account @boss (The Boss), e-mail Boss@Example.com.',
+      RESET_LOCKS_HISTORY,
+      'ASK Reset the password of Boss@Example.com? [y/N] ',
+    ]);
+    const pw = generated.lines.at(-1)?.replace('Password: ', '') ?? '';
     expect(pw.length).toBeGreaterThanOrEqual(16);
-    const again = await withStore((s) => s.userById(user?.id as string));
-    expect(await verifySecret(again?.passwordHash as string, pw)).toBe(true);
+    const again = await credentialsOf(userId);
+    expect(await again.opens(pw)).toBe(true);
+    expect(await again.opens('brand-new-pw')).toBe(false);
+    expect(again.kdf_salt).not.toBe(after.kdf_salt);
+
+    // The bundle stays sealed by the old password: stale, and archived with that password's salt.
+    const keys = await withStore(async (s) => ({
+      row: await s.db.selectFrom('user_keys').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow(),
+      archive: await s.db.selectFrom('user_key_archive').selectAll().where('user_id', '=', userId).execute(),
+    }));
+    expect(keys.row).toMatchObject({ bundle, bundle_version: 1, bundle_stale: 1 });
+    expect(keys.archive).toEqual([
+      expect.objectContaining({ bundle, bundle_version: 1, id_version: 1, kdf_salt: after.kdf_salt }),
+    ]);
+    const old = await deriveKeys(
+      'brand-new-pw',
+      keys.archive[0]?.kdf_salt as string,
+      JSON.parse(keys.archive[0]?.kdf as string),
+    );
+    expect(await openBundle(keys.archive[0]?.bundle as string, old.wrapKey, userId, 1)).toEqual(contents);
   });
 
   it('refuses unknown accounts, bad input and unknown commands with a clear message', async () => {

@@ -5,11 +5,14 @@
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
+import { newCredentials } from '@app/e2ee/kdf';
 import { emailSchema, passwordSchema } from '@app/protocol';
+import { kdfParams } from '../auth/credentials.ts';
 import { hashSecret } from '../auth/passwords.ts';
-import { loadConfig } from '../config.ts';
+import { type Config, loadConfig } from '../config.ts';
 import { AdminStore } from '../storage/admin-store.ts';
 import { type Db, migrate, openDb } from '../storage/db.ts';
+import { KeyStore } from '../storage/key-store.ts';
 import { Store } from '../storage/store.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
@@ -17,8 +20,11 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
   verify-email <email> [--yes]              mark the account's e-mail address verified (it
                                             shows the account and asks first; --yes skips
                                             the question)
-  reset-password <email> [--password NEW]   set a new password (a random one is printed
-                                            when none is given) and end every session
+  reset-password <email> [--password NEW] [--yes]
+                                            set a new password (a random one is printed
+                                            when none is given) and end every session;
+                                            messages from before stay locked until the
+                                            user unlocks them (it says so and asks first)
 
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
 
@@ -31,7 +37,7 @@ export interface AdminOutput {
 
 type Command =
   | { name: 'verify-email'; email: string; yes: boolean }
-  | { name: 'reset-password'; email: string; password: string | null };
+  | { name: 'reset-password'; email: string; password: string | null; yes: boolean };
 type User = NonNullable<Awaited<ReturnType<Store['userByEmail']>>>;
 
 /** The command line as a command, or the exit code of a usage error (after saying why). */
@@ -50,15 +56,16 @@ function parseArgs(args: string[], out: AdminOutput): Command | number {
     out.error(`Give the account's e-mail address.\n\n${ADMIN_USAGE}`);
     return 2;
   }
-  if (command === 'verify-email') return { name: command, email: email.data, yes: rest.includes('--yes') };
+  const yes = rest.includes('--yes');
+  if (command === 'verify-email') return { name: command, email: email.data, yes };
   const i = rest.indexOf('--password');
-  if (i < 0) return { name: command, email: email.data, password: null };
+  if (i < 0) return { name: command, email: email.data, password: null, yes };
   const parsed = passwordSchema.safeParse(rest[i + 1] ?? '');
   if (!parsed.success) {
     out.error(parsed.error.issues[0]?.message ?? 'Invalid password');
     return 2;
   }
-  return { name: command, email: email.data, password: parsed.data };
+  return { name: command, email: email.data, password: parsed.data, yes };
 }
 
 /** Whether the operator confirms (or --yes did); says why not when not. */
@@ -88,14 +95,33 @@ async function verifyEmail(db: Db, user: User, adminEmail: string, yes: boolean,
   return 0;
 }
 
-async function resetPassword(db: Db, user: User, password: string | null, out: AdminOutput): Promise<number> {
+/** What a reset does to end-to-end encrypted history (the reset page says the same). */
+export const RESET_LOCKS_HISTORY =
+  "The password protects the account's encryption keys. After a reset, a browser the user signed in with before keeps them; any other browser starts new keys (the old ones stay archived for an unlock with the old password).";
+
+async function resetPassword(
+  db: Db,
+  config: Config,
+  user: User,
+  command: { password: string | null; yes: boolean },
+  out: AdminOutput,
+): Promise<number> {
   const store = new Store(db);
-  const newPassword = password ?? randomBytes(12).toString('base64url');
-  await store.setPasswordHash(user.id, await hashSecret(newPassword));
+  out.log(`Account @${user.username} (${user.name}), e-mail ${user.email}.`);
+  out.log(RESET_LOCKS_HISTORY);
+  if (!(await confirmed(`Reset the password of ${user.email}? [y/N] `, command.yes, out))) return 1;
+  const newPassword = command.password ?? randomBytes(12).toString('base64url');
+  // The CLI derives `auth` as a browser would (same KDF, a new salt); the password is not stored.
+  const c = await newCredentials(newPassword, kdfParams(config));
+  await new KeyStore(db.kysely).resetPassword(
+    user.id,
+    { authHash: await hashSecret(c.auth), kdf: c.kdf, salt: c.salt },
+    Date.now(),
+  );
   const ended = await store.deleteUserSessions(user.id);
   await new AdminStore(db.kysely).recordShell('shell.resetPassword', user, Date.now());
   out.log(`New password set for ${user.email} (@${user.username}); ${ended} session(s) ended.`);
-  if (password === null) out.log(`Password: ${newPassword}`);
+  if (command.password === null) out.log(`Password: ${newPassword}`);
   return 0;
 }
 
@@ -122,7 +148,7 @@ export async function runAdmin(
     }
     return command.name === 'verify-email'
       ? await verifyEmail(db, user, config.adminEmail, command.yes, out)
-      : await resetPassword(db, user, command.password, out);
+      : await resetPassword(db, config, user, command, out);
   } finally {
     await db.close();
   }

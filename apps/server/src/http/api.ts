@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAdminRoutes } from '../admin/admin-routes.ts';
 import { registerAccountRoutes } from '../auth/account-routes.ts';
+import { kdfParams } from '../auth/credentials.ts';
+import { registerKeyRoutes } from '../auth/key-routes.ts';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import type { AppContext } from '../context.ts';
 import { registerMeRoutes } from '../social/me-routes.ts';
@@ -27,8 +29,13 @@ export async function registerApi(app: FastifyInstance, ctx: AppContext, redis: 
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
     registerMeRoutes(api, ctx);
+    registerKeyRoutes(api, ctx);
     api.get(API.publicSettings, async (): Promise<PublicSettings> => {
-      return { helpLink: await ctx.store.getSetting(HELP_LINK_KEY), uploadUrl: config.uploadUrl };
+      return {
+        helpLink: await ctx.store.getSetting(HELP_LINK_KEY),
+        uploadUrl: config.uploadUrl,
+        kdf: kdfParams(config),
+      };
     });
     registerAdminRoutes(api, ctx);
   });

@@ -15,7 +15,7 @@ import type { ChatMessage, DownFrame } from '@app/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../spawn-server.ts';
-import { newUserInput, TestClient, type TestServer } from '../test/harness.ts';
+import { newUserInput, signUpBody, TestClient, type TestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -51,6 +51,8 @@ async function startProcess(): Promise<Proc> {
     PRESENCE_SWEEP_MS: String(SWEEP_MS),
     RATE_LIMIT_SIGNUP_PER_IP: '1000',
     RATE_LIMIT_SIGNIN_PER_IP: '1000',
+    // The test's credentials are derived cheaply (TEST_KDF); the servers must accept them.
+    KDF_COST: '10',
   };
   const { child, url } = await spawnServer({ env, timeoutMs: 20_000 });
   return { child, url, dataDir };
@@ -61,8 +63,8 @@ const serverOf = (p: Proc) => ({ url: p.url }) as TestServer;
 
 async function signUp(p: Proc) {
   const client = new TestClient(p.url, { origin: p.url });
-  const input = newUserInput();
-  const res = await client.post('/api/auth/signup', input);
+  const { body } = await signUpBody(newUserInput());
+  const res = await client.post('/api/auth/signup', body);
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status}`);
   return { client, id: res.body.user.id as string };
 }

@@ -6,8 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import { CLOSE } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changePasswordBody } from '../test/accounts.ts';
 import { inconsistencies } from '../test/consistency.ts';
-import { ENGINES, LOOSE_LIMITS, signUp, startEngineServer, type TestServer, verifyEmail } from '../test/harness.ts';
+import {
+  ENGINES,
+  LOOSE_LIMITS,
+  signInWith,
+  signUp,
+  startEngineServer,
+  type TestServer,
+  verifyEmail,
+} from '../test/harness.ts';
 import { RawWsClient } from '../test/raw-ws.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { CLOSE_GRACE_MS } from './realtime.ts';
@@ -100,13 +109,15 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
   it('password change: the other sessions’ sockets handle nothing more', async () => {
     const s = await setUp();
     const other = t.client();
-    expect(
-      (await other.post('/api/auth/signin', { login: s.x.input.email, password: s.x.input.password })).status,
-    ).toBe(200);
-    const res = await other.post('/api/account/password', {
-      currentPassword: s.x.input.password,
-      newPassword: 'another456',
-    });
+    expect((await signInWith(other, s.x.input.email, s.x.input.password)).status).toBe(200);
+    const { body } = await changePasswordBody(
+      other,
+      s.x.user.id,
+      s.x.secrets.contents,
+      s.x.input.password,
+      'another456',
+    );
+    const res = await other.post('/api/account/password', body);
     expect(res.status).toBe(200);
     await expectIgnored(s, CLOSE.sessionEnded);
   });

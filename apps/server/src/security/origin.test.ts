@@ -4,6 +4,7 @@
  * refused. Without it, the request's own host is accepted.
  */
 import { describe, expect, it } from 'vitest';
+import { randomAuth } from '../test/accounts.ts';
 import { expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { RawWsClient } from '../test/raw-ws.ts';
 import { originCheck } from './origin.ts';
@@ -37,13 +38,15 @@ describe('a server with PUBLIC_URL', () => {
   it('refuses API calls whose Origin is only the Host’s, and takes those from PUBLIC_URL', async () => {
     const own = t.url;
     expectError(
-      await t.client().request('POST', '/api/auth/signin', { login: 'x', password: 'y' }, { headers: { origin: own } }),
+      await t
+        .client()
+        .request('POST', '/api/auth/signin', { login: 'x', auth: randomAuth() }, { headers: { origin: own } }),
       403,
       'bad_origin',
     );
     const res = await t
       .client()
-      .request('POST', '/api/auth/signin', { login: 'nobody', password: 'y' }, { headers: { origin: PUBLIC } });
+      .request('POST', '/api/auth/signin', { login: 'nobody', auth: randomAuth() }, { headers: { origin: PUBLIC } });
     expectError(res, 401, 'invalid_credentials');
   });
 

@@ -4,7 +4,8 @@
  */
 import { API, chatIdOf, PIN_FAILURES_MAX, SOCIAL_MSG } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
-import { expectError, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
+import { authOf, randomAuth } from '../test/accounts.ts';
+import { expectError, LOOSE_LIMITS, signInWith, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const t = useTestServer({ config: { rateLimits: LOOSE_LIMITS } });
@@ -177,12 +178,16 @@ describe('PIN', () => {
     expect(row?.pin_hash).not.toContain('123456');
 
     expectError(await a.client.request('PUT', API.pin, { pin: '654321' }), 403, 'wrong_password');
+    const wrong = await authOf(a.client, 'wrong-password');
+    expectError(await a.client.request('PUT', API.pin, { pin: '654321', auth: wrong }), 403, 'wrong_password');
+    expectError(await a.client.request('DELETE', API.pin, { auth: wrong }), 403, 'wrong_password');
+    expectError(await a.client.request('DELETE', API.pin, { auth: randomAuth() }), 403, 'wrong_password');
+    // The password itself is not the credential.
     expectError(
-      await a.client.request('PUT', API.pin, { pin: '654321', password: 'wrong-password' }),
-      403,
-      'wrong_password',
+      await a.client.request('PUT', API.pin, { pin: '654321', password: a.input.password }),
+      400,
+      'invalid_input',
     );
-    expectError(await a.client.request('DELETE', API.pin, { password: 'wrong-password' }), 403, 'wrong_password');
 
     // A right PIN resets the count of wrong ones.
     for (let i = 0; i < PIN_FAILURES_MAX - 1; i++) {
@@ -200,7 +205,10 @@ describe('PIN', () => {
     expectError(await a.client.post(API.verifyPin, { pin: '123456' }), 429, 'pin_locked');
 
     // The account password replaces the PIN ("Forgot PIN?"), which also ends the lock-out.
-    const changed = await a.client.request('PUT', API.pin, { pin: '222222', password: a.input.password });
+    const changed = await a.client.request('PUT', API.pin, {
+      pin: '222222',
+      auth: await authOf(a.client, a.input.password),
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.pinLockedUntil).toBeNull();
     expect((await a.client.post(API.verifyPin, { pin: '222222' })).status).toBe(200);
@@ -245,14 +253,13 @@ describe('locked chats', () => {
     expect((await again.request('history', { peerId: b.user.id })).messages).toHaveLength(2);
     await again.close();
     const other = t.client();
-    expect((await other.post('/api/auth/signin', { login: a.input.email, password: a.input.password })).status).toBe(
-      200,
-    );
+    expect((await signInWith(other, a.input.email, a.input.password)).status).toBe(200);
     const otherWs = await WsTestClient.connect(t, other.cookie);
     expect(await otherWs.requestError('history', { peerId: b.user.id })).toMatchObject({ code: 'locked' });
 
     // Removing the PIN unlocks every locked chat.
-    expect((await a.client.request('DELETE', API.pin, { password: a.input.password })).status).toBe(200);
+    const auth = await authOf(a.client, a.input.password);
+    expect((await a.client.request('DELETE', API.pin, { auth })).status).toBe(200);
     await otherWs.waitFor(() => otherWs.updates().some((u) => u.update.kind === 'chat' && !u.update.chat.locked));
     expect((await otherWs.request('history', { peerId: b.user.id })).messages).toHaveLength(2);
     await otherWs.close();

@@ -61,8 +61,8 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     const input = parseBody(setPinSchema, req.body);
     const pin = await pins.pinState(user.id);
     if (pin.hash !== null) {
-      if (!input.password) throw new HttpError(403, 'wrong_password', SOCIAL_MSG.pinPasswordRequired);
-      if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.password))) {
+      if (!input.auth) throw new HttpError(403, 'wrong_password', SOCIAL_MSG.pinPasswordRequired);
+      if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.auth))) {
         throw new HttpError(403, 'wrong_password', 'The password is incorrect');
       }
     }
@@ -76,7 +76,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     const input = parseBody(removePinSchema, req.body);
     const pin = await pins.pinState(user.id);
     if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
-    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.password))) {
+    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.auth))) {
       throw new HttpError(403, 'wrong_password', 'The password is incorrect');
     }
     realtime.publish(await pins.setPin(user.id, null, Date.now()));

@@ -3,8 +3,9 @@
  * against a real server, the client bypassed: raw HTTP with the session cookie and raw
  * WebSocket frames. Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
-import { API, chatIdOf, PIN_FAILURES_MAX, PIN_GRANT_MS, PIN_LOCKOUT_MS } from '@app/protocol';
+import { API, chatIdOf, MSG, PIN_FAILURES_MAX, PIN_GRANT_MS, PIN_LOCKOUT_MS } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
+import { authOf, randomAuth } from '../test/accounts.ts';
 import { ENGINES, expectError, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
 import { connectedPerson, setPin, settle, signInAgain } from '../test/people.ts';
 import { WsTestClient } from '../test/ws-client.ts';
@@ -44,7 +45,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       expect((await a.client.get(API.privacy)).body).toMatchObject({ hasPin: false, pinLockedUntil: null });
       // Nothing to verify or remove yet.
       expectError(await a.client.post(API.verifyPin, { pin: '123456' }), 400, 'no_pin', 'You have not set a PIN');
-      expectError(await a.client.del(API.pin, { password: a.input.password }), 400, 'no_pin');
+      expectError(await a.client.del(API.pin, { auth: await authOf(a.client, a.input.password) }), 400, 'no_pin');
 
       const set = await a.client.request('PUT', API.pin, { pin: '123456' });
       expect(set.status).toBe(200);
@@ -71,17 +72,28 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         'wrong_password',
         'Enter your account password to change or remove your PIN',
       );
-      expectError(
-        await a.client.request('PUT', API.pin, { pin: '654321', password: 'not-my-password' }),
-        403,
-        'wrong_password',
-        'The password is incorrect',
-      );
-      expectError(await a.client.request('PUT', API.pin, { pin: '654321', password: '' }), 403, 'wrong_password');
+      const wrong = await authOf(a.client, 'not-my-password');
+      for (const auth of [wrong, randomAuth()]) {
+        expectError(
+          await a.client.request('PUT', API.pin, { pin: '654321', auth }),
+          403,
+          'wrong_password',
+          'The password is incorrect',
+        );
+      }
+      // An empty or malformed `auth`, or the password itself, is no credential.
+      for (const body of [
+        { pin: '654321', auth: '' },
+        { pin: '654321', auth: 'not-my-password' },
+        { pin: '654321', password: a.input.password },
+      ]) {
+        expectError(await a.client.request('PUT', API.pin, body), 400, 'invalid_input');
+      }
       expect((await userRow(a.user.id)).hash).toBe(first);
       expectError(await a.client.post(API.verifyPin, { pin: '654321' }), 403, 'invalid_pin');
 
-      const changed = await a.client.request('PUT', API.pin, { pin: '654321', password: a.input.password });
+      const auth = await authOf(a.client, a.input.password);
+      const changed = await a.client.request('PUT', API.pin, { pin: '654321', auth });
       expect(changed.status).toBe(200);
       const second = (await userRow(a.user.id)).hash;
       expect(second).toMatch(/^\$argon2id\$/);
@@ -89,10 +101,11 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       expectError(await a.client.post(API.verifyPin, { pin: '123456' }), 403, 'invalid_pin');
       expect((await a.client.post(API.verifyPin, { pin: '654321' })).status).toBe(200);
 
-      expectError(await a.client.del(API.pin, {}), 400, 'invalid_input', 'Please fill in all fields');
-      expectError(await a.client.del(API.pin, { password: 'not-my-password' }), 403, 'wrong_password');
+      expectError(await a.client.del(API.pin, {}), 400, 'invalid_input', MSG.invalidCredentials);
+      expectError(await a.client.del(API.pin, { password: a.input.password }), 400, 'invalid_input');
+      expectError(await a.client.del(API.pin, { auth: wrong }), 403, 'wrong_password');
       expect((await userRow(a.user.id)).hash).toBe(second);
-      const removed = await a.client.del(API.pin, { password: a.input.password });
+      const removed = await a.client.del(API.pin, { auth });
       expect(removed.status).toBe(200);
       expect(removed.body).toMatchObject({ hasPin: false, pinLockedUntil: null });
       expect((await userRow(a.user.id)).hash).toBeNull();
@@ -362,11 +375,13 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       }
 
       // Without the password nothing changes.
-      expectError(await a.client.del(API.pin, { password: 'not-my-password' }), 403, 'wrong_password');
+      const wrong = await authOf(a.client, 'not-my-password');
+      expectError(await a.client.del(API.pin, { auth: wrong }), 403, 'wrong_password');
       expect((await otherWs.request('chats')).chats.every((ch) => ch.locked)).toBe(true);
 
       const seq = otherWs.lastSeq;
-      expect((await a.client.del(API.pin, { password: a.input.password })).status).toBe(200);
+      const auth = await authOf(a.client, a.input.password);
+      expect((await a.client.del(API.pin, { auth })).status).toBe(200);
       await otherWs.waitFor(
         () =>
           otherWs.updates().filter((u) => u.seq > seq && u.update.kind === 'chat' && !u.update.chat.locked).length >= 2,

@@ -29,6 +29,11 @@ export interface UsersTable {
   update_seq: number;
   /** When the user last opened /notifications (broadcasts after it are unseen). */
   notifications_seen_at: number | null;
+  /** The password KDF's parameters (JSON) and salt; null for an account from before them. */
+  kdf: string | null;
+  kdf_salt: string | null;
+  /** 0: password_hash is of the password; 1: of the browser-derived `auth`. */
+  auth_version: number;
 }
 
 export interface SessionsTable {
@@ -149,6 +154,31 @@ export interface RateLimitsTable {
   reset_at: number;
 }
 
+/** An account's keys (migration 006). */
+export interface UserKeysTable {
+  user_id: string;
+  id_version: number;
+  ik_pub: string;
+  uk_epoch: number;
+  uk_pub: string;
+  uk_sig: string;
+  bundle: string;
+  bundle_version: number;
+  bundle_stale: Bool;
+  updated_at: number;
+}
+
+/** A bundle sealed by an earlier password, with that password's KDF salt. */
+export interface UserKeyArchiveTable {
+  user_id: string;
+  bundle_version: number;
+  id_version: number;
+  bundle: string;
+  kdf: string;
+  kdf_salt: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -163,4 +193,6 @@ export interface Database {
   user_updates: UserUpdatesTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  user_keys: UserKeysTable;
+  user_key_archive: UserKeyArchiveTable;
 }

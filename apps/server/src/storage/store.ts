@@ -2,9 +2,12 @@
  * Every query the server makes, behind one class, so the same contract tests run
  * against SQLite and PostgreSQL.
  */
+
+import type { KdfParamsWire } from '@app/protocol';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from './db.ts';
 import { newId } from './ids.ts';
+import { deleteKeys } from './key-store.ts';
 import { lockUser } from './people-locks.ts';
 import type { Bool, Database, EmailTokenKind, UsersTable } from './schema.ts';
 
@@ -20,6 +23,8 @@ export interface User {
   age: number;
   profilePic: string | null;
   passwordHash: string;
+  /** 0: passwordHash is of the password itself (from before end-to-end encryption); 1: of `auth`. */
+  authVersion: number;
   createdAt: number;
   updatedAt: number | null;
   status: string;
@@ -35,6 +40,8 @@ export interface NewUser {
   phone: string;
   age: number;
   passwordHash: string;
+  /** The password KDF of a `passwordHash` of `auth`; absent: a legacy account (a hash of the password). */
+  e2ee?: { kdf: KdfParamsWire; salt: string };
   now: number;
 }
 
@@ -78,6 +85,7 @@ function toUser(r: UserRow): User {
     age: r.age,
     profilePic: r.profile_pic,
     passwordHash: r.password_hash,
+    authVersion: r.auth_version,
     createdAt: Number(r.created_at),
     updatedAt: r.updated_at === null ? null : Number(r.updated_at),
     status: r.status,
@@ -134,6 +142,9 @@ export class Store {
       pin_locked_until: null,
       update_seq: 0,
       notifications_seen_at: null,
+      kdf: input.e2ee ? JSON.stringify(input.e2ee.kdf) : null,
+      kdf_salt: input.e2ee?.salt ?? null,
+      auth_version: input.e2ee ? 1 : 0,
     };
     try {
       await this.db.transaction().execute(async (tx) => {
@@ -250,6 +261,7 @@ export class Store {
         .execute();
       await tx.deleteFrom('user_chats').where('user_id', '=', userId).execute();
       await tx.deleteFrom('user_updates').where('user_id', '=', userId).execute();
+      await deleteKeys(tx, userId);
       await tx.deleteFrom('users').where('id', '=', userId).execute();
     });
   }

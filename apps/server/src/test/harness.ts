@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { buildServer, type Server } from '../app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from '../config.ts';
 import { type OutboxMail, readOutbox } from '../mail/outbox.ts';
+import { credentialsFor, setUpKeys, signInBody } from './accounts.ts';
 
 export interface TestResponse<T = unknown> {
   status: number;
@@ -90,7 +91,15 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-test-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, PORT: '0', WEB_DIST: '', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'admin@example.com', ...opts.env },
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      WEB_DIST: '',
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: 'admin@example.com',
+      KDF_COST: '10',
+      ...opts.env,
+    },
     opts.config,
   );
   const server = await buildServer(config, {
@@ -242,13 +251,36 @@ export function newUserInput(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Signs a new user up (from `ip`, behind a trusted proxy) and returns a client holding their session. */
+/** The sign-up body a browser sends for `input`: its fields, and `auth` instead of the password. */
+export async function signUpBody(input: Record<string, unknown> & { password: string }) {
+  const { password, ...fields } = input;
+  const { credentials, wrapKey } = await credentialsFor(password);
+  return { body: { ...fields, credentials }, wrapKey };
+}
+
+/**
+ * Signs a new user up (from `ip`, behind a trusted proxy) as the web client does: `auth`
+ * derived from the password, then the account's keys. Returns a client holding the session.
+ */
 export async function signUp(t: TestServer, overrides: Record<string, unknown> = {}, ip?: string) {
   const input = newUserInput(overrides);
   const client = t.client(ip ? { 'x-forwarded-for': ip } : {});
-  const res = await client.post('/api/auth/signup', input);
+  const { body, wrapKey } = await signUpBody(input);
+  const res = await client.post('/api/auth/signup', body);
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { client, input, user: res.body.user as { id: string; username: string; email: string } };
+  const user = res.body.user as { id: string; username: string; email: string };
+  const secrets = await setUpKeys(client, user.id, wrapKey);
+  return { client, input, user, secrets };
+}
+
+/** Signs in as a browser would (prelogin, then `auth`); the answer of POST /api/auth/signin. */
+export async function signInWith(
+  client: TestClient,
+  login: string,
+  password: string,
+  extra: { remember?: boolean } = {},
+): Promise<TestResponse<any>> {
+  return client.post('/api/auth/signin', await signInBody(client, login, password, extra));
 }
 
 /** Follows the newest verification link sent to `email`. */

@@ -4,4 +4,5 @@
  */
 
 export { type OutboxMail, readOutbox } from '../mail/outbox.ts';
+export * from './accounts.ts';
 export * from './harness.ts';

@@ -4,7 +4,7 @@
  */
 import { API, type Privacy, type Update } from '@app/protocol';
 import { expect } from 'vitest';
-import { signUp, type TestServer } from './harness.ts';
+import { signInWith, signUp, type TestServer } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 /** A new user, signed in, with a socket that has been welcomed. */
@@ -54,7 +54,7 @@ export async function setPin(p: Person, pin: string): Promise<void> {
 /** A second session of the same account (another browser). */
 export async function signInAgain(t: TestServer, p: Person) {
   const c = t.client();
-  const res = await c.post(API.signIn, { login: p.input.email, password: p.input.password });
+  const res = await signInWith(c, p.input.email, p.input.password);
   expect(res.status).toBe(200);
   return c;
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { notifyError } from '@/components/ui/toaster';
 import { ApiError, api } from '@/lib/api';
+import { wipeLocalKeys } from '@/lib/keys/local-keys';
 import { getSession, setUser } from '@/lib/session';
 
 /**
@@ -50,6 +51,8 @@ export function useSignOut(): { signOut: () => Promise<void>; busy: boolean } {
         return;
       }
     }
+    // This browser's copy of the keys goes with the session.
+    await wipeLocalKeys();
     leave('/signin');
   };
   return { signOut, busy };

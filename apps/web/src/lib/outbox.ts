@@ -9,6 +9,7 @@
  */
 import { messageIdSchema, userIdSchema } from '@app/protocol';
 import { z } from 'zod';
+import { openIdb, txDone } from './idb';
 
 /** Why a message was not sent: the server refused it for good, or it failed too often. */
 const outboxFailureSchema = z.object({
@@ -70,45 +71,21 @@ let opening: Promise<IDBDatabase | null> | null = null;
 const memory = new Map<string, OutboxEntry>();
 
 function open(): Promise<IDBDatabase | null> {
-  opening ??= new Promise<IDBDatabase | null>((resolve) => {
-    if (typeof indexedDB === 'undefined') {
-      resolve(null);
-      return;
+  opening ??= openIdb(DB_NAME, 1, (db) => {
+    if (!db.objectStoreNames.contains(STORE)) {
+      db.createObjectStore(STORE, { keyPath: 'msgId' }).createIndex('userId', 'userId');
     }
-    let req: IDBOpenDBRequest;
-    try {
-      req = indexedDB.open(DB_NAME, 1);
-    } catch {
-      resolve(null);
-      return;
-    }
-    req.onupgradeneeded = () => {
-      const db = req.result;
-      if (!db.objectStoreNames.contains(STORE)) {
-        db.createObjectStore(STORE, { keyPath: 'msgId' }).createIndex('userId', 'userId');
-      }
-    };
-    req.onsuccess = () => {
-      const db = req.result;
-      // Another tab upgrading the schema: let it, and reopen next time.
+  }).then((db) => {
+    // Another tab upgrading the schema: let it, and reopen next time.
+    if (db) {
       db.onversionchange = () => {
         db.close();
         opening = null;
       };
-      resolve(db);
-    };
-    req.onerror = () => resolve(null);
-    req.onblocked = () => resolve(null);
+    }
+    return db;
   });
   return opening;
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
 }
 
 /** Stores an entry; resolves once it is durable. */
@@ -120,7 +97,7 @@ export async function putOutbox(entry: OutboxEntry): Promise<void> {
   }
   const tx = db.transaction(STORE, 'readwrite');
   tx.objectStore(STORE).put(entry);
-  await done(tx);
+  await txDone(tx);
 }
 
 export async function removeOutbox(msgId: string): Promise<void> {
@@ -129,7 +106,7 @@ export async function removeOutbox(msgId: string): Promise<void> {
   if (!db) return;
   const tx = db.transaction(STORE, 'readwrite');
   tx.objectStore(STORE).delete(msgId);
-  await done(tx);
+  await txDone(tx);
 }
 
 /** This user's stored records (waiting and failed messages), unparsed: see parseOutboxEntries. */
@@ -138,7 +115,7 @@ export async function listOutbox(userId: string): Promise<unknown[]> {
   if (!db) return [...memory.values()].filter((e) => e.userId === userId);
   const tx = db.transaction(STORE, 'readonly');
   const req = tx.objectStore(STORE).index('userId').getAll(userId);
-  await done(tx);
+  await txDone(tx);
   return req.result as unknown[];
 }
 

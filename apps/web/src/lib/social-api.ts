@@ -10,9 +10,10 @@ import {
   type UserResponse,
   userResponseSchema,
 } from '@app/protocol';
-import { api } from './api';
+import { ApiError, api } from './api';
 import { getChatClient } from './chat-client-singleton';
-import { setUser } from './session';
+import { reauth } from './keys/account-keys';
+import { getSession, setUser } from './session';
 
 /** Saves the profile; the session's user is replaced with the saved one. */
 export async function saveProfile(input: ProfileInput): Promise<UserResponse> {
@@ -32,13 +33,21 @@ export async function savePrivacy(privacy: Privacy): Promise<PrivacyResponse> {
 }
 
 /** Sets a first PIN, or (with the account password) changes it. */
-export function setPin(pin: string, password?: string): Promise<PrivacyResponse> {
-  return api(privacyResponseSchema, 'PUT', API.pin, password ? { pin, password } : { pin });
+export async function setPin(pin: string, password?: string): Promise<PrivacyResponse> {
+  const auth = password ? await authFor(password) : undefined;
+  return api(privacyResponseSchema, 'PUT', API.pin, auth ? { pin, auth } : { pin });
 }
 
 /** Removes the PIN (locked chats are unlocked). */
-export function removePin(password: string): Promise<PrivacyResponse> {
-  return api(privacyResponseSchema, 'DELETE', API.pin, { password });
+export async function removePin(password: string): Promise<PrivacyResponse> {
+  return api(privacyResponseSchema, 'DELETE', API.pin, { auth: await authFor(password) });
+}
+
+/** The signed-in user's `auth` for `password` (the server never sees the password). */
+async function authFor(password: string): Promise<string> {
+  const { user } = getSession();
+  if (!user) throw new ApiError(401, { error: 'unauthenticated', message: 'Please sign in to continue' });
+  return (await reauth(user, password)).auth;
 }
 
 /**

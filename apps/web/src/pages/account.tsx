@@ -1,4 +1,4 @@
-import { API, changeEmailSchema, changePasswordSchema, MSG, userResponseSchema } from '@app/protocol';
+import { API, changeEmailSchema, changePasswordSchema, type Me, MSG, userResponseSchema } from '@app/protocol';
 import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { DeleteAccountDialog } from '@/components/delete-account-dialog';
@@ -12,6 +12,8 @@ import { useSignOut } from '@/hooks/use-sign-out';
 import { useSubmit } from '@/hooks/use-submit';
 import { api } from '@/lib/api';
 import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
+import { passwordChange, reauth } from '@/lib/keys/account-keys';
+import { saveLocalKeys } from '@/lib/keys/local-keys';
 import { setUser, useSession } from '@/lib/session';
 
 export default function AccountPage() {
@@ -37,8 +39,8 @@ export default function AccountPage() {
           )}
         </div>
       </FormSection>
-      <ChangeEmailForm />
-      <ChangePasswordForm />
+      <ChangeEmailForm user={user} />
+      <ChangePasswordForm user={user} />
       <div className="grid gap-3 border-t border-border pt-6">
         <Button variant="outline" className="w-full" disabled={signingOut} onClick={signOut}>
           <LogOut aria-hidden />
@@ -50,7 +52,7 @@ export default function AccountPage() {
   );
 }
 
-function ChangeEmailForm() {
+function ChangeEmailForm({ user }: { user: Me }) {
   const [newEmail, setNewEmail] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -68,7 +70,9 @@ function ChangeEmailForm() {
     }
     setErrors({});
     try {
-      const res = await api(userResponseSchema, 'POST', API.changeEmail, parsed.data);
+      // The server gets `auth`, never the password.
+      const { auth } = await reauth(user, parsed.data.currentPassword);
+      const res = await api(userResponseSchema, 'POST', API.changeEmail, { newEmail: parsed.data.newEmail, auth });
       notify('Email Updated', 'Please check your new email to verify');
       setUser(res.user);
       setNewEmail('');
@@ -112,7 +116,7 @@ function ChangeEmailForm() {
   );
 }
 
-function ChangePasswordForm() {
+function ChangePasswordForm({ user }: { user: Me }) {
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -130,7 +134,10 @@ function ChangePasswordForm() {
     }
     setErrors({});
     try {
-      const res = await api(userResponseSchema, 'POST', API.changePassword, parsed.data);
+      // The same keys, re-sealed under the new password: the history stays readable.
+      const change = await passwordChange(user, parsed.data.currentPassword, parsed.data.newPassword);
+      const res = await api(userResponseSchema, 'POST', API.changePassword, change.body);
+      await saveLocalKeys(user.id, change.contents);
       notify('Password Updated');
       setUser(res.user);
       setCurrentPassword('');
@@ -141,7 +148,10 @@ function ChangePasswordForm() {
   });
 
   return (
-    <FormSection title="Change Password">
+    <FormSection
+      title="Change Password"
+      description="Your password protects your encryption keys. Changing it keeps them."
+    >
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
         <PasswordField
           id="account-current-password"

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { api } from '@/lib/api';
+import { wipeLocalKeys } from '@/lib/keys/local-keys';
 import { setUser } from '@/lib/session';
 
 export default function BlockedPage() {
@@ -17,6 +18,7 @@ export default function BlockedPage() {
     } catch {
       // The session is most likely revoked already; signing out locally is what matters.
     }
+    await wipeLocalKeys();
     setUser(null);
     navigate('/signin', { replace: true });
   };

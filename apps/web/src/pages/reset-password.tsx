@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api } from '@/lib/api';
+import { newCredentials } from '@/lib/keys/password-keys';
 import { setUser } from '@/lib/session';
 
 export default function ResetPasswordPage() {
@@ -26,7 +27,8 @@ export default function ResetPasswordPage() {
     }
     setError(undefined);
     try {
-      await api(noContentSchema, 'POST', API.resetPassword, { token, password: parsed.data });
+      const { credentials } = await newCredentials(parsed.data);
+      await api(noContentSchema, 'POST', API.resetPassword, { token, credentials });
       // Every session of this account has ended, this browser's included.
       setUser(null);
       notify('Password Reset', 'Sign in with your new password');
@@ -74,6 +76,10 @@ export default function ResetPasswordPage() {
             setError(undefined);
           }}
         />
+        <p className="text-sm text-muted-foreground">
+          Your password protects your encryption keys. After a reset, a browser you used before keeps them; any other
+          browser starts new keys.
+        </p>
         <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
           {busy ? 'Resetting...' : 'Reset Password'}
         </Button>

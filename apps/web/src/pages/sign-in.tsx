@@ -1,4 +1,4 @@
-import { API, MSG, userResponseSchema } from '@app/protocol';
+import { API, MSG, signedInResponseSchema } from '@app/protocol';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -30,7 +30,17 @@ export default function SignInPage() {
       return;
     }
     try {
-      const res = await api(userResponseSchema, 'POST', API.signIn, { login: login.trim(), password, remember });
+      // The password stays here: the server gets `auth`, derived from it (lib/keys).
+      // Loaded on submit: no first screen carries the key code.
+      const [{ signInSecret }, { settleKeys, upgradeLegacy }] = await Promise.all([
+        import('@/lib/keys/password-keys'),
+        import('@/lib/keys/account-keys'),
+      ]);
+      const secret = await signInSecret(login.trim(), password);
+      const body = 'auth' in secret ? { auth: secret.auth } : { password };
+      const res = await api(signedInResponseSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
+      if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys.wrapKey);
+      else await upgradeLegacy(res.user, password);
       notify('Welcome Back!', 'Successfully signed in');
       // Rendering with a user redirects to the landing path (see below).
       setUser(res.user);

@@ -1,4 +1,4 @@
-import { API, MSG, signUpSchema, userResponseSchema } from '@app/protocol';
+import { API, MSG, signedInResponseSchema, signUpSchema } from '@app/protocol';
 import { type ChangeEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -94,7 +94,15 @@ export default function SignUpPage() {
     }
     setErrors({});
     try {
-      const { user } = await api(userResponseSchema, 'POST', API.signUp, parsed.data);
+      // The password stays here: the server gets `auth`, derived from it, then the new keys.
+      const { password, ...fields } = parsed.data;
+      const [{ newCredentials }, { settleKeys }] = await Promise.all([
+        import('@/lib/keys/password-keys'),
+        import('@/lib/keys/account-keys'),
+      ]);
+      const { credentials, keys } = await newCredentials(password);
+      const { user } = await api(signedInResponseSchema, 'POST', API.signUp, { ...fields, credentials });
+      await settleKeys(user, null, keys.wrapKey);
       notify('Account Created!', 'Please check your email to verify your account');
       setUser(user);
       land(user);

@@ -12,16 +12,18 @@ import {
   helpLinkInputSchema,
 } from '../admin.ts';
 import { PROTOCOL_VERSION } from '../constants.ts';
-import { privacySchema, profileSchema, removePinSchema, setPinSchema, verifyPinSchema } from '../social.ts';
 import {
-  changeEmailSchema,
-  changePasswordSchema,
-  forgotPasswordSchema,
-  resetPasswordSchema,
-  signInSchema,
-  signUpSchema,
-  verifyEmailSchema,
-} from '../validation.ts';
+  changeEmailRequestSchema,
+  changePasswordRequestSchema,
+  preloginSchema,
+  putKeysSchema,
+  resetPasswordRequestSchema,
+  signInRequestSchema,
+  signUpRequestSchema,
+  upgradeAuthSchema,
+} from '../keys.ts';
+import { privacySchema, profileSchema, removePinSchema, setPinSchema, verifyPinSchema } from '../social.ts';
+import { forgotPasswordSchema, verifyEmailSchema } from '../validation.ts';
 import type { UpFrame } from '../ws.ts';
 
 export const SAMPLE_USER_ID = 'AAAAAAAAAAAAAAAAAAAA';
@@ -57,38 +59,75 @@ export interface SampleBody {
   value: Record<string, unknown>;
 }
 
+/** What a browser derives from a password (keys.ts): `auth`, and new credentials. */
+export const SAMPLE_AUTH = 'Cyd5q4JwouEsU_g8Tc_XO3LtImyigufWYcjr0P6pPZw';
+export const SAMPLE_CREDENTIALS = {
+  auth: '_DiNQIhw7iT5TFCECdh769GHqM4-mtY5NUFWr0uNFso',
+  salt: 'pvAzrQZ15caF7wjtBHJbHA',
+  kdf: { alg: 'scrypt', N: 2 ** 17, r: 8, p: 1 },
+};
+/** An account's public keys and a sealed bundle (its format is the browser's business). */
+export const SAMPLE_KEYS = {
+  ik: 'cqerMYeIs2KOnxCtPcsO5j7rHdDODyRv2rB0Cjkfj64',
+  ukEpoch: 1,
+  uk: 'gxFqzxjk3EQUdi9YT_Q9mXn_LCsOnkj7yXsh4j1wBOw',
+  ukSig: 'pKvURIxJVi2CgRXROh_M6pJ_UrTVRZKX-LQ-QtqJI4vBNibkPcs43bCCSIkn7JBPtCBXRDmD6IWFF51QVRr-Yg',
+};
+export const SAMPLE_BUNDLE = `AQ${'pvAzrQZ15caF7wjtBHJbHA'.repeat(6)}`;
+
 /** A valid body (or query) of every HTTP request schema. */
 export const SAMPLE_BODIES: SampleBody[] = [
   {
     name: 'signUp',
-    schema: signUpSchema,
+    schema: signUpRequestSchema,
     value: {
       name: 'Ada Lovelace',
       phone: '5551234567',
       age: 36,
       username: 'ada_l',
       email: 'ada@example.com',
-      password: 'secret123',
+      credentials: SAMPLE_CREDENTIALS,
       agree: true,
     },
   },
-  { name: 'signIn', schema: signInSchema, value: { login: 'ada@example.com', password: 'secret123', remember: true } },
+  { name: 'prelogin', schema: preloginSchema, value: { login: 'ada@example.com' } },
+  {
+    name: 'signIn',
+    schema: signInRequestSchema,
+    value: { login: 'ada@example.com', auth: SAMPLE_AUTH, remember: true },
+  },
+  {
+    // An account from before end-to-end encryption signs in with its password, once.
+    name: 'signInLegacy',
+    schema: signInRequestSchema,
+    value: { login: 'ada@example.com', password: 'secret123', remember: true },
+  },
   {
     name: 'changeEmail',
-    schema: changeEmailSchema,
-    value: { newEmail: 'ada2@example.com', currentPassword: 'secret123' },
+    schema: changeEmailRequestSchema,
+    value: { newEmail: 'ada2@example.com', auth: SAMPLE_AUTH },
   },
   {
     name: 'changePassword',
-    schema: changePasswordSchema,
-    value: { currentPassword: 'secret123', newPassword: 'secret456' },
+    schema: changePasswordRequestSchema,
+    value: { auth: SAMPLE_AUTH, credentials: SAMPLE_CREDENTIALS, bundle: SAMPLE_BUNDLE, bundleVersion: 2 },
   },
   { name: 'verifyEmail', schema: verifyEmailSchema, value: { token: 'abcdefghijklmnopqrstuvwxyz' } },
   { name: 'forgotPassword', schema: forgotPasswordSchema, value: { email: 'ada@example.com' } },
   {
     name: 'resetPassword',
-    schema: resetPasswordSchema,
-    value: { token: 'abcdefghijklmnopqrstuvwxyz', password: 'secret789' },
+    schema: resetPasswordRequestSchema,
+    value: { token: 'abcdefghijklmnopqrstuvwxyz', credentials: SAMPLE_CREDENTIALS },
+  },
+  {
+    name: 'putKeys',
+    schema: putKeysSchema,
+    value: { bundle: SAMPLE_BUNDLE, bundleVersion: 1, keys: SAMPLE_KEYS },
+  },
+  {
+    name: 'upgradeAuth',
+    schema: upgradeAuthSchema,
+    value: { password: 'secret123', credentials: SAMPLE_CREDENTIALS, keys: { ...SAMPLE_KEYS, bundle: SAMPLE_BUNDLE } },
   },
   {
     name: 'profile',
@@ -96,8 +135,8 @@ export const SAMPLE_BODIES: SampleBody[] = [
     value: { name: 'Ada', phone: '5551234567', age: 36, profilePic: 'https://example.com/a.png' },
   },
   { name: 'privacy', schema: privacySchema, value: { readReceipts: true, lastSeen: false, requireRequest: true } },
-  { name: 'setPin', schema: setPinSchema, value: { pin: '123456', password: 'secret123' } },
-  { name: 'removePin', schema: removePinSchema, value: { password: 'secret123' } },
+  { name: 'setPin', schema: setPinSchema, value: { pin: '123456', auth: SAMPLE_AUTH } },
+  { name: 'removePin', schema: removePinSchema, value: { auth: SAMPLE_AUTH } },
   { name: 'verifyPin', schema: verifyPinSchema, value: { pin: '123456' } },
   { name: 'adminUsersQuery', schema: adminUsersQuerySchema, value: { query: 'ada', after: 'a' } },
   { name: 'adminUserFlags', schema: adminUserFlagsSchema, value: { verified: true } },

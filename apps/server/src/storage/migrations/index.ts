@@ -4,6 +4,7 @@ import * as m002 from './002-social.ts';
 import * as m003 from './003-admin.ts';
 import * as m004 from './004-lean-indexes.ts';
 import * as m005 from './005-rate-limits.ts';
+import * as m006 from './006-e2ee-keys.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003-admin': m003,
   '004-lean-indexes': m004,
   '005-rate-limits': m005,
+  '006-e2ee-keys': m006,
 };

@@ -1,0 +1,64 @@
+/**
+ * The end-to-end encryption routes of an account (design e2ee.md 2.3, 2.5, 2.10):
+ * prelogin (the KDF salt to derive `auth` with), the owner's own sealed keys, putting
+ * re-sealed or new keys after a reset, and a legacy account's one-time upgrade.
+ */
+import {
+  API,
+  MSG,
+  type OwnKeys,
+  type PreloginResponse,
+  preloginSchema,
+  putKeysSchema,
+  upgradeAuthSchema,
+} from '@app/protocol';
+import type { FastifyInstance } from 'fastify';
+import { type AppContext, authOf, requireAuth } from '../context.ts';
+import { HttpError, parseBody } from '../http/errors.ts';
+import { acceptCredentials, preloginAnswer } from './credentials.ts';
+import { findByLogin, ipOf } from './routes.ts';
+
+function keysMoved(): HttpError {
+  return new HttpError(409, 'conflict', 'Your keys changed in another browser. Reload and try again.');
+}
+
+export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { keys, config, throttle } = ctx;
+  const auth = requireAuth(ctx);
+
+  app.post(API.prelogin, async (req): Promise<PreloginResponse> => {
+    const { login } = parseBody(preloginSchema, req.body);
+    // Every sign-in asks once; twice the failed sign-ins an address may make is plenty.
+    await throttle.take(`prelogin:ip:${ipOf(req)}`, config.rateLimits.signInPerIp * 2);
+    const user = await findByLogin(ctx, login);
+    const kdf = user ? await keys.kdfOf(user.id) : null;
+    return preloginAnswer(config, (t) => ctx.sessions.hash(t), login, user, kdf);
+  });
+
+  app.get(API.keys, { preHandler: auth }, async (req): Promise<{ keys: OwnKeys | null }> => {
+    return { keys: await keys.ownKeys(authOf(req).user.id) };
+  });
+
+  app.put(API.keys, { preHandler: auth }, async (req): Promise<{ keys: OwnKeys | null }> => {
+    const { user } = authOf(req);
+    const input = parseBody(putKeysSchema, req.body);
+    if (user.authVersion === 0) throw new HttpError(409, 'conflict', 'Set up encryption with your password first');
+    if (!(await keys.putKeys(user.id, input, Date.now()))) throw keysMoved();
+    req.log.info({ userId: user.id, identity: Boolean(input.keys) }, 'keys replaced');
+    return { keys: await keys.ownKeys(user.id) };
+  });
+
+  app.post(API.upgradeAuth, { preHandler: auth }, async (req, reply): Promise<{ keys: OwnKeys | null }> => {
+    const a = authOf(req);
+    const input = parseBody(upgradeAuthSchema, req.body);
+    if (a.user.authVersion !== 0) throw keysMoved();
+    if (!(await throttle.confirmPassword(a.user.id, a.user.passwordHash, input.password))) {
+      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
+    }
+    const stored = await acceptCredentials(config, input.credentials);
+    if (!(await keys.upgrade(a.user.id, stored, input.keys, Date.now()))) throw keysMoved();
+    ctx.devices.remember(reply, { id: a.user.id, passwordHash: stored.authHash });
+    req.log.info({ userId: a.user.id }, 'legacy account upgraded to end-to-end encryption');
+    return { keys: await keys.ownKeys(a.user.id) };
+  });
+}

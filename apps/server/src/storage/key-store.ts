@@ -1,0 +1,219 @@
+/**
+ * Account keys and password credentials for end-to-end encryption (migration 006). The
+ * server keeps public keys, bundles sealed by keys it never sees, and argon2id of the
+ * browser-derived `auth`; nothing here can open a bundle.
+ */
+import type { KdfParamsWire, NewKeys, OwnKeys, PublicKeysWire } from '@app/protocol';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { lockUser } from './people-locks.ts';
+import type { Database, UserKeysTable } from './schema.ts';
+
+type Tx = Kysely<Database> | Transaction<Database>;
+type KeyRow = Selectable<UserKeysTable>;
+
+/** What a password becomes on the server: argon2id of `auth`, and the salt to derive it again. */
+export interface StoredCredentials {
+  authHash: string;
+  kdf: KdfParamsWire;
+  salt: string;
+}
+
+export interface AccountKdf {
+  /** 0: the hash is of the password (an account from before end-to-end encryption). */
+  authVersion: number;
+  kdf: KdfParamsWire | null;
+  salt: string | null;
+}
+
+function publicOf(userId: string, r: KeyRow): PublicKeysWire {
+  return { userId, ik: r.ik_pub, ukEpoch: r.uk_epoch, uk: r.uk_pub, ukSig: r.uk_sig };
+}
+
+function keyColumns(keys: NewKeys) {
+  return {
+    id_version: 1,
+    ik_pub: keys.ik,
+    uk_epoch: keys.ukEpoch,
+    uk_pub: keys.uk,
+    uk_sig: keys.ukSig,
+    bundle: keys.bundle,
+    bundle_version: 1,
+    bundle_stale: 0,
+  } as const;
+}
+
+/** Stores an account's first keys (sign-up, a legacy account's upgrade). */
+export async function insertKeys(tx: Tx, userId: string, keys: NewKeys, now: number): Promise<void> {
+  await tx
+    .insertInto('user_keys')
+    .values({ ...keyColumns(keys), user_id: userId, updated_at: now })
+    .execute();
+}
+
+export function credentialColumns(c: StoredCredentials) {
+  return { password_hash: c.authHash, kdf: JSON.stringify(c.kdf), kdf_salt: c.salt, auth_version: 1 } as const;
+}
+
+export class KeyStore {
+  private readonly db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
+
+  async kdfOf(userId: string): Promise<AccountKdf | null> {
+    const r = await this.db
+      .selectFrom('users')
+      .select(['kdf', 'kdf_salt', 'auth_version'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!r) return null;
+    return { authVersion: r.auth_version, kdf: r.kdf ? JSON.parse(r.kdf) : null, salt: r.kdf_salt };
+  }
+
+  async ownKeys(userId: string): Promise<OwnKeys | null> {
+    const r = await this.db
+      .selectFrom('user_keys')
+      .innerJoin('users', 'users.id', 'user_keys.user_id')
+      .selectAll('user_keys')
+      .select(['users.kdf', 'users.kdf_salt'])
+      .where('user_keys.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!r?.kdf || !r.kdf_salt) return null;
+    return {
+      publicKeys: publicOf(userId, r),
+      bundle: r.bundle,
+      bundleVersion: r.bundle_version,
+      idVersion: r.id_version,
+      stale: r.bundle_stale === 1,
+      kdf: JSON.parse(r.kdf),
+      salt: r.kdf_salt,
+    };
+  }
+
+  async publicKeys(userIds: readonly string[]): Promise<PublicKeysWire[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db.selectFrom('user_keys').selectAll().where('user_id', 'in', userIds).execute();
+    return rows.map((r) => publicOf(r.user_id, r));
+  }
+
+  /**
+   * A password change: new credentials and the same keys re-sealed under the new password,
+   * in one transaction. False when the bundle moved on meanwhile (another browser changed
+   * it): nothing is written.
+   */
+  async changePassword(userId: string, c: StoredCredentials, bundle: string, bundleVersion: number, now: number) {
+    return this.db.transaction().execute(async (tx) => {
+      await lockUser(tx, userId, 'change');
+      const r = await tx
+        .updateTable('user_keys')
+        .set({ bundle, bundle_version: bundleVersion, bundle_stale: 0, updated_at: now })
+        .where('user_id', '=', userId)
+        .where('bundle_version', '=', bundleVersion - 1)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await tx.updateTable('users').set(credentialColumns(c)).where('id', '=', userId).execute();
+      return true;
+    });
+  }
+
+  /**
+   * A reset (by e-mail or by the operator): new credentials, while the bundle stays sealed
+   * by the old password. It is archived with the old salt (so the old password can unlock
+   * it later) and marked stale until a browser re-seals or replaces it.
+   */
+  async resetPassword(userId: string, c: StoredCredentials, now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await lockUser(tx, userId, 'change');
+      const user = await tx.selectFrom('users').select(['kdf', 'kdf_salt']).where('id', '=', userId).executeTakeFirst();
+      const keys = await tx.selectFrom('user_keys').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      if (user?.kdf && user.kdf_salt && keys && keys.bundle_stale === 0) {
+        await tx
+          .insertInto('user_key_archive')
+          .values({
+            user_id: userId,
+            bundle_version: keys.bundle_version,
+            id_version: keys.id_version,
+            bundle: keys.bundle,
+            kdf: user.kdf,
+            kdf_salt: user.kdf_salt,
+            created_at: now,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        await tx
+          .updateTable('user_keys')
+          .set({ bundle_stale: 1, updated_at: now })
+          .where('user_id', '=', userId)
+          .execute();
+      }
+      await tx.updateTable('users').set(credentialColumns(c)).where('id', '=', userId).execute();
+    });
+  }
+
+  /**
+   * After a reset: the same keys re-sealed under the current password (`keys` absent), or a
+   * new identity (`keys`). Compare-and-set on the bundle version; false when it moved on.
+   * An account without keys (reset before it ever had any) gets its first ones here.
+   */
+  async putKeys(
+    userId: string,
+    input: { bundle: string; bundleVersion: number; keys?: Omit<NewKeys, 'bundle'> },
+    now: number,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      if (!(await lockUser(tx, userId, 'keep'))) return false;
+      if (input.bundleVersion === 1) {
+        if (!input.keys) return false;
+        const r = await tx
+          .insertInto('user_keys')
+          .values({ ...keyColumns({ ...input.keys, bundle: input.bundle }), user_id: userId, updated_at: now })
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst();
+        return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+      }
+      const k = input.keys;
+      const r = await tx
+        .updateTable('user_keys')
+        .set((eb) => ({
+          ...(k && {
+            id_version: eb('id_version', '+', 1),
+            ik_pub: k.ik,
+            uk_epoch: k.ukEpoch,
+            uk_pub: k.uk,
+            uk_sig: k.ukSig,
+          }),
+          bundle: input.bundle,
+          bundle_version: input.bundleVersion,
+          bundle_stale: 0,
+          updated_at: now,
+        }))
+        .where('user_id', '=', userId)
+        .where('bundle_version', '=', input.bundleVersion - 1)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    });
+  }
+
+  /** A legacy account's first keys, with the credentials that replace its password hash. */
+  async upgrade(userId: string, c: StoredCredentials, keys: NewKeys, now: number) {
+    return this.db.transaction().execute(async (tx) => {
+      await lockUser(tx, userId, 'change');
+      const r = await tx
+        .updateTable('users')
+        .set(credentialColumns(c))
+        .where('id', '=', userId)
+        .where('auth_version', '=', 0)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await insertKeys(tx, userId, keys, now);
+      return true;
+    });
+  }
+}
+
+/** With the account: its keys and archived bundles. */
+export async function deleteKeys(tx: Tx, userId: string): Promise<void> {
+  await tx.deleteFrom('user_keys').where('user_id', '=', userId).execute();
+  await tx.deleteFrom('user_key_archive').where('user_id', '=', userId).execute();
+}

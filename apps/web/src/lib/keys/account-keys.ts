@@ -1,0 +1,107 @@
+/**
+ * The account's keys in this browser after the password proved itself (design e2ee.md
+ * 2.3, 2.5, 2.10): a new account makes its keys; a sign-in opens the bundle the server
+ * keeps; after a password reset a browser that still holds the keys re-seals them under
+ * the new password, and one that does not starts a new identity (the old bundle stays
+ * archived on the server for an unlock with the old password). Every path ends with the
+ * keys in this browser (local-keys.ts). The crypto package loads with the first call.
+ */
+import type { BundleContents, CryptoKey, PublicKeys } from '@app/e2ee';
+import type { PasswordKeys } from '@app/e2ee/kdf';
+import { API, type Me, MSG, type OwnKeys, ownKeysResponseSchema } from '@app/protocol';
+import { ApiError, api } from '../api';
+import { loadLocalKeys, saveLocalKeys } from './local-keys';
+import { derivePasswordKeys, newCredentials, prelogin } from './password-keys';
+
+function publicPart(k: PublicKeys) {
+  return { ik: k.ik, ukEpoch: k.ukEpoch, uk: k.uk, ukSig: k.ukSig };
+}
+
+async function putKeys(
+  userId: string,
+  contents: BundleContents,
+  wrapKey: CryptoKey,
+  bundleVersion: number,
+  identity: PublicKeys | null,
+): Promise<void> {
+  const { sealBundle } = await import('@app/e2ee');
+  const bundle = await sealBundle(contents, wrapKey, userId, bundleVersion);
+  await api(ownKeysResponseSchema, 'PUT', API.keys, {
+    bundle,
+    bundleVersion,
+    ...(identity ? { keys: publicPart(identity) } : {}),
+  });
+  await saveLocalKeys(userId, contents);
+}
+
+/** Brings this browser's keys in line with what the server holds for `user` (see above). */
+export async function settleKeys(user: Me, own: OwnKeys | null, wrapKey: CryptoKey): Promise<void> {
+  const e2ee = await import('@app/e2ee');
+  if (!own) {
+    const made = await e2ee.createAccount(user.id);
+    await putKeys(user.id, made.contents, wrapKey, 1, made.publicKeys);
+    return;
+  }
+  if (own.stale) {
+    const next = own.bundleVersion + 1;
+    const local = await loadLocalKeys(user.id);
+    if (local && local.ik.x === own.publicKeys.ik) {
+      await putKeys(user.id, local, wrapKey, next, null);
+      return;
+    }
+    const made = await e2ee.createAccount(user.id, own.publicKeys.ukEpoch + 1);
+    await putKeys(user.id, made.contents, wrapKey, next, made.publicKeys);
+    return;
+  }
+  await saveLocalKeys(user.id, await e2ee.openBundle(own.bundle, wrapKey, user.id, own.bundleVersion));
+}
+
+/**
+ * An account from before end-to-end encryption, just signed in with its password: its
+ * first credentials and keys (the password reaches the server this one last time).
+ */
+export async function upgradeLegacy(user: Me, password: string): Promise<PasswordKeys> {
+  const [{ credentials, keys }, e2ee] = await Promise.all([newCredentials(password), import('@app/e2ee')]);
+  const made = await e2ee.createAccount(user.id);
+  const bundle = await e2ee.sealBundle(made.contents, keys.wrapKey, user.id, 1);
+  await api(ownKeysResponseSchema, 'POST', API.upgradeAuth, {
+    password,
+    credentials,
+    keys: { ...publicPart(made.publicKeys), bundle },
+  });
+  await saveLocalKeys(user.id, made.contents);
+  return keys;
+}
+
+/**
+ * The signed-in user's `auth` and wrap key for `password`, to confirm a change (e-mail,
+ * password, PIN). A legacy account is upgraded on the way.
+ */
+export async function reauth(user: Me, password: string): Promise<PasswordKeys> {
+  const pre = await prelogin(user.username);
+  if (!('salt' in pre)) return upgradeLegacy(user, password);
+  return derivePasswordKeys(password, pre.salt, pre.kdf);
+}
+
+/**
+ * The body of a password change: the current `auth`, new credentials, and the same keys
+ * re-sealed under the new password (so the history stays readable).
+ */
+export async function passwordChange(user: Me, current: string, next: string) {
+  const now = await reauth(user, current);
+  let own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
+  if (!own) {
+    await settleKeys(user, null, now.wrapKey);
+    own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
+  }
+  if (!own) throw new Error('Your keys could not be set up. Please try again.');
+  const e2ee = await import('@app/e2ee');
+  // A wrong current password does not open the bundle: say so as the server would.
+  const contents = await e2ee.openBundle(own.bundle, now.wrapKey, user.id, own.bundleVersion).catch(() => {
+    throw new ApiError(403, { error: 'wrong_password', message: MSG.wrongPassword });
+  });
+  const { credentials, keys } = await newCredentials(next);
+  const bundleVersion = own.bundleVersion + 1;
+  const bundle = await e2ee.sealBundle(contents, keys.wrapKey, user.id, bundleVersion);
+  return { body: { auth: now.auth, credentials, bundle, bundleVersion }, contents };
+}

@@ -1,0 +1,153 @@
+/**
+ * Account-level keys (design 2.2), shared by all of a user's browsers:
+ * - IK, an Ed25519 identity key: safety numbers cover it; it signs UK and chat keys;
+ * - UK[e], X25519 encryption keys with epochs, each certified by IK;
+ * - ADK, 32 bytes for the user's encrypted account data.
+ * The private halves travel only inside the password-sealed bundle (bundle.ts).
+ */
+
+import { type Bytes, fields, fromBase64Url, randomBytes, toBase64Url, u32 } from './bytes.ts';
+import type { CryptoKey } from './crypto-key.ts';
+
+/** What anyone may fetch about a user: enough to seal a chat key to them and check it. */
+export interface PublicKeys {
+  userId: string;
+  /** Ed25519 public key, base64url. */
+  ik: string;
+  ukEpoch: number;
+  /** X25519 public key of epoch `ukEpoch`, base64url. */
+  uk: string;
+  /** IK's signature over (userId, ukEpoch, uk), base64url. */
+  ukSig: string;
+}
+
+export interface KeyPairJwk {
+  /** Private scalar / seed, base64url (JWK `d`). */
+  d: string;
+  /** Public key, base64url (JWK `x`). */
+  x: string;
+}
+
+/** The plaintext of a bundle: every private key the account has had, and ADK. */
+export interface BundleContents {
+  v: 1;
+  ik: KeyPairJwk;
+  uks: (KeyPairJwk & { epoch: number })[];
+  /** base64url, 32 bytes. */
+  adk: string;
+}
+
+/** Keys ready to use: private halves non-extractable. */
+export interface AccountKeys {
+  userId: string;
+  ikPrivate: CryptoKey;
+  ikPublic: string;
+  ukEpoch: number;
+  /** X25519 private keys by epoch (all epochs, so old chat keys still open). */
+  ukPrivate: ReadonlyMap<number, CryptoKey>;
+  adk: CryptoKey;
+}
+
+const UK_SIG_LABEL = 'parley/uk/v1';
+
+async function generateJwk(name: 'Ed25519' | 'X25519'): Promise<KeyPairJwk> {
+  const usages: ('sign' | 'verify' | 'deriveBits')[] = name === 'Ed25519' ? ['sign', 'verify'] : ['deriveBits'];
+  const pair = (await crypto.subtle.generateKey({ name }, true, usages)) as unknown as { privateKey: CryptoKey };
+  const jwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
+  if (!jwk.d || !jwk.x) throw new Error(`${name} key export gave no JWK`);
+  return { d: jwk.d, x: jwk.x };
+}
+
+export async function importPrivate(name: 'Ed25519' | 'X25519', pair: KeyPairJwk): Promise<CryptoKey> {
+  const jwk = { kty: 'OKP', crv: name, d: pair.d, x: pair.x };
+  return crypto.subtle.importKey('jwk', jwk, { name }, false, name === 'Ed25519' ? ['sign'] : ['deriveBits']);
+}
+
+export async function importIdentityPublic(ik: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', fromBase64Url(ik), { name: 'Ed25519' }, false, ['verify']);
+}
+
+function ukSigned(userId: string, epoch: number, uk: string): Bytes {
+  return fields(UK_SIG_LABEL, userId, u32(epoch), fromBase64Url(uk));
+}
+
+export async function sign(ikPrivate: CryptoKey, message: Uint8Array): Promise<string> {
+  const sig = await crypto.subtle.sign({ name: 'Ed25519' }, ikPrivate, message as Bytes);
+  return toBase64Url(new Uint8Array(sig));
+}
+
+/** False for a bad signature or a key or signature that is not even well-formed. */
+export async function verify(ik: string, message: Uint8Array, sig: string): Promise<boolean> {
+  try {
+    const key = await importIdentityPublic(ik);
+    return await crypto.subtle.verify({ name: 'Ed25519' }, key, fromBase64Url(sig), message as Bytes);
+  } catch {
+    return false;
+  }
+}
+
+export async function verifyPublicKeys(keys: PublicKeys): Promise<boolean> {
+  return verify(keys.ik, ukSigned(keys.userId, keys.ukEpoch, keys.uk), keys.ukSig);
+}
+
+/**
+ * A new identity: IK, UK[firstEpoch], ADK, and the public half to publish. `firstEpoch`
+ * is 1 for a new account, and one past the last epoch for an identity made after a
+ * password reset (so every epoch number of an account means one key).
+ */
+export async function createAccount(
+  userId: string,
+  firstEpoch = 1,
+): Promise<{ contents: BundleContents; publicKeys: PublicKeys }> {
+  const ik = await generateJwk('Ed25519');
+  const contents: BundleContents = { v: 1, ik, uks: [], adk: toBase64Url(randomBytes(32)) };
+  return addEncryptionEpoch(contents, userId, firstEpoch);
+}
+
+/**
+ * A new UK epoch (key rotation, or a fresh identity after a reset): the old private keys
+ * stay in the bundle so earlier chat keys still open.
+ */
+export async function addEncryptionEpoch(
+  contents: BundleContents,
+  userId: string,
+  atLeast = 1,
+): Promise<{ contents: BundleContents; publicKeys: PublicKeys }> {
+  const epoch = Math.max(atLeast - 1, ...contents.uks.map((k) => k.epoch)) + 1;
+  const uk = await generateJwk('X25519');
+  const next: BundleContents = { ...contents, uks: [...contents.uks, { ...uk, epoch }] };
+  return { contents: next, publicKeys: await publicKeysOf(next, userId) };
+}
+
+export async function publicKeysOf(contents: BundleContents, userId: string): Promise<PublicKeys> {
+  const current = currentUk(contents);
+  const ikPrivate = await importPrivate('Ed25519', contents.ik);
+  const ukSig = await sign(ikPrivate, ukSigned(userId, current.epoch, current.x));
+  return { userId, ik: contents.ik.x, ukEpoch: current.epoch, uk: current.x, ukSig };
+}
+
+function currentUk(contents: BundleContents): KeyPairJwk & { epoch: number } {
+  const current = contents.uks.reduce<(KeyPairJwk & { epoch: number }) | undefined>(
+    (best, k) => (!best || k.epoch > best.epoch ? k : best),
+    undefined,
+  );
+  if (!current) throw new Error('The bundle has no encryption key');
+  return current;
+}
+
+export async function importAccount(contents: BundleContents, userId: string): Promise<AccountKeys> {
+  const ukPrivate = new Map<number, CryptoKey>();
+  for (const uk of contents.uks) ukPrivate.set(uk.epoch, await importPrivate('X25519', uk));
+  const adk = await crypto.subtle.importKey('raw', fromBase64Url(contents.adk), 'AES-GCM', false, [
+    'encrypt',
+    'decrypt',
+  ]);
+  return {
+    userId,
+    ikPrivate: await importPrivate('Ed25519', contents.ik),
+    ikPublic: contents.ik.x,
+    ukEpoch: currentUk(contents).epoch,
+    ukPrivate,
+    adk,
+  };
+}

@@ -1,0 +1,10 @@
+export * from './account-keys.ts';
+export * from './bundle.ts';
+export { type Bytes, fromBase64Url, toBase64Url } from './bytes.ts';
+export * from './chat-key.ts';
+export type { CryptoKey } from './crypto-key.ts';
+export * from './errors.ts';
+export * from './fingerprint.ts';
+export * from './kdf.ts';
+export * from './message.ts';
+export { PAD_MIN, paddedLength, padmeLength } from './padding.ts';

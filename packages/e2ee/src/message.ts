@@ -1,0 +1,93 @@
+/**
+ * Message sealing (design 2.4). Each message revision has its own key,
+ * mk = HKDF-SHA256(chat key, "parley/msg/v1" ‖ chat ‖ message id ‖ revision), and is
+ * sealed with AES-256-GCM whose associated data binds the chat, the message id, sender,
+ * recipient, chat-key epoch and revision: a ciphertext moved to another message, chat,
+ * sender or revision does not open. The plaintext is a type byte (0x01, text) and the
+ * UTF-8 text, Padmé-padded so only a rough length shows.
+ * Wire form: base64url(0x01 ‖ u32 epoch ‖ u16 revision ‖ nonce(12) ‖ ciphertext ‖ tag).
+ */
+
+import { aeadOpen, aeadSeal, NONCE_BYTES, TAG_BYTES } from './aead.ts';
+import { concat, fields, fromBase64Url, fromUtf8, toBase64Url, u16, u32, utf8 } from './bytes.ts';
+import type { CryptoKey } from './crypto-key.ts';
+import { authenticated, E2EEAuthError } from './errors.ts';
+import { hkdfAesKey } from './hkdf.ts';
+import { pad, unpad } from './padding.ts';
+
+const FORMAT = 0x01;
+const TEXT = 0x01;
+const LABEL = 'parley/msg/v1';
+const HEADER_BYTES = 7;
+export const MESSAGE_OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES;
+
+/** Who and where a message is: what the server says about it, and what its AAD binds. */
+export interface MessagePlace {
+  chatId: string;
+  msgId: string;
+  senderId: string;
+  recipientId: string;
+}
+
+export interface MessageHeader {
+  epoch: number;
+  rev: number;
+}
+
+async function messageKey(chatKey: CryptoKey, place: MessagePlace, rev: number): Promise<CryptoKey> {
+  return hkdfAesKey(chatKey, fields(LABEL, place.chatId, place.msgId, u16(rev)));
+}
+
+function aad(place: MessagePlace, h: MessageHeader): Uint8Array {
+  return fields(LABEL, place.chatId, place.msgId, place.senderId, place.recipientId, u32(h.epoch), u16(h.rev));
+}
+
+export async function encryptMessage(
+  chatKey: CryptoKey,
+  place: MessagePlace,
+  header: MessageHeader,
+  text: string,
+): Promise<string> {
+  const plain = pad(concat(new Uint8Array([TEXT]), utf8(text)));
+  const sealed = await aeadSeal(await messageKey(chatKey, place, header.rev), plain, aad(place, header));
+  return toBase64Url(concat(new Uint8Array([FORMAT]), u32(header.epoch), u16(header.rev), sealed));
+}
+
+/** The epoch and revision a ciphertext claims (to pick its chat key); not yet authenticated. */
+export function messageHeader(ct: string): MessageHeader {
+  let data: Uint8Array;
+  try {
+    data = fromBase64Url(ct);
+  } catch (cause) {
+    throw new E2EEAuthError('The message', { cause });
+  }
+  if (data.length < MESSAGE_OVERHEAD || data[0] !== FORMAT) throw new E2EEAuthError('The message');
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return { epoch: view.getUint32(1), rev: view.getUint16(5) };
+}
+
+/**
+ * Opens a message. `expected` is what the server's metadata says (the revision it stores):
+ * a ciphertext of another revision, an older edit replayed, does not open.
+ */
+export async function decryptMessage(
+  chatKey: CryptoKey,
+  place: MessagePlace,
+  ct: string,
+  expected?: Partial<MessageHeader>,
+): Promise<{ text: string } & MessageHeader> {
+  return authenticated('The message', async () => {
+    const header = messageHeader(ct);
+    if (expected?.epoch !== undefined && expected.epoch !== header.epoch) throw new E2EEAuthError('The message');
+    if (expected?.rev !== undefined && expected.rev !== header.rev) throw new E2EEAuthError('The message');
+    const data = fromBase64Url(ct).subarray(HEADER_BYTES);
+    const plain = unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
+    if (plain[0] !== TEXT) throw new E2EEAuthError('The message');
+    return { text: fromUtf8(plain.subarray(1)), ...header };
+  });
+}
+
+/** Length of the base64url ciphertext of a message whose padded plaintext is `paddedBytes` long. */
+export function ciphertextLength(paddedBytes: number): number {
+  return Math.ceil(((MESSAGE_OVERHEAD + paddedBytes) * 4) / 3);
+}

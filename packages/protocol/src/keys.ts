@@ -1,0 +1,179 @@
+/**
+ * End-to-end encryption on the HTTP API (design e2ee.md 2.3, 2.5, 2.9): the password
+ * never reaches the server. The browser asks for the account's KDF salt (`prelogin`),
+ * derives `auth` (sent instead of the password) and a wrap key (never sent) that seals the
+ * account's key bundle, which the server stores and hands back at sign-in.
+ * These are the wire shapes; the forms still validate what people type with the schemas
+ * of validation.ts (the 6-character minimum is a rule of the browser now).
+ */
+import { z } from 'zod';
+import { meSchema } from './api.ts';
+import { userIdSchema } from './chat.ts';
+import { changeEmailSchema, MSG, signInSchema, signUpSchema, tokenSchema } from './validation.ts';
+
+const b64url = (min: number, max: number, error = 'Invalid key') =>
+  z
+    .string({ error })
+    .min(min, { error })
+    .max(max, { error })
+    .regex(/^[A-Za-z0-9_-]*$/, { error });
+
+/** What the browser sends instead of the password: 32 bytes, base64url. */
+export const authSchema = b64url(43, 43, MSG.invalidCredentials);
+/** A KDF salt: 16 to 64 bytes, base64url. */
+export const saltSchema = b64url(22, 86, 'Invalid salt');
+/** A 32-byte public key, base64url. */
+export const publicKeySchema = b64url(43, 43);
+/** An Ed25519 signature, base64url. */
+export const signatureSchema = b64url(86, 86, 'Invalid signature');
+/**
+ * A sealed key bundle: about 150 characters per key epoch and 300 more, so 12,000 holds
+ * some 75 epochs and stays well inside the 16 KiB request body limit.
+ */
+export const sealedBundleSchema = b64url(40, 12_000, 'Invalid key bundle');
+const epoch = z.number().int().min(1).max(1_000_000);
+/**
+ * A bundle version: +1 at each re-seal. Bounded by what the database column holds (a
+ * PostgreSQL integer; a larger number made the compare-and-set query fail with a 500) and
+ * the bundle's AAD (u32).
+ */
+const bundleVersion = z
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1);
+/**
+ * The password as typed, sent only by a legacy account (sign-in once, upgrade-auth): the
+ * sign-in form's field, under the text policy like every string a client sends (an unpaired
+ * surrogate would reach argon2id as U+FFFD, so two passwords would hash alike).
+ */
+const legacyPassword = signInSchema.shape.password;
+
+/** scrypt's cost parameters (N a power of two). The server refuses weaker ones than its own. */
+export const kdfParamsSchema = z.strictObject({
+  alg: z.literal('scrypt'),
+  N: z
+    .number()
+    .int()
+    .min(2 ** 10)
+    .max(2 ** 20)
+    .refine((n) => (n & (n - 1)) === 0, { error: 'N must be a power of two' }),
+  r: z.number().int().min(1).max(16),
+  p: z.number().int().min(1).max(4),
+});
+export type KdfParamsWire = z.infer<typeof kdfParamsSchema>;
+
+/** POST /api/auth/prelogin. */
+export const preloginSchema = z.strictObject({
+  /** The sign-in form's login field: the same bounds, and the text policy (no NUL to look up). */
+  login: signInSchema.shape.login,
+});
+/**
+ * The account's salt and parameters; an unknown login gets a made-up salt that stays the
+ * same for that login, so the answer tells nothing. `legacy` (an account from before
+ * end-to-end encryption that has not signed in since) asks for the password itself, once.
+ */
+export const preloginResponseSchema = z.union([
+  z.object({ kdf: kdfParamsSchema, salt: saltSchema }),
+  z.object({ kdf: z.object({ alg: z.literal('legacy') }) }),
+]);
+export type PreloginResponse = z.infer<typeof preloginResponseSchema>;
+
+/** What anyone may fetch about a user's keys (identity, current encryption key, its certificate). */
+export const publicKeysSchema = z.strictObject({
+  userId: userIdSchema,
+  ik: publicKeySchema,
+  ukEpoch: epoch,
+  uk: publicKeySchema,
+  ukSig: signatureSchema,
+});
+export type PublicKeysWire = z.infer<typeof publicKeysSchema>;
+
+/** The public half a browser publishes and the bundle that holds the private half. */
+export const newKeysSchema = z.strictObject({
+  ik: publicKeySchema,
+  ukEpoch: epoch,
+  uk: publicKeySchema,
+  ukSig: signatureSchema,
+  bundle: sealedBundleSchema,
+});
+export type NewKeys = z.infer<typeof newKeysSchema>;
+
+/** The password-derived credentials of an account. */
+export const credentialsSchema = z.strictObject({
+  auth: authSchema,
+  salt: saltSchema,
+  kdf: kdfParamsSchema,
+});
+export type Credentials = z.infer<typeof credentialsSchema>;
+
+/** The account's keys as its owner gets them (sign-in, GET /api/me/keys). */
+export const ownKeysSchema = z.object({
+  publicKeys: publicKeysSchema,
+  /** Sealed under the wrap key of `kdf`/`salt` (the current password). */
+  bundle: sealedBundleSchema,
+  bundleVersion: z.number().int().min(1),
+  /** Identity generation: +1 at each identity reset. */
+  idVersion: z.number().int().min(1),
+  /**
+   * The bundle is still sealed by a password from before a reset: a browser that holds
+   * the keys re-seals them; one that does not starts a new identity.
+   */
+  stale: z.boolean(),
+  kdf: kdfParamsSchema,
+  salt: saltSchema,
+});
+export type OwnKeys = z.infer<typeof ownKeysSchema>;
+
+/** GET and PUT /api/me/keys, POST /api/me/upgrade-auth. */
+export const ownKeysResponseSchema = z.object({ keys: ownKeysSchema.nullable() });
+
+/**
+ * POST /api/auth/signup: the form's fields and `auth` instead of the password. The keys
+ * follow with PUT /api/me/keys once the account has its id (they are bound to it).
+ */
+export const signUpRequestSchema = signUpSchema.omit({ password: true }).extend({ credentials: credentialsSchema });
+export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
+
+/** POST /api/auth/signin: `auth`, or for a legacy account (prelogin said so) the password once. */
+export const signInRequestSchema = signInSchema
+  .omit({ password: true })
+  .extend({ auth: authSchema.optional(), password: legacyPassword.optional() })
+  .refine((v) => v.auth !== undefined || v.password !== undefined, { error: MSG.fillAll, path: ['auth'] });
+export type SignInRequest = z.input<typeof signInRequestSchema>;
+
+/** Sign-up and sign-in answers: the account and its keys (null: none yet, the browser makes them). */
+export const signedInResponseSchema = z.object({ user: meSchema, keys: ownKeysSchema.nullable() });
+export type SignedInResponse = z.infer<typeof signedInResponseSchema>;
+
+/** POST /api/auth/reset-password: new credentials; the keys stay sealed by the old password. */
+export const resetPasswordRequestSchema = z.strictObject({ token: tokenSchema, credentials: credentialsSchema });
+
+/** POST /api/account/password: the same keys re-sealed under the new password. */
+export const changePasswordRequestSchema = z.strictObject({
+  auth: authSchema,
+  credentials: credentialsSchema,
+  bundle: sealedBundleSchema,
+  bundleVersion: bundleVersion.min(2),
+});
+
+/** POST /api/account/email. */
+export const changeEmailRequestSchema = changeEmailSchema.omit({ currentPassword: true }).extend({ auth: authSchema });
+
+/**
+ * PUT /api/me/keys: an account's first keys (`bundleVersion` 1, right after sign-up), or
+ * after a reset either the same keys re-sealed under the new password (`keys` absent) or
+ * a new identity (`keys` present; the old bundle stays archived).
+ */
+export const putKeysSchema = z.strictObject({
+  bundle: sealedBundleSchema,
+  bundleVersion,
+  keys: newKeysSchema.omit({ bundle: true }).optional(),
+});
+
+/** POST /api/me/upgrade-auth: a legacy account's first keys (its session proves the password). */
+export const upgradeAuthSchema = z.strictObject({
+  password: legacyPassword,
+  credentials: credentialsSchema,
+  keys: newKeysSchema,
+});
