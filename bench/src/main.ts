@@ -10,6 +10,9 @@
  *  - durable throughput: pairs of clients send with a window of messages in flight;
  *    messages acknowledged (stored) and delivered per second.
  * Every figure is also given as a ratio to the relay's (these machines are shared).
+ * Messages are sealed, as browsers send them: every user has keys and every pair a chat
+ * key (seed()), and each send carries a ciphertext the size a real message's text seals
+ * to (sealed-mix.ts: the length mix, printed at the start).
  *
  *   npm run bench                  10,000 connections, embedded SQLite (a few minutes)
  *   npm run bench -- --quick       500 connections, short phases (under a minute)
@@ -17,12 +20,14 @@
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROTOCOL_VERSION } from '@app/protocol';
+import { type ChatKeyEnvelopeWire, chatIdOf, chatKeyEnvelopeSchema, PROTOCOL_VERSION } from '@app/protocol';
 import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
 import pg from 'pg';
+import { BENCH_EPOCH, describeMix } from './sealed-mix.ts';
 import { startRelay, startServer, type Target } from './targets.ts';
 import type { ClientSpec, Command, Reply } from './worker.ts';
 
@@ -100,11 +105,17 @@ class Workers {
   }
 }
 
-/** Clients in pairs (2k writes to 2k+1 and back), dealt to the workers in turn. */
+/** Who user `i` of `n` writes to: 2k and 2k+1 write to each other (an odd last one, to the first). */
+function peerIndex(i: number, n: number): number {
+  const p = i % 2 === 0 ? i + 1 : i - 1;
+  return p < n ? p : 0;
+}
+
+/** Clients in pairs (see peerIndex), dealt to the workers in turn. */
 function deal(users: { id: string; token: string }[], workers: number): ClientSpec[][] {
   const shares: ClientSpec[][] = Array.from({ length: workers }, () => []);
   users.forEach((u, i) => {
-    const peer = users[i % 2 === 0 ? i + 1 : i - 1] ?? users[0];
+    const peer = users[peerIndex(i, users.length)];
     shares[i % workers]?.push({ userId: u.id, token: u.token, peer: peer?.id ?? u.id });
   });
   return shares;
@@ -143,8 +154,83 @@ async function seed(n: number, dataDir: string): Promise<{ id: string; token: st
     });
     users.push({ id: u.id, token });
   }
+  await seedKeys(
+    store,
+    users.map((u) => u.id),
+    now,
+  );
   await db.close();
   return users;
+}
+
+const b64url = (chars: number) =>
+  randomBytes(Math.ceil((chars * 3) / 4))
+    .toString('base64url')
+    .slice(0, chars);
+
+/** Rows per insert: 10 columns × 500 stays under SQLite's and PostgreSQL's bound-parameter limits. */
+const BATCH = 500;
+
+/**
+ * Every user's keys (epoch 1, as at sign-up: public keys, their signature and a sealed
+ * bundle of realistic lengths that open nothing) and every pair's chat key for epoch 1,
+ * sealed to both users' epoch-1 keys (what the first message of a chat brings): so each
+ * send is under the chat's current key, as in a chat already under way. Batched inserts.
+ */
+async function seedKeys(store: Store, ids: string[], now: number): Promise<void> {
+  const keys = ids.map((userId) => ({
+    user_id: userId,
+    id_version: 1,
+    ik_pub: b64url(43),
+    uk_epoch: 1,
+    uk_pub: b64url(43),
+    uk_sig: b64url(86),
+    // One key epoch's bundle: about 450 characters (see sealedBundleSchema).
+    bundle: b64url(448),
+    bundle_version: 1,
+    bundle_stale: 0 as const,
+    updated_at: now,
+  }));
+  for (let i = 0; i < keys.length; i += BATCH) {
+    await store.db
+      .insertInto('user_keys')
+      .values(keys.slice(i, i + BATCH))
+      .execute();
+  }
+  const chats = new Map<string, ChatKeyEnvelopeWire>();
+  ids.forEach((id, i) => {
+    const peer = ids[peerIndex(i, ids.length)];
+    if (peer === undefined || peer === id) return;
+    const chatId = chatIdOf(id, peer);
+    if (chats.has(chatId)) return;
+    const [low, high] = chatId.split('_') as [string, string];
+    const seal = (userId: string) => ({ userId, ukEpoch: 1, enc: b64url(43), ct: b64url(64) });
+    // Shaped like sampleChatKey (packages/protocol/src/test/samples.ts); checked like a send's.
+    chats.set(
+      chatId,
+      chatKeyEnvelopeSchema.parse({
+        chatId,
+        epoch: BENCH_EPOCH,
+        creatorId: low,
+        seals: [seal(low), seal(high)],
+        sig: b64url(86),
+      }),
+    );
+  });
+  const rows = [...chats.values()].map((e) => ({
+    chat_id: e.chatId,
+    epoch: e.epoch,
+    creator_id: e.creatorId,
+    uk_epochs: '1,1',
+    envelope: JSON.stringify(e),
+    created_at: now,
+  }));
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await store.db
+      .insertInto('chat_keys')
+      .values(rows.slice(i, i + BATCH))
+      .execute();
+  }
 }
 
 interface Result {
@@ -163,6 +249,12 @@ interface Result {
   /** CPU cores busy during the throughput phase: the target, and all load generators. */
   serverBusy: number;
   generatorBusy: number;
+  /** Throughput phase, per message: the send frame's JSON, its ciphertext, the text it stands for, the delivery's JSON. */
+  sendFrame: number;
+  ct: number;
+  textChars: number;
+  textBytes: number;
+  deliveryFrame: number;
 }
 
 async function run(target: Target, users: { id: string; token: string }[]): Promise<Result> {
@@ -213,6 +305,9 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   const acked = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.acked : 0), 0);
   const delivered = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.delivered : 0), 0);
   const generatorBusy = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.cpuMs : 0), 0) / PHASE_MS;
+  const sum = (k: 'sent' | 'sentFrameBytes' | 'ctBytes' | 'textChars' | 'textBytes' | 'deliveredFrameBytes') =>
+    tp.reduce((n, r) => n + (r.ok === 'throughput' ? r[k] : 0), 0);
+  const sentMsgs = sum('sent');
   const errors = [...lat, ...tp].reduce((n, r) => n + ('errors' in r ? r.errors : 0), 0);
   const firstError = [...lat, ...tp].map((r) => ('firstError' in r ? r.firstError : null)).find(Boolean) ?? null;
   await workers.all(() => ({ cmd: 'close' }));
@@ -231,6 +326,11 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     firstError,
     serverBusy,
     generatorBusy,
+    sendFrame: sum('sentFrameBytes') / sentMsgs,
+    ct: sum('ctBytes') / sentMsgs,
+    textChars: sum('textChars') / sentMsgs,
+    textBytes: sum('textBytes') / sentMsgs,
+    deliveryFrame: delivered ? sum('deliveredFrameBytes') / delivered : Number.NaN,
   };
 }
 
@@ -247,13 +347,18 @@ console.log(
 console.log(
   `${N.toLocaleString('en-US')} WebSocket clients in ${WORKERS} load-generator processes on the same machine; ` +
     `latency at ${RATE} msg/s offered (${LATENCY_SENDERS} senders), throughput with ${SENDERS} senders × ${WINDOW} in flight; ` +
-    `phases ${PHASE_MS / 1000} s\n`,
+    `phases ${PHASE_MS / 1000} s`,
 );
+console.log('Sealed messages, sized like real ones: text length mix → base64url ciphertext (ct) length');
+for (const line of describeMix()) console.log(line);
+console.log('');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
 const t0 = Date.now();
 const users = await seed(N, dataDir);
-console.log(`seeded ${N.toLocaleString('en-US')} users and sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `seeded ${N.toLocaleString('en-US')} users, sessions, keys and chat keys in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 const results: { target: Target; r: Result }[] = [];
 const setup = { usePg, pgUrl, redisUrl, schema, tag, secret: SECRET, profileDir };
@@ -293,6 +398,10 @@ for (const { target, r } of results) {
   );
   console.log(
     `  CPU during throughput       target ${fmt(r.serverBusy * 100)}% of a core, load generators ${fmt(r.generatorBusy * 100)}%`,
+  );
+  console.log(
+    `  sent per message            text ${fmt(r.textChars)} chars (${fmt(r.textBytes)} B UTF-8) → ct ${fmt(r.ct)} chars; ` +
+      `JSON frames: send ${fmt(r.sendFrame)} B, delivery ${fmt(r.deliveryFrame)} B`,
   );
   if (r.errors) console.log(`  errors                      ${r.errors} (first: ${r.firstError})`);
 }

@@ -17,7 +17,7 @@ let seq = 0;
 wss.on('connection', (ws) => {
   let me: string | null = null;
   ws.on('message', (data) => {
-    let f: { t?: string; id?: string; to?: string; msgId?: string; text?: string; userId?: string };
+    let f: { t?: string; id?: string; to?: string; msgId?: string; ct?: string; userId?: string };
     try {
       f = JSON.parse(data.toString());
     } catch {
@@ -34,7 +34,8 @@ wss.on('connection', (ws) => {
         id: f.msgId,
         senderId: me,
         recipientId: f.to,
-        text: f.text,
+        ct: f.ct,
+        rev: 0,
         timestamp: Date.now(),
         status: 'sent',
       };

@@ -2,9 +2,15 @@
  * A load-generator process: holds a share of the benchmark's WebSocket clients and runs
  * the phases the orchestrator (main.ts) asks for over IPC. Frames are inspected with
  * cheap string checks; only message deliveries are parsed.
+ *
+ * Messages are sealed (sealed-mix.ts): each send carries a ciphertext from a pool made at
+ * start, of the sizes real messages seal to. Since the text is sealed, the phase tag and
+ * the send time travel in the message id: `L` or `T`, the time in microseconds (base 36),
+ * `_`, then this process's nonce and a counter, 36 characters in all like a browser's UUID.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import { makePool } from './sealed-mix.ts';
 
 export interface ClientSpec {
   userId: string;
@@ -30,6 +36,14 @@ export type Reply =
       firstError: string | null;
       /** This load generator's CPU time during the phase (ms). */
       cpuMs: number;
+      /** What was sent during the phase: the send frames, their JSON and ciphertext bytes, and the text they stand for. */
+      sent: number;
+      sentFrameBytes: number;
+      ctBytes: number;
+      textChars: number;
+      textBytes: number;
+      /** The message updates delivered during the phase: their JSON bytes. */
+      deliveredFrameBytes: number;
     }
   | { ok: 'closed' };
 
@@ -46,6 +60,8 @@ let samples: number[] = [];
 let measuring: { from: number; to: number } | null = null;
 let delivered = 0;
 let acked = 0;
+/** Throughput mode, during the measured part: what went out and what came in. */
+const wire = { sent: 0, sentFrameBytes: 0, ctBytes: 0, textChars: 0, textBytes: 0, deliveredFrameBytes: 0 };
 /** Throughput mode: on each acknowledgement, the sender sends its next message. */
 let onAck: ((c: Client) => void) | null = null;
 
@@ -66,12 +82,15 @@ function onFrame(c: Client, text: string): void {
     return;
   }
   if (!text.includes('"kind":"message"')) return; // summaries, presence, pongs
-  const f = JSON.parse(text) as { update: { message: { senderId: string; text: string; status: string } } };
+  const f = JSON.parse(text) as { update: { message: { id: string; senderId: string; status: string } } };
   const m = f.update.message;
   if (m.senderId === c.spec.userId || m.status !== 'sent') return;
   const t = now();
-  if (m.text.startsWith('L|')) samples.push(t - Number(m.text.slice(2)));
-  else if (m.text.startsWith('T|') && measuring && t >= measuring.from && t <= measuring.to) delivered++;
+  if (m.id.startsWith('L')) samples.push(t - sentAt(m.id));
+  else if (m.id.startsWith('T') && measuring && t >= measuring.from && t <= measuring.to) {
+    delivered++;
+    wire.deliveredFrameBytes += text.length;
+  }
 }
 
 function open(url: string, spec: ClientSpec, relay: boolean, version: number): Promise<Client> {
@@ -103,11 +122,36 @@ function open(url: string, spec: ClientSpec, relay: boolean, version: number): P
   });
 }
 
+/** Sealed messages of realistic sizes, made once (random bytes cost more than sending them). */
+const pool = makePool(4096);
+let poolNext = Math.floor(Math.random() * pool.length);
+const idNonce = randomBytes(6).toString('base64url');
+let idCount = 0;
+
+/** A message id saying its phase and when it was sent (see the top of this file). */
+function messageId(tag: 'L' | 'T'): string {
+  const head = `${tag}${Math.round(now() * 1000).toString(36)}_${idNonce}`;
+  return head + (++idCount).toString(36).padStart(36 - head.length, '0');
+}
+
+/** When a message with this id was sent (ms, as `now()`). */
+function sentAt(msgId: string): number {
+  return Number.parseInt(msgId.slice(1, msgId.indexOf('_')), 36) / 1000;
+}
+
 function send(c: Client, tag: 'L' | 'T'): void {
   if (c.ws.readyState !== WebSocket.OPEN) return;
-  c.ws.send(
-    JSON.stringify({ t: 'send', id: randomUUID(), to: c.spec.peer, msgId: randomUUID(), text: `${tag}|${now()}` }),
-  );
+  const m = pool[poolNext++ % pool.length] as (typeof pool)[number];
+  const frame = JSON.stringify({ t: 'send', id: randomUUID(), to: c.spec.peer, msgId: messageId(tag), ct: m.ct });
+  c.ws.send(frame);
+  const t = now();
+  if (tag === 'T' && measuring && t >= measuring.from && t <= measuring.to) {
+    wire.sent++;
+    wire.sentFrameBytes += frame.length;
+    wire.ctBytes += m.ct.length;
+    wire.textChars += m.chars;
+    wire.textBytes += m.utf8;
+  }
 }
 
 async function connect(cmd: Extract<Command, { cmd: 'connect' }>): Promise<void> {
@@ -166,6 +210,7 @@ async function throughput(cmd: Extract<Command, { cmd: 'throughput' }>): Promise
   firstError = null;
   delivered = 0;
   acked = 0;
+  for (const k of Object.keys(wire) as (keyof typeof wire)[]) wire[k] = 0;
   const senders = clients.slice(0, cmd.senders);
   const start = now();
   const end = start + cmd.warmupMs + cmd.durationMs;
@@ -183,7 +228,7 @@ async function throughput(cmd: Extract<Command, { cmd: 'throughput' }>): Promise
   await new Promise((r) => setTimeout(r, 500));
   onAck = null;
   measuring = null;
-  reply({ ok: 'throughput', acked, delivered, errors, firstError, cpuMs: (used.user + used.system) / 1000 });
+  reply({ ok: 'throughput', acked, delivered, errors, firstError, cpuMs: (used.user + used.system) / 1000, ...wire });
 }
 
 process.on('message', (cmd: Command) => {

@@ -5,7 +5,7 @@
  */
 import { type Browser, type BrowserContext, devices, type Locator, type Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
-import { apiSignInBody, apiSignUp } from './api-accounts.ts';
+import { apiSignUp } from './api-accounts.ts';
 import { test as base, createUserViaApi, expect, makeUser, type NewUser, shot, signInViaApi } from './fixtures.ts';
 
 export { expect };
@@ -67,14 +67,7 @@ export const test = base.extend<{ people: People }>({
       contexts.push(context);
       context.on('page', guard);
       const page = await context.newPage();
-      if (baseURL === E2E_BASE_URL) {
-        await signInViaApi(page, user.email, user.password);
-      } else {
-        const res = await page.request.post(`${baseURL}/api/auth/signin`, {
-          data: await apiSignInBody(baseURL, user.email, user.password),
-        });
-        expect(res.status(), await res.text()).toBe(200);
-      }
+      await signInViaApi(page, user.email, user.password, baseURL);
       return { user, id, handle: `@${user.username}`, context, page };
     };
     const person: People['person'] = async (prefix, opts = {}) => {
@@ -226,12 +219,12 @@ export async function setPrivacy(
 
 /**
  * The entries of this page's IndexedDB outbox (database 'parley', store 'outbox'), oldest
- * first: their text and failure code.
+ * first: whether the text is kept sealed (never in the clear), and the failure code.
  */
-export function outboxEntries(page: Page): Promise<{ text: string; failed: string | null }[]> {
+export function outboxEntries(page: Page): Promise<{ sealed: boolean; failed: string | null }[]> {
   return page.evaluate(
     () =>
-      new Promise<{ text: string; failed: string | null }[]>((resolve, reject) => {
+      new Promise<{ sealed: boolean; failed: string | null }[]>((resolve, reject) => {
         const req = indexedDB.open('parley');
         req.onerror = () => reject(req.error);
         req.onsuccess = () => {
@@ -244,9 +237,19 @@ export function outboxEntries(page: Page): Promise<{ text: string; failed: strin
           const all = db.transaction('outbox').objectStore('outbox').getAll();
           all.onsuccess = () => {
             db.close();
-            const rows = all.result as { text: string; createdAt: number; failed?: { code: string } }[];
+            const rows = all.result as {
+              sealed?: string;
+              text?: string;
+              createdAt: number;
+              failed?: { code: string };
+            }[];
             rows.sort((a, b) => a.createdAt - b.createdAt);
-            resolve(rows.map((r) => ({ text: r.text, failed: r.failed?.code ?? null })));
+            resolve(
+              rows.map((r) => ({
+                sealed: typeof r.sealed === 'string' && r.sealed.length > 0 && r.text === undefined,
+                failed: r.failed?.code ?? null,
+              })),
+            );
           };
           all.onerror = () => reject(all.error);
         };

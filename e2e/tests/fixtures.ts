@@ -6,7 +6,7 @@
 import { readOutbox } from '@app/server/test';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../env.ts';
-import { apiSignInBody, apiSignUp } from './api-accounts.ts';
+import { apiSignUp } from './api-accounts.ts';
 
 export { expect };
 
@@ -42,11 +42,19 @@ export async function createUserViaApi(_request: APIRequestContext, user: NewUse
   return apiSignUp(E2E_BASE_URL, user);
 }
 
-/** Signs in through the API inside the page's context, so the page has the session cookie. */
-export async function signInViaApi(page: Page, login: string, password: string): Promise<void> {
-  const data = await apiSignInBody(E2E_BASE_URL, login, password);
-  const res = await page.request.post(`${E2E_BASE_URL}/api/auth/signin`, { data });
-  expect(res.status(), await res.text()).toBe(200);
+/**
+ * Signs in through the form, as a person would: the page ends on its landing screen with
+ * the session cookie and this browser's copy of the account's keys (which an API sign-in
+ * would not leave: the password never reaches the server, and only the page derives them).
+ */
+export async function signInViaApi(page: Page, login: string, password: string, baseURL = E2E_BASE_URL): Promise<void> {
+  await page.goto(`${baseURL}/signin`);
+  await page.locator('#signin-login').fill(login);
+  await page.locator('#signin-password').fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/signin/, { timeout: 15_000 });
+  // Leave the app, as an API sign-in would have: not connected (offline to others) until the test opens a screen.
+  await page.goto('about:blank');
 }
 
 /** The newest e-mail to `to` whose subject matches, waiting for it to arrive. */

@@ -218,14 +218,18 @@ test.describe('locked chats', () => {
     await expect(a.locator('body')).not.toContainText('Before the lock');
     await expect(a.locator('[data-message-id]')).toHaveCount(0);
     expect(frames.filter((f) => f.includes(secret) || f.includes('Before the lock'))).toEqual([]);
+    // Not even sealed: no ciphertext of the locked chat reached the tab.
+    expect(frames.filter((f) => f.includes('"ct":"'))).toEqual([]);
 
     await g.input.fill(PIN);
     await g.unlock.click();
     await expect(toast(a, 'Access Granted')).toBeVisible();
     await expect(bubble(a, secret)).toBeVisible();
     await expect(bubble(a, 'Before the lock')).toBeVisible();
-    // The recording works: the text arrives once the PIN is given.
-    expect(frames.some((f) => f.includes(secret))).toBe(true);
+    // The recording works: the sealed text arrives once the PIN is given (the text itself
+    // never travels: the tab opens it).
+    expect(frames.some((f) => f.includes('"ct":"'))).toBe(true);
+    expect(frames.filter((f) => f.includes(secret))).toEqual([]);
   });
 
   test('a chat opened from /locked does not ask for the PIN again', async ({ people }) => {

@@ -37,12 +37,24 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
     second: `Hello? ${tag}`,
     after: `After the unblock ${tag}`,
   };
-  const storedCount = (text: string) =>
-    (
-      withDb(server.dbFile, (db) => db.prepare('SELECT count(*) AS n FROM messages WHERE text = ?').get(text)) as {
+  // Stored text is sealed: a message is found in the database by its id (the bubble's).
+  const ids = new Map<string, string>();
+  const idOf = async (text: string) => {
+    let id = ids.get(text);
+    if (id === undefined) {
+      id = (await bubble(bob.page, text).first().getAttribute('data-message-id')) ?? '';
+      ids.set(text, id);
+    }
+    return id;
+  };
+  const storedCount = async (text: string) => {
+    const id = await idOf(text);
+    return (
+      withDb(server.dbFile, (db) => db.prepare('SELECT count(*) AS n FROM messages WHERE id = ?').get(id)) as {
         n: number;
       }
     ).n;
+  };
 
   await openChat(bob.page, carol);
   await send(bob.page, texts.before);
@@ -69,12 +81,13 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   await send(bob.page, texts.second);
   await expect(notSent(bubble(bob.page, texts.second))).toBeVisible();
   await expect(bubbles(bob.page).locator('p')).toHaveText([texts.before, texts.refused, texts.second]);
-  expect(storedCount(texts.refused)).toBe(0);
+  expect(await storedCount(texts.refused)).toBe(0);
+  expect(await storedCount(texts.second)).toBe(0);
   await expect
     .poll(() => outboxEntries(bob.page))
     .toEqual([
-      { text: texts.refused, failed: 'recipient_unavailable' },
-      { text: texts.second, failed: 'recipient_unavailable' },
+      { sealed: true, failed: 'recipient_unavailable' },
+      { sealed: true, failed: 'recipient_unavailable' },
     ]);
 
   await shotSizes(bob.page, 'outbox-failed', async () => {
@@ -112,7 +125,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   await expect(tick(bubble(bob.page, texts.after), 'Sent')).toBeVisible();
   await expect(bubbles(bob.page).locator('p')).toHaveText([texts.before, texts.refused, texts.second, texts.after]);
   await expect(notSent(bubble(bob.page, texts.refused))).toBeVisible();
-  expect(storedCount(texts.after)).toBe(1);
+  expect(await storedCount(texts.after)).toBe(1);
 
   // Retry: sent with its id, stored once, ticks instead of the marker (now after the last one).
   menu = await openMessageMenu(bob.page, refused);
@@ -120,7 +133,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   await expect(tick(refused, 'Sent')).toBeVisible();
   await expect(notSent(refused)).toHaveCount(0);
   await expect(bubbles(bob.page).locator('p')).toHaveText([texts.before, texts.second, texts.after, texts.refused]);
-  expect(storedCount(texts.refused)).toBe(1);
+  expect(await storedCount(texts.refused)).toBe(1);
 
   // Delete: gone from the conversation and the outbox, never stored, and still gone after a reload.
   menu = await openMessageMenu(bob.page, bubble(bob.page, texts.second));
@@ -129,7 +142,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   await expect.poll(() => outboxEntries(bob.page)).toEqual([]);
   await bob.page.reload();
   await expect(bubbles(bob.page).locator('p')).toHaveText([texts.before, texts.after, texts.refused]);
-  expect(storedCount(texts.second)).toBe(0);
+  expect(await storedCount(texts.second)).toBe(0);
 });
 
 test('the composer does not queue a text the protocol refuses, and says why', async ({ people }) => {

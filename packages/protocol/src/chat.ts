@@ -30,7 +30,12 @@ export const chatMessageSchema = z.object({
   id: z.string(),
   senderId: z.string(),
   recipientId: z.string(),
-  text: z.string(),
+  /** The sealed text (sealed.ts); null when deleted, withheld, or sent before encryption. */
+  ct: z.string().nullable(),
+  /** Which revision `ct` is: 0, then one more per edit. */
+  rev: z.number().int().nonnegative(),
+  /** A message from before end-to-end encryption: its text, until its sender re-encrypts it. */
+  legacyText: z.string().nullable(),
   timestamp: time,
   status: messageStatusSchema,
   edited: z.boolean(),
@@ -64,7 +69,17 @@ export const chatSummarySchema = z.object({
   peerId: z.string(),
   /** null when the peer's account was deleted. */
   peer: publicUserSchema.nullable(),
-  lastMessage: z.string().nullable(),
+  /** The newest message, sealed, for the preview; null in an empty chat or one withheld (locked). */
+  last: z
+    .object({
+      id: z.string(),
+      senderId: z.string(),
+      ct: z.string().nullable(),
+      rev: z.number().int().nonnegative(),
+      legacyText: z.string().nullable(),
+      deleted: z.boolean(),
+    })
+    .nullable(),
   timestamp: time,
   unreadCount: z.number().int().nonnegative(),
   archived: z.boolean(),

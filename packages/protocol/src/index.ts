@@ -4,6 +4,7 @@ export * from './chat.ts';
 export * from './constants.ts';
 export * from './keys.ts';
 export * from './results.ts';
+export * from './sealed.ts';
 export * from './social.ts';
 export * from './text.ts';
 export * from './validation.ts';

@@ -24,6 +24,12 @@ const PINNED: Record<number, string> = {
    * key bundles, upgrade-auth; the KDF in the public settings; `conflict`.
    */
   6: 'c0211c2b09dd88f6',
+  /**
+   * Sealed messages (sealed.ts): `ct` instead of `text` in send, edit, messages, chat
+   * summaries (`last`), requests and `access.pending`; `keys` and `chatKeys`;
+   * `rekey_required`, `recipient_no_keys`.
+   */
+  7: '02a610b25ffb7edc',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */
@@ -50,7 +56,15 @@ function protocolHash(): string {
 describe('protocol version', () => {
   it('covers the frames, the results and the HTTP bodies', () => {
     const names = Object.keys(protocolSchemas());
-    for (const name of ['upFrameSchema', 'downFrameSchema', 'result.send', 'meSchema', 'signUpSchema']) {
+    for (const name of [
+      'upFrameSchema',
+      'downFrameSchema',
+      'result.send',
+      'result.chatKeys',
+      'ciphertextSchema',
+      'meSchema',
+      'signUpSchema',
+    ]) {
       expect(names).toContain(name);
     }
     // Limits checked by refinements (text lengths in UTF-16 units) reach the hash too.

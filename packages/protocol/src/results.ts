@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { chatMessageSchema, chatSummarySchema, presenceSchema, publicUserSchema } from './chat.ts';
+import { publicKeysSchema } from './keys.ts';
+import { chatKeyEnvelopeSchema } from './sealed.ts';
 import { accessSchema, notificationItemSchema } from './social.ts';
 import type { RequestFrame } from './ws.ts';
 
@@ -36,6 +38,8 @@ export const resultSchemas = {
   notifications: z.object({ items: z.array(notificationItemSchema), unseen: z.number().int().nonnegative() }),
   notificationsSeen: z.object({ unseen: z.number().int().nonnegative() }),
   respondRequest: z.object({ accepted: z.boolean() }),
+  keys: z.object({ keys: z.array(publicKeysSchema) }),
+  chatKeys: z.object({ chatKeys: z.array(chatKeyEnvelopeSchema) }),
 } satisfies Record<RequestFrame['t'], z.ZodType>;
 
 export type RequestKind = keyof typeof resultSchemas;

@@ -129,7 +129,10 @@ export const notificationItemSchema = z.discriminatedUnion('type', [
     id: z.string(),
     fromId: z.string(),
     fromUsername: z.string(),
-    message: z.string(),
+    /** The first message, sealed by its sender: it becomes message `msgId` on Accept. */
+    msgId: z.string(),
+    ct: z.string().nullable(),
+    legacyText: z.string().nullable(),
     timestamp: time,
     read: z.boolean(),
   }),
@@ -149,11 +152,17 @@ export type NotificationItem = z.infer<typeof notificationItemSchema>;
 /**
  * May I message this user? `open`: yes. `request`: they accept messages from contacts
  * only, so my first message goes to them as a contact request. `pending`: my request
- * (its text and time) waits for them to accept.
+ * (its sealed text and time) waits for them to accept.
  */
 export const accessSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('open') }),
   z.object({ state: z.literal('request') }),
-  z.object({ state: z.literal('pending'), message: z.string(), timestamp: time }),
+  z.object({
+    state: z.literal('pending'),
+    msgId: z.string(),
+    ct: z.string().nullable(),
+    legacyText: z.string().nullable(),
+    timestamp: time,
+  }),
 ]);
 export type Access = z.infer<typeof accessSchema>;

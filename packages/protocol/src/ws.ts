@@ -14,11 +14,11 @@ import {
   chatMessageSchema,
   chatSummarySchema,
   messageIdSchema,
-  messageTextSchema,
   presenceSchema,
   publicUserSchema,
   userIdSchema,
 } from './chat.ts';
+import { chatKeyEnvelopeSchema, ciphertextSchema } from './sealed.ts';
 import { accessSchema, notificationItemSchema, privacySchema } from './social.ts';
 import { text } from './text.ts';
 
@@ -48,21 +48,38 @@ export const helloSchema = z.strictObject({
   lastSeq: z.number().int().nonnegative().nullable(),
 });
 
+/**
+ * A message, sealed (sealed.ts): `ct` must be revision 0 under the chat's current key;
+ * `chatKey` brings the next epoch's key (the first message of a chat, or after either
+ * side's keys changed), stored first-come: a second one for the same epoch is refused.
+ */
 export const sendSchema = z.strictObject({
   t: z.literal('send'),
   id: requestId,
   to: userIdSchema,
   msgId: messageIdSchema,
-  text: messageTextSchema,
+  ct: ciphertextSchema,
+  chatKey: chatKeyEnvelopeSchema.optional(),
 });
 
+/** A new revision of one's own message: the stored revision + 1, under the current key. */
 export const editSchema = z.strictObject({
   t: z.literal('edit'),
   id: requestId,
   chatId: chatIdSchema,
   msgId: messageIdSchema,
-  text: messageTextSchema,
+  ct: ciphertextSchema,
 });
+
+/** Public keys of these users (those who have any). */
+export const keysSchema = z.strictObject({
+  t: z.literal('keys'),
+  id: requestId,
+  userIds: z.array(userIdSchema).min(1).max(100),
+});
+
+/** Every key envelope of a chat one is in, oldest epoch first. */
+export const chatKeysSchema = z.strictObject({ t: z.literal('chatKeys'), id: requestId, chatId: chatIdSchema });
 
 export const deleteSchema = z.strictObject({
   t: z.literal('delete'),
@@ -161,6 +178,8 @@ export const upFrameSchema = z.discriminatedUnion('t', [
   notificationsSchema,
   notificationsSeenSchema,
   respondRequestSchema,
+  keysSchema,
+  chatKeysSchema,
 ]);
 export type UpFrame = z.infer<typeof upFrameSchema>;
 export type RequestFrame = Extract<UpFrame, { id: string }>;
@@ -176,6 +195,10 @@ export const wsErrorCodeSchema = z.enum([
   'request_pending',
   'pin_required',
   'locked',
+  /** The chat's key is older than either participant's keys, or not the current one: make the next. */
+  'rekey_required',
+  /** The recipient has no keys yet (an account from before end-to-end encryption). */
+  'recipient_no_keys',
   'internal',
 ]);
 export type WsErrorCode = z.infer<typeof wsErrorCodeSchema>;

@@ -6,7 +6,6 @@
  * e-mails. Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 
-import { randomUUID } from 'node:crypto';
 import { API, CLOSE, type ResultData } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
 import { TEST_KDF } from '../test/accounts.ts';
@@ -69,7 +68,7 @@ describe.each(engines)('on $name', ({ url }) => {
         );
         expect(again.cookie).toBeNull();
       }
-      const refused = await peer.ws.requestError('send', { to: victim.user.id, msgId: randomUUID(), text: 'there?' });
+      const refused = await peer.ws.requestError('send', await peer.ws.sealedSend(victim.user.id, 'there?'));
       expect(refused.code).toBe('recipient_unavailable');
       expect((await peer.ws.request('users', { query: victim.input.username })).users).toEqual([]);
       const listed = await admin.client.get(`${API.adminUsers}?query=${victim.input.username}`);
@@ -83,8 +82,9 @@ describe.each(engines)('on $name', ({ url }) => {
       expect((await signInWith(back, victim.input.email, PASSWORD)).status).toBe(200);
       const ws3 = await connect(back.cookie);
       expect(ws3.welcome?.userId).toBe(victim.user.id);
-      await peer.ws.sendMessage(victim.user.id, 'welcome back');
-      await ws3.waitFor(() => updatesOf(ws3, 'message').some((u) => u.message.text === 'welcome back'));
+      const back1 = await peer.ws.sendMessage(victim.user.id, 'welcome back');
+      await ws3.waitFor(() => updatesOf(ws3, 'message').some((u) => u.message.id === back1.id));
+      expect(await ws3.textOf(back1)).toBe('welcome back');
       // The sessions the block ended stay ended.
       expect((await victim.client.get(API.session)).body).toEqual({ user: null });
 

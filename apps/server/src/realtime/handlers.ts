@@ -78,7 +78,7 @@ async function assertOpen(s: SocketSession, chatId: string): Promise<void> {
 export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
   async send(s, f, now) {
     if (f.to === s.userId) throw new FrameError('forbidden', 'You cannot message yourself');
-    const r = await s.deps.chat.send(s.userId, f.to, f.msgId, f.text, now, s.tokenHash);
+    const r = await s.deps.chat.send(s.userId, f.to, f.msgId, { ct: f.ct, chatKey: f.chatKey }, now, s.tokenHash);
     s.deps.publish(r.updates);
     s.sentTo(f.to);
     return 'request' in r ? { request: r.request } : { message: viewMessage(s.view(), r.message) };
@@ -86,9 +86,20 @@ export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
 
   async edit(s, f, now) {
     ownChat(s, f.chatId);
-    const r = await s.deps.chat.edit(s.userId, f.chatId, f.msgId, f.text, now, s.tokenHash);
+    const r = await s.deps.chat.edit(s.userId, f.chatId, f.msgId, f.ct, now, s.tokenHash);
     s.deps.publish(r.updates);
     return { message: viewMessage(s.view(), r.message) };
+  },
+
+  /** Anyone's public keys: they are what one seals chat keys to (no secret in them). */
+  async keys(s, f) {
+    return { keys: await s.deps.chat.publicKeys([...new Set(f.userIds)]) };
+  },
+
+  /** A chat's key envelopes, for its participants (each opens only their own seal). */
+  async chatKeys(s, f) {
+    ownChat(s, f.chatId);
+    return { chatKeys: await s.deps.chat.chatKeys(f.chatId) };
   },
 
   async delete(s, f, now) {

@@ -15,7 +15,9 @@ import type { ChatMessage, DownFrame } from '@app/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../spawn-server.ts';
+import { setUpKeys } from '../test/accounts.ts';
 import { newUserInput, signUpBody, TestClient, type TestServer } from '../test/harness.ts';
+import { Sealer } from '../test/sealing.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -61,12 +63,15 @@ async function startProcess(): Promise<Proc> {
 /** The sockets' Origin must be the server's own (no PUBLIC_URL: the Host's). */
 const serverOf = (p: Proc) => ({ url: p.url }) as TestServer;
 
+/** Signs up with keys, as the harness's signUp does (and registers the person's sealer). */
 async function signUp(p: Proc) {
   const client = new TestClient(p.url, { origin: p.url });
-  const { body } = await signUpBody(newUserInput());
+  const { body, wrapKey } = await signUpBody(newUserInput());
   const res = await client.post('/api/auth/signup', body);
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status}`);
-  return { client, id: res.body.user.id as string };
+  const id = res.body.user.id as string;
+  Sealer.register(id, (await setUpKeys(client, id, wrapKey)).contents);
+  return { client, id };
 }
 
 function presenceOf(c: WsTestClient, userId: string) {
@@ -114,7 +119,7 @@ describe.skipIf(Boolean(why))('kill -9 of a server process', () => {
       const text = `message ${i}`;
       if (i === KILL_AT) {
         // Sent, then the process dies before (or after) storing it: nobody knows yet.
-        aliceWs.sendRaw({ t: 'send', id: 'inflight', to: bob.id, msgId, text });
+        aliceWs.sendRaw({ t: 'send', id: 'inflight', ...(await aliceWs.sealedSend(bob.id, text, msgId)) });
         p1.child.kill('SIGKILL');
         killedAt = Date.now();
         await aliceWs.waitClosed();
@@ -126,9 +131,9 @@ describe.skipIf(Boolean(why))('kill -9 of a server process', () => {
       // Every send is retried with its id until acknowledged (the outbox does the same).
       acked.push(await aliceWs.sendMessage(bob.id, text, msgId));
     }
+    const lastId = acked.at(-1)?.id;
     await bobWs.waitFor(
-      () =>
-        bobWs.updates().some((u) => u.update.kind === 'message' && u.update.message.text === `message ${TOTAL - 1}`),
+      () => bobWs.updates().some((u) => u.update.kind === 'message' && u.update.message.id === lastId),
       10_000,
     );
 
@@ -141,6 +146,9 @@ describe.skipIf(Boolean(why))('kill -9 of a server process', () => {
       )
       .map((u) => (u.update.kind === 'message' ? u.update.message.id : ''));
     expect(live).toEqual(acked.map((m) => m.id));
+    // Each opens for Bob as the text Alice sealed (a retried send keeps its first ciphertext).
+    const texts = await Promise.all(acked.map((m) => bobWs.textOf(m)));
+    expect(texts).toEqual(Array.from({ length: TOTAL }, (_, i) => `message ${i}`));
     const bobSeqs = bobWs.updates().map((u) => u.seq);
     expect(new Set(bobSeqs).size).toBe(bobSeqs.length);
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatSummary, Presence, Update } from '@app/protocol';
+import { sampleCiphertext } from '@app/protocol/test/samples';
 import { describe, expect, it } from 'vitest';
 import { type PrivacyView, sharedPrivacy, viewChat, viewMessage, viewPresence, viewUpdate } from './privacy-view.ts';
 
@@ -6,6 +7,7 @@ const ME = 'a'.repeat(20);
 const PEER = 'b'.repeat(20);
 const CHAT = `${ME}_${PEER}`;
 const OPEN = { readReceipts: true, lastSeen: true, requireRequest: false };
+const CT = sampleCiphertext();
 
 function view(over: Partial<PrivacyView> = {}): PrivacyView {
   return { userId: ME, privacy: OPEN, locked: null, granted: false, ...over };
@@ -17,7 +19,9 @@ function message(over: Partial<ChatMessage> = {}): ChatMessage {
     id: 'm-00000001',
     senderId: ME,
     recipientId: PEER,
-    text: 'hello',
+    ct: CT,
+    rev: 0,
+    legacyText: null,
     timestamp: 1,
     status: 'read',
     edited: false,
@@ -32,7 +36,7 @@ const summary: ChatSummary = {
   chatId: CHAT,
   peerId: PEER,
   peer: null,
-  lastMessage: 'hello',
+  last: { id: 'm-00000001', senderId: ME, ct: CT, rev: 0, legacyText: null, deleted: false },
   timestamp: 1,
   unreadCount: 0,
   archived: false,
@@ -61,16 +65,20 @@ describe('privacy view', () => {
     expect(viewMessage(off, delivered)).toBe(delivered);
   });
 
-  it('keeps the text of a locked chat on the server without a PIN grant', () => {
+  it('keeps the sealed text of a locked chat on the server without a PIN grant', () => {
     const locked = new Set([CHAT]);
-    expect(viewMessage(view({ locked }), message()).text).toBe('');
+    expect(viewMessage(view({ locked }), message())).toEqual({ ...message(), ct: null, legacyText: null });
+    expect(viewMessage(view({ locked }), message({ ct: null, legacyText: 'old' }))).toMatchObject({
+      ct: null,
+      legacyText: null,
+    });
     const m = message();
     expect(viewMessage(view({ locked, granted: true }), m)).toBe(m);
   });
 
   it('masks the last message of a chat locked now or when it was logged', () => {
-    expect(viewChat(view({ locked: new Set([CHAT]) }), summary).lastMessage).toBeNull();
-    expect(viewChat(view(), { ...summary, locked: true }).lastMessage).toBeNull();
+    expect(viewChat(view({ locked: new Set([CHAT]) }), summary).last).toBeNull();
+    expect(viewChat(view(), { ...summary, locked: true }).last).toBeNull();
     expect(viewChat(view({ granted: true }), { ...summary, locked: true })).toEqual({ ...summary, locked: true });
     expect(viewChat(view(), summary)).toBe(summary);
   });
@@ -82,7 +90,7 @@ describe('privacy view', () => {
     expect(viewUpdate(view(), c)).toBe(c);
     expect(viewUpdate(view({ locked: new Set([CHAT]) }), c)).toEqual({
       kind: 'chat',
-      chat: { ...summary, lastMessage: null },
+      chat: { ...summary, last: null },
     });
     const other: Update = { kind: 'chatRemoved', chatId: CHAT };
     expect(viewUpdate(view({ locked: new Set([CHAT]) }), other)).toBe(other);

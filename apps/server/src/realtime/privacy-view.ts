@@ -43,7 +43,7 @@ export function viewMessage(v: PrivacyView, m: ChatMessage): ChatMessage {
   if (!v.privacy.readReceipts && m.senderId === v.userId && m.status === 'read') {
     out = { ...out, status: 'delivered', readAt: null };
   }
-  if (v.locked?.has(m.chatId) && !v.granted) out = { ...out, text: '' };
+  if (v.locked?.has(m.chatId) && !v.granted) out = { ...out, ct: null, legacyText: null };
   return out;
 }
 
@@ -53,7 +53,7 @@ export function viewMessage(v: PrivacyView, m: ChatMessage): ChatMessage {
  */
 export function viewChat(v: PrivacyView, c: ChatSummary): ChatSummary {
   const locked = c.locked || v.locked?.has(c.chatId) === true;
-  return locked && c.lastMessage !== null && !v.granted ? { ...c, lastMessage: null } : c;
+  return locked && c.last !== null && !v.granted ? { ...c, last: null } : c;
 }
 
 /** An update as the socket may see it. */

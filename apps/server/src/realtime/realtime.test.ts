@@ -1,6 +1,7 @@
 /** /ws against a real server: handshake, permissions, idempotent sends, status, resume after a gap. */
 import { connect } from 'node:net';
-import { CLOSE, chatIdOf, DELETED_TEXT, MESSAGE_MAX, PROTOCOL_VERSION } from '@app/protocol';
+import { CLOSE, chatIdOf, MESSAGE_MAX, PROTOCOL_VERSION } from '@app/protocol';
+import { sampleCiphertext } from '@app/protocol/test/samples';
 import { describe, expect, it } from 'vitest';
 import { LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
 import { WsTestClient } from '../test/ws-client.ts';
@@ -66,14 +67,21 @@ describe('upgrade and handshake', () => {
   it('handles frames in order: requests sent right after hello are answered after the welcome', async () => {
     const me = await signUp(t);
     const peer = await signUp(t);
+    // Sealed beforehand (over another socket): the send brings the chat's first key, the edit is revision 1.
+    const sealing = await WsTestClient.connect(t, me.client.cookie);
+    const chatId = chatIdOf(me.user.id, peer.user.id);
+    const send = await sealing.sealedSend(peer.user.id, 'one', 'order-0001');
+    const edit = await sealing.sealedEdit(chatId, 'order-0001', 'uno', 1);
     const c = await WsTestClient.open(t, me.client.cookie);
     c.sendRaw({ t: 'hello', v: PROTOCOL_VERSION, lastSeq: null });
-    c.sendRaw({ t: 'send', id: 'o1', to: peer.user.id, msgId: 'order-0001', text: 'one' });
-    c.sendRaw({ t: 'edit', id: 'o2', chatId: chatIdOf(me.user.id, peer.user.id), msgId: 'order-0001', text: 'uno' });
+    c.sendRaw({ t: 'send', id: 'o1', ...send });
+    c.sendRaw({ t: 'edit', id: 'o2', ...edit });
     await c.waitFor(() => c.frames.some((f) => f.t === 'result' && f.id === 'o2'));
     const kinds = c.frames.map((f) => (f.t === 'result' ? `result:${f.id}` : f.t));
     expect(kinds[0]).toBe('welcome');
     expect(kinds.indexOf('result:o1')).toBeLessThan(kinds.indexOf('result:o2'));
+    const edited = c.frames.find((f) => f.t === 'result' && f.id === 'o2');
+    expect(edited).toMatchObject({ data: { message: { id: 'order-0001', rev: 1, edited: true } } });
   });
 
   it('closes on a wrong protocol version and on a request before hello', async () => {
@@ -92,7 +100,7 @@ describe('upgrade and handshake', () => {
     const { a } = await pair();
     a.ws.sendRaw('not json');
     a.ws.sendRaw({ t: 'nope', id: 'x1' });
-    a.ws.sendRaw({ t: 'send', id: 'x2', to: 'short', msgId: 'abc', text: 'hi' });
+    a.ws.sendRaw({ t: 'send', id: 'x2', to: 'short', msgId: 'abc', ct: sampleCiphertext() });
     await a.ws.waitFor(() => a.ws.frames.filter((f) => f.t === 'error').length >= 3);
     const errors = a.ws.frames.filter((f) => f.t === 'error');
     expect(errors.map((e) => e.code)).toEqual(['invalid_frame', 'invalid_frame', 'invalid_frame']);
@@ -106,18 +114,17 @@ describe('sending', () => {
     const { a, b } = await pair();
     const id = mid();
     const message = await a.ws.sendMessage(b.user.id, 'hello bob', id);
-    expect(message).toMatchObject({
-      id,
-      senderId: a.user.id,
-      recipientId: b.user.id,
-      status: 'sent',
-      text: 'hello bob',
-    });
+    expect(message).toMatchObject({ id, senderId: a.user.id, recipientId: b.user.id, status: 'sent', rev: 0 });
+    expect(message.ct).not.toContain('hello');
+    expect(await b.ws.textOf(message)).toBe('hello bob');
     await b.ws.waitFor(() => b.ws.updates().some((u) => u.update.kind === 'chat'));
     const bChat = (await b.ws.request('chats')).chats[0];
-    expect(bChat).toMatchObject({ peerId: a.user.id, lastMessage: 'hello bob', unreadCount: 1 });
+    expect(bChat).toMatchObject({ peerId: a.user.id, unreadCount: 1 });
+    expect(bChat?.last).toEqual({ id, senderId: a.user.id, ct: message.ct, rev: 0, legacyText: null, deleted: false });
     expect(bChat?.peer?.username).toBe(a.user.username);
-    expect((await a.ws.request('chats')).chats[0]).toMatchObject({ unreadCount: 0, lastMessage: 'hello bob' });
+    const aChat = (await a.ws.request('chats')).chats[0];
+    expect(aChat).toMatchObject({ unreadCount: 0, last: { id, ct: message.ct } });
+    expect(aChat && (await a.ws.lastText(aChat))).toBe('hello bob');
 
     // A retry with the same id is acknowledged again and stored once.
     const before = b.ws.updates().length;
@@ -125,28 +132,42 @@ describe('sending', () => {
     expect(again).toEqual(message);
     const history = await b.ws.request('history', { peerId: a.user.id });
     expect(history.messages.map((m) => m.id)).toEqual([id]);
-    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'second' });
+    await a.ws.sendMessage(b.user.id, 'second');
     await b.ws.waitFor(() => b.ws.updates().length >= before + 2);
     expect((await b.ws.request('chats')).chats[0]?.unreadCount).toBe(2);
   });
 
-  it('refuses empty, oversized, self-addressed, stolen-id and unavailable-recipient sends', async () => {
+  it('refuses malformed and oversized ciphertexts, self-addressed, stolen-id and unavailable-recipient sends', async () => {
     const { a, b } = await pair();
-    expect((await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: '   ' })).message).toBe(
-      'Message text is required',
-    );
-    const long = await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: 'x'.repeat(MESSAGE_MAX + 1) });
-    expect(long.message).toBe(`Messages can be at most ${MESSAGE_MAX} characters`);
-    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'x'.repeat(MESSAGE_MAX) });
-    expect((await a.ws.requestError('send', { to: a.user.id, msgId: mid(), text: 'me' })).code).toBe('forbidden');
+    const send = (body: Record<string, unknown>, by = a.ws) => by.requestError('send', { msgId: mid(), ...body });
+    const malformed = [
+      '   ',
+      'hello bob',
+      sampleCiphertext(1, 0, 40),
+      `${sampleCiphertext()}+/`,
+      sampleCiphertext(0),
+      `AgAAAAEAAA${'A'.repeat(100)}`,
+    ];
+    for (const ct of malformed) {
+      expect(await send({ to: b.user.id, ct }), ct).toMatchObject({
+        code: 'invalid_frame',
+        message: 'Invalid ciphertext',
+      });
+    }
+    const long = await send({ to: b.user.id, ct: sampleCiphertext(1, 0, 15_001) });
+    expect(long).toMatchObject({ code: 'invalid_frame', message: `Messages can be at most ${MESSAGE_MAX} characters` });
+    // The longest text a browser sends (4,096 characters of 3 UTF-8 bytes each) fits.
+    const longest = await a.ws.sendMessage(b.user.id, '€'.repeat(MESSAGE_MAX));
+    expect(await b.ws.textOf(longest)).toBe('€'.repeat(MESSAGE_MAX));
+    expect((await send({ to: a.user.id, ct: sampleCiphertext() })).code).toBe('forbidden');
     const id = mid();
-    await a.ws.request('send', { to: b.user.id, msgId: id, text: 'mine' });
-    expect((await b.ws.requestError('send', { to: a.user.id, msgId: id, text: 'theirs' })).code).toBe('conflict');
-    expect((await a.ws.requestError('send', { to: 'A'.repeat(20), msgId: mid(), text: 'hi' })).code).toBe(
-      'recipient_unavailable',
-    );
+    await a.ws.sendMessage(b.user.id, 'mine', id);
+    expect((await b.ws.requestError('send', await b.ws.sealedSend(a.user.id, 'theirs', id))).code).toBe('conflict');
+    const kept = (await b.ws.request('history', { peerId: a.user.id })).messages.find((m) => m.id === id);
+    expect(kept && (await b.ws.textOf(kept))).toBe('mine');
+    expect((await send({ to: 'A'.repeat(20), ct: sampleCiphertext() })).code).toBe('recipient_unavailable');
     await t.server.ctx.store.setFlags(b.user.id, { blocked: true });
-    expect((await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: 'hi' })).code).toBe(
+    expect((await a.ws.requestError('send', await a.ws.sealedSend(b.user.id, 'hi'))).code).toBe(
       'recipient_unavailable',
     );
   });
@@ -158,27 +179,31 @@ describe('permissions and status', () => {
     const eve = await signUp(t);
     const eveWs = await WsTestClient.connect(t, eve.client.cookie);
     const id = mid();
-    await a.ws.request('send', { to: b.user.id, msgId: id, text: 'original' });
+    await a.ws.sendMessage(b.user.id, 'original', id);
     const chatId = chatIdOf(a.user.id, b.user.id);
-    expect((await b.ws.requestError('edit', { chatId, msgId: id, text: 'forged' })).code).toBe('forbidden');
+    // b holds the chat key: a forgery of theirs would open, so the server must refuse it.
+    const forged = await b.ws.sealedEdit(chatId, id, 'forged', 1);
+    expect((await b.ws.requestError('edit', forged)).code).toBe('forbidden');
     expect((await b.ws.requestError('delete', { chatId, msgId: id })).code).toBe('forbidden');
-    expect((await eveWs.requestError('edit', { chatId, msgId: id, text: 'forged' })).code).toBe('not_found');
+    expect((await eveWs.requestError('edit', forged)).code).toBe('not_found');
+    expect((await eveWs.requestError('chatKeys', { chatId })).code).toBe('not_found');
     expect((await eveWs.requestError('delivered', { chatId, msgIds: [id] })).code).toBe('not_found');
     expect((await eveWs.request('history', { peerId: a.user.id })).messages).toEqual([]);
 
-    const edited = await a.ws.request('edit', { chatId, msgId: id, text: 'fixed' });
-    expect(edited.message).toMatchObject({ text: 'fixed', edited: true, status: 'sent' });
+    const edited = await a.ws.editMessage(chatId, id, 'fixed');
+    expect(edited).toMatchObject({ rev: 1, edited: true, status: 'sent' });
+    expect(await b.ws.textOf(edited)).toBe('fixed');
     const deleted = await a.ws.request('delete', { chatId, msgId: id });
-    expect(deleted.message).toMatchObject({ text: DELETED_TEXT, deleted: true, status: 'sent' });
-    expect((await a.ws.requestError('edit', { chatId, msgId: id, text: 'again' })).code).toBe('conflict');
-    expect((await b.ws.request('chats')).chats[0]?.lastMessage).toBe(DELETED_TEXT);
+    expect(deleted.message).toMatchObject({ ct: null, legacyText: null, deleted: true, status: 'sent' });
+    expect((await a.ws.requestError('edit', await a.ws.sealedEdit(chatId, id, 'again', 2))).code).toBe('conflict');
+    expect((await b.ws.request('chats')).chats[0]?.last).toMatchObject({ id, ct: null, deleted: true });
   });
 
   it('only the recipient advances a message to delivered and read, and reading clears the unread count', async () => {
     const { a, b } = await pair();
     const chatId = chatIdOf(a.user.id, b.user.id);
     const id = mid();
-    await a.ws.request('send', { to: b.user.id, msgId: id, text: 'tick tock' });
+    await a.ws.sendMessage(b.user.id, 'tick tock', id);
     expect((await a.ws.request('delivered', { chatId, msgIds: [id] })).count).toBe(0);
     expect((await b.ws.request('delivered', { chatId, msgIds: [id] })).count).toBe(1);
     await a.ws.waitFor(() =>
@@ -200,12 +225,12 @@ describe('permissions and status', () => {
 describe('resume after a gap', () => {
   it('replays exactly the missed updates, in order, once', async () => {
     const { a, b } = await pair();
-    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'before' });
+    await a.ws.sendMessage(b.user.id, 'before');
     await b.ws.waitFor(() => b.ws.updates().length >= 2);
     const seenSeq = b.ws.lastSeq;
     await b.ws.close();
     const missed = [mid(), mid(), mid()];
-    for (const id of missed) await a.ws.request('send', { to: b.user.id, msgId: id, text: id });
+    for (const id of missed) await a.ws.sendMessage(b.user.id, id, id);
 
     const back = await WsTestClient.connect(t, b.client.cookie, seenSeq);
     expect(back.welcome?.resumed).toBe(true);
@@ -219,7 +244,7 @@ describe('resume after a gap', () => {
     expect(ids).toEqual(missed);
 
     // Live updates continue after the replay without duplicates.
-    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'after' });
+    await a.ws.sendMessage(b.user.id, 'after');
     await back.waitFor(() => back.updates().length >= 8);
     const all = back.updates().map((u) => u.seq);
     expect(new Set(all).size).toBe(all.length);

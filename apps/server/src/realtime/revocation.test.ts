@@ -18,6 +18,7 @@ import {
   verifyEmail,
 } from '../test/harness.ts';
 import { RawWsClient } from '../test/raw-ws.ts';
+import { sampleSealed } from '../test/store-keys.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { CLOSE_GRACE_MS } from './realtime.ts';
 
@@ -40,19 +41,43 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     await t?.close();
   });
 
-  /** x on a raw socket that will ignore the close frame, y on a well-behaved one. */
-  async function setUp() {
-    const x = await signUp(t);
-    const y = await signUp(t);
-    const yWs = await WsTestClient.connect(t, y.client.cookie);
-    const xRaw = await RawWsClient.connect(t, x.client.cookie);
-    // The socket works before the revocation.
-    const before = `before-${randomUUID()}`;
-    xRaw.send({ t: 'send', id: 'ok', to: y.user.id, msgId: randomUUID(), text: before });
-    await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'ok'));
-    return { x, y, yWs, xRaw };
+  type Person = Awaited<ReturnType<typeof signUp>>;
+
+  /**
+   * What x's raw socket will send, sealed beforehand over a well-behaved socket of x's
+   * (closed again) once the chat with y has its key: so every frame would be accepted.
+   */
+  async function sealedByX<T>(x: Person, y: Person, make: (ws: WsTestClient) => Promise<T>): Promise<T> {
+    const ws = await WsTestClient.connect(t, x.client.cookie);
+    await ws.sendMessage(y.user.id, 'the chat gets its key');
+    const made = await make(ws);
+    await ws.close();
+    return made;
   }
 
+  /** `n` sealed send bodies from x to y. */
+  async function sends(ws: WsTestClient, to: string, n: number, label: string) {
+    const bodies = [];
+    for (let i = 0; i < n; i++) bodies.push(await ws.sealedSend(to, `${label} ${i} ${randomUUID()}`));
+    return bodies;
+  }
+
+  /** x on a raw socket that will ignore the close frame, y on a well-behaved one. */
+  async function setUp(x?: Person, y?: Person, beforeConnect?: () => Promise<void>) {
+    x ??= await signUp(t);
+    y ??= await signUp(t);
+    const yWs = await WsTestClient.connect(t, y.client.cookie);
+    const to = y.user.id;
+    const [before, ...after] = await sealedByX(x, y, (ws) => sends(ws, to, 9, 'revoked'));
+    await beforeConnect?.();
+    const xRaw = await RawWsClient.connect(t, x.client.cookie);
+    // The socket works before the revocation.
+    xRaw.send({ t: 'send', id: 'ok', ...before });
+    await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'ok'));
+    return { x, y, yWs, xRaw, after };
+  }
+
+  /** How many stored messages hold this text (a ciphertext). */
   async function messagesWithText(text: string): Promise<number> {
     const rows = await t.server.ctx.chat.db.selectFrom('messages').select('id').where('text', '=', text).execute();
     return rows.length;
@@ -63,10 +88,9 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     const { xRaw, y, yWs } = s;
     await xRaw.waitFor(() => xRaw.closeFrame !== null);
     expect(xRaw.closeFrame?.code).toBe(code);
-    const after = `after-${randomUUID()}`;
     const chatId = [s.x.user.id, y.user.id].sort().join('_');
     for (let i = 0; i < 8 && xRaw.endedAt === null; i++) {
-      xRaw.send({ t: 'send', id: `late${i}`, to: y.user.id, msgId: randomUUID(), text: after });
+      xRaw.send({ t: 'send', id: `late${i}`, ...s.after[i] });
       xRaw.send({ t: 'typing', to: y.user.id, typing: true });
       xRaw.send({ t: 'chatFlags', id: `flags${i}`, peerId: y.user.id, archived: true });
       xRaw.send({ t: 'chats', id: `chats${i}` });
@@ -80,8 +104,11 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     ]);
     await yWs.request('chats');
     expect(yWs.frames.filter((f) => f.t === 'typing')).toEqual([]);
-    expect(yWs.updates().filter((u) => u.update.kind === 'message' && u.update.message.text === after)).toEqual([]);
-    expect(await messagesWithText(after)).toBe(0);
+    const lateIds = s.after.map((b) => b.msgId);
+    expect(yWs.updates().filter((u) => u.update.kind === 'message' && lateIds.includes(u.update.message.id))).toEqual(
+      [],
+    );
+    for (const late of s.after) expect(await messagesWithText(late.ct)).toBe(0);
     const summary = await t.server.ctx.chat.db
       .selectFrom('user_chats')
       .select('archived')
@@ -131,21 +158,20 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
 
   it('session expiry: the socket closes when its session ends', async () => {
     const x = await signUp(t);
-    const y = await signUp(t);
-    const yWs = await WsTestClient.connect(t, y.client.cookie);
-    const endsAt = Date.now() + 700;
-    await t.server.ctx.chat.db
-      .updateTable('sessions')
-      .set({ expires_at: endsAt })
-      .where('user_id', '=', x.user.id)
-      .execute();
-    const xRaw = await RawWsClient.connect(t, x.client.cookie);
-    xRaw.send({ t: 'send', id: 'ok', to: y.user.id, msgId: randomUUID(), text: 'in time' });
-    await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'ok'));
+    let endsAt = 0;
+    const s = await setUp(x, undefined, async () => {
+      endsAt = Date.now() + 700;
+      await t.server.ctx.chat.db
+        .updateTable('sessions')
+        .set({ expires_at: endsAt })
+        .where('user_id', '=', x.user.id)
+        .execute();
+    });
+    const { xRaw } = s;
     await xRaw.waitFor(() => xRaw.closeFrame !== null, 3000);
     expect(xRaw.closeFrame?.at).toBeGreaterThanOrEqual(endsAt);
     expect(xRaw.closeFrame?.at).toBeLessThan(endsAt + 1000);
-    await expectIgnored({ x, y, yWs, xRaw }, CLOSE.sessionEnded);
+    await expectIgnored(s, CLOSE.sessionEnded);
   });
 
   it('a send is refused in its own transaction once the session is gone, before the socket hears', async () => {
@@ -153,34 +179,42 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     const y = await signUp(t);
     const tokenHash = t.server.ctx.sessions.hash(x.client.cookie as string);
     const { chat, store } = t.server.ctx;
-    const ok = await chat.send(x.user.id, y.user.id, randomUUID(), 'live session', Date.now(), tokenHash);
+    const live = await sampleSealed(chat.db, x.user.id, y.user.id, 1);
+    const ok = await chat.send(x.user.id, y.user.id, randomUUID(), live, Date.now(), tokenHash);
     expect('message' in ok).toBe(true);
     await store.deleteSession(tokenHash);
-    await expect(chat.send(x.user.id, y.user.id, randomUUID(), 'ended', Date.now(), tokenHash)).rejects.toMatchObject({
+    const ended = await sampleSealed(chat.db, x.user.id, y.user.id, 2);
+    await expect(chat.send(x.user.id, y.user.id, randomUUID(), ended, Date.now(), tokenHash)).rejects.toMatchObject({
       code: 'forbidden',
     });
     await store.setFlags(y.user.id, { blocked: true });
-    await expect(chat.send(y.user.id, x.user.id, randomUUID(), 'blocked', Date.now())).rejects.toMatchObject({
+    const blocked = await sampleSealed(chat.db, y.user.id, x.user.id, 3);
+    await expect(chat.send(y.user.id, x.user.id, randomUUID(), blocked, Date.now())).rejects.toMatchObject({
       code: 'forbidden',
     });
-    expect(await messagesWithText('ended')).toBe(0);
-    expect(await messagesWithText('blocked')).toBe(0);
+    expect(await messagesWithText(ended.ct)).toBe(0);
+    expect(await messagesWithText(blocked.ct)).toBe(0);
   });
 
   it('a session ended where this server was not told (the shell, a lost message): its next write closes the socket', async () => {
     for (const write of ['send', 'edit', 'read', 'chatFlags', 'notificationsSeen'] as const) {
       const x = await signUp(t);
       const y = await signUp(t);
-      const xRaw = await RawWsClient.connect(t, x.client.cookie);
       const chatId = [x.user.id, y.user.id].sort().join('_');
       const msgId = randomUUID();
-      xRaw.send({ t: 'send', id: 'first', to: y.user.id, msgId, text: 'before the shell' });
+      const sealed = await sealedByX(x, y, async (ws) => ({
+        first: await ws.sealedSend(y.user.id, 'before the shell', msgId),
+        send: await ws.sealedSend(y.user.id, 'after the shell'),
+        edit: await ws.sealedEdit(chatId, msgId, 'after the shell', 1),
+      }));
+      const xRaw = await RawWsClient.connect(t, x.client.cookie);
+      xRaw.send({ t: 'send', id: 'first', ...sealed.first });
       await xRaw.waitFor(() => xRaw.messages.some((m) => m.t === 'result' && m.id === 'first'));
       // What `npm run admin -- reset-password` does: the sessions go, no process hears of it.
       await t.server.ctx.store.deleteUserSessions(x.user.id);
       const frames = {
-        send: { t: 'send', id: 'w', to: y.user.id, msgId: randomUUID(), text: 'after the shell' },
-        edit: { t: 'edit', id: 'w', chatId, msgId, text: 'after the shell' },
+        send: { t: 'send', id: 'w', ...sealed.send },
+        edit: { t: 'edit', id: 'w', ...sealed.edit },
         read: { t: 'read', id: 'w', peerId: y.user.id },
         chatFlags: { t: 'chatFlags', id: 'w', peerId: y.user.id, archived: true },
         notificationsSeen: { t: 'notificationsSeen', id: 'w' },
@@ -193,7 +227,9 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
         xRaw.messages.filter((m) => m.t === 'result' && m.id === 'w'),
         write,
       ).toEqual([]);
-      expect(await messagesWithText('after the shell'), write).toBe(0);
+      expect(await messagesWithText(sealed.send.ct), write).toBe(0);
+      expect(await messagesWithText(sealed.edit.ct), write).toBe(0);
+      expect(await messagesWithText(sealed.first.ct), write).toBe(1);
     }
     const { chat } = t.server.ctx;
     const archived = await chat.db.selectFrom('user_chats').select('archived').where('archived', '=', 1).execute();
@@ -226,10 +262,9 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
     for (let round = 0; round < 3; round++) {
       const x = await signUp(t);
       const y = await signUp(t);
+      const burst = await sealedByX(x, y, (ws) => sends(ws, y.user.id, 60, 'burst'));
       const xRaw = await RawWsClient.connect(t, x.client.cookie);
-      for (let i = 0; i < 60; i++) {
-        xRaw.send({ t: 'send', id: `b${i}`, to: y.user.id, msgId: randomUUID(), text: `burst ${i}` });
-      }
+      for (let i = 0; i < 60; i++) xRaw.send({ t: 'send', id: `b${i}`, ...burst[i] });
       await sleep(round * 3);
       expect((await x.client.del('/api/account')).status).toBe(204);
       await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);

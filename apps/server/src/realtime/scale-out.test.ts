@@ -24,8 +24,8 @@ if (SCALE_OUT_SKIP) console.warn(`scale-out.test.ts skipped: ${SCALE_OUT_SKIP}`)
 
 type Update = Extract<DownFrame, { t: 'update' }>;
 
-function messages(c: WsTestClient, text: string): Update[] {
-  return c.updates().filter((u) => u.update.kind === 'message' && u.update.message.text === text);
+function messages(c: WsTestClient, id: string): Update[] {
+  return c.updates().filter((u) => u.update.kind === 'message' && u.update.message.id === id);
 }
 
 describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', () => {
@@ -50,8 +50,10 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
     const bobWs = await WsTestClient.connect(a, bob.client.cookie);
 
     const m = await aliceWs.sendMessage(bob.user.id, 'hello across processes');
-    await bobWs.waitFor(() => messages(bobWs, 'hello across processes').length > 0);
-    expect(messages(bobWs, 'hello across processes')[0]?.update).toMatchObject({ kind: 'message' });
+    await bobWs.waitFor(() => messages(bobWs, m.id).length > 0);
+    const got = messages(bobWs, m.id)[0]?.update;
+    expect(got).toMatchObject({ kind: 'message' });
+    expect(got?.kind === 'message' && (await bobWs.textOf(got.message))).toBe('hello across processes');
 
     await bobWs.request('read', { peerId: alice.user.id });
     await aliceWs.waitFor(() =>
@@ -65,13 +67,14 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
 
     // Many in a row arrive in order, each once.
     const texts = Array.from({ length: 30 }, (_, i) => `burst ${i}`);
-    for (const text of texts) await aliceWs.sendMessage(bob.user.id, text);
-    await bobWs.waitFor(() => messages(bobWs, 'burst 29').length > 0);
-    const got = bobWs
+    const sent: string[] = [];
+    for (const text of texts) sent.push((await aliceWs.sendMessage(bob.user.id, text)).id);
+    await bobWs.waitFor(() => messages(bobWs, sent.at(-1) as string).length > 0);
+    const burst = bobWs
       .updates()
-      .filter((u) => u.update.kind === 'message' && u.update.message.text.startsWith('burst '))
-      .map((u) => (u.update.kind === 'message' ? u.update.message.text : ''));
-    expect(got).toEqual(texts);
+      .flatMap((u) => (u.update.kind === 'message' && sent.includes(u.update.message.id) ? [u.update.message] : []));
+    expect(burst.map((x) => x.id)).toEqual(sent);
+    expect(await Promise.all(burst.map((x) => bobWs.textOf(x)))).toEqual(texts);
     const seqs = bobWs.updates().map((u) => u.seq);
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));

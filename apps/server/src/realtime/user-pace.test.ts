@@ -63,11 +63,20 @@ describe.each(SETUPS)('per-user message pace on $name', (setup) => {
         WsTestClient.connect(servers[i % servers.length] as TestServer, x.client.cookie),
       ),
     );
+    // The chat has its key (made by y, whose budget is not x's), so x's sends bring none.
+    const yWs = await WsTestClient.connect(servers[0] as TestServer, y.client.cookie);
+    await yWs.sendMessage(x.user.id, 'hello x');
+    // Sealed beforehand, so the sends go out at once as they did with plain text.
+    const bodies = await Promise.all(
+      sockets.map((ws) =>
+        Promise.all(Array.from({ length: 20 }, () => ws.sealedSend(y.user.id, `paced ${randomUUID()}`))),
+      ),
+    );
     const started = Date.now();
     const outcomes = await Promise.all(
-      sockets.flatMap((ws) =>
-        Array.from({ length: 20 }, () =>
-          ws.sendMessage(y.user.id, `paced ${randomUUID()}`).then(
+      sockets.flatMap((ws, i) =>
+        (bodies[i] ?? []).map((body) =>
+          ws.request('send', body).then(
             () => 'stored',
             (e: { frame?: { code: string } }) => e.frame?.code ?? 'other',
           ),
@@ -86,7 +95,6 @@ describe.each(SETUPS)('per-user message pace on $name', (setup) => {
       .execute();
     expect(rows).toHaveLength(stored);
     // Another user is not held up by x's pace.
-    const yWs = await WsTestClient.connect(servers[0] as TestServer, y.client.cookie);
     await yWs.sendMessage(x.user.id, 'unaffected');
     for (const ws of [...sockets, yWs]) await ws.close();
   });

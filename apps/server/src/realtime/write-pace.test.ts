@@ -34,4 +34,21 @@ describe('WritePace', () => {
     // A lease runs out after a second: its unused slots are not spent later.
     expect(await a.take('u', now + 5000)).toBe(true);
   });
+
+  it('writes arriving together (a user’s sockets at once) share one lease: the whole burst, no more', async () => {
+    const store = new MemoryLimits();
+    let asked = 0;
+    const counting = Object.assign(Object.create(store) as MemoryLimits, {
+      pace: (...args: Parameters<MemoryLimits['pace']>) => {
+        asked += 1;
+        return store.pace(...args);
+      },
+    });
+    const a = new WritePace(counting, 10, 10, 8);
+    const now = 3_000_000;
+    const taken = await Promise.all(Array.from({ length: 30 }, () => a.take('u', now)));
+    expect(taken.filter(Boolean)).toHaveLength(10);
+    expect(asked).toBeLessThan(30);
+    expect(await a.take('u', now + 100)).toBe(true);
+  });
 });

@@ -7,7 +7,7 @@
  * bucket); slots a process leased and did not use are forfeit.
  */
 import type { UpFrame } from '@app/protocol';
-import type { LimitStore } from '../security/limits.ts';
+import type { LimitStore, Pace } from '../security/limits.ts';
 
 /** Frames that write (or reach another user): paced per user. */
 export const PACED_FRAMES: ReadonlySet<UpFrame['t']> = new Set([
@@ -30,6 +30,8 @@ export class WritePace {
   private readonly maxAheadMs: number;
   private readonly lease: number;
   private readonly leases = new Map<string, { left: number; until: number }>();
+  /** The store's answer a user's write is waiting for. */
+  private readonly asking = new Map<string, Promise<Pace>>();
 
   /**
    * `perSecond` on average, bursts of `burst`; `lease`: slots taken at once (1 when the
@@ -43,18 +45,34 @@ export class WritePace {
     this.lease = Math.max(1, Math.min(lease, burst));
   }
 
-  /** Takes one slot for a write of `userId`; false when the user is over the pace. */
+  /**
+   * Takes one slot for a write of `userId`; false when the user is over the pace. One
+   * question to the store per user at a time: writes that come meanwhile (the user's other
+   * sockets) wait for its lease instead of asking too, which would overwrite it and forfeit
+   * slots the store granted.
+   */
   async take(userId: string, now = Date.now()): Promise<boolean> {
-    const held = this.leases.get(userId);
-    if (held && held.left > 0 && held.until > now) {
-      held.left -= 1;
-      return true;
+    for (;;) {
+      const held = this.leases.get(userId);
+      if (held && held.left > 0 && held.until > now) {
+        held.left -= 1;
+        return true;
+      }
+      const asking = this.asking.get(userId);
+      if (!asking) break;
+      await asking.catch(() => {});
     }
-    const r = await this.store.pace(`send:${userId}`, this.intervalMs, this.maxAheadMs, now, this.lease);
-    if (!r.ok) return false;
-    if (r.granted > 1) this.leases.set(userId, { left: r.granted - 1, until: now + LEASE_MS });
-    else this.leases.delete(userId);
-    return true;
+    const asking = this.store.pace(`send:${userId}`, this.intervalMs, this.maxAheadMs, now, this.lease);
+    this.asking.set(userId, asking);
+    try {
+      const r = await asking;
+      if (!r.ok) return false;
+      if (r.granted > 1) this.leases.set(userId, { left: r.granted - 1, until: now + LEASE_MS });
+      else this.leases.delete(userId);
+      return true;
+    } finally {
+      if (this.asking.get(userId) === asking) this.asking.delete(userId);
+    }
   }
 
   /** Forgets expired leases (and the store what has expired in it). */

@@ -100,13 +100,14 @@ describe('message requests', () => {
     await privacy(b, { requireRequest: true });
     expect((await a.ws.request('history', { peerId: b.user.id })).access).toEqual({ state: 'request' });
     const msgId = mid();
-    const r = await a.ws.request('send', { to: b.user.id, msgId, text: 'hi, may I?' });
-    expect(r).toMatchObject({ request: { state: 'pending', message: 'hi, may I?' } });
-    // A retry of the same send is acknowledged again; another message is refused.
-    expect(await a.ws.request('send', { to: b.user.id, msgId, text: 'hi, may I?' })).toMatchObject({
-      request: { state: 'pending' },
+    const sealed = await a.ws.sealedSend(b.user.id, 'hi, may I?', msgId);
+    const r = await a.ws.request('send', sealed);
+    expect(r).toMatchObject({ request: { state: 'pending', msgId, ct: sealed.ct, legacyText: null } });
+    // A retry of the same send (sealed anew) is acknowledged again with the first; another message is refused.
+    expect(await a.ws.send(b.user.id, 'hi, may I?', msgId)).toMatchObject({
+      request: { state: 'pending', msgId, ct: sealed.ct },
     });
-    const refused = await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: 'hello??' });
+    const refused = await a.ws.requestError('send', await a.ws.sealedSend(b.user.id, 'hello??'));
     expect(refused).toMatchObject({ code: 'request_pending', message: SOCIAL_MSG.requestPending });
     expect((await b.ws.request('chats')).chats).toEqual([]);
     // Typing from a stranger does not reach b.
@@ -119,8 +120,12 @@ describe('message requests', () => {
       type: 'request',
       fromId: a.user.id,
       fromUsername: a.user.username,
-      message: 'hi, may I?',
+      msgId,
+      ct: sealed.ct,
+      legacyText: null,
     });
+    if (req?.type !== 'request') throw new Error('no request');
+    expect(await b.ws.requestText(req, a.user.id, b.user.id)).toBe('hi, may I?');
     // Only the addressee may answer.
     expect(await a.ws.requestError('respondRequest', { notificationId: req?.id, accept: true })).toMatchObject({
       code: 'not_found',
@@ -130,7 +135,9 @@ describe('message requests', () => {
 
     const history = await a.ws.request('history', { peerId: b.user.id });
     expect(history.access).toEqual({ state: 'open' });
-    expect(history.messages.map((m) => [m.id, m.text])).toEqual([[msgId, 'hi, may I?']]);
+    expect(history.messages.map((m) => [m.id, m.ct, m.rev])).toEqual([[msgId, sealed.ct, 0]]);
+    for (const m of history.messages) expect(await b.ws.textOf(m)).toBe('hi, may I?');
+    for (const m of history.messages) expect(await a.ws.textOf(m)).toBe('hi, may I?');
     await a.ws.waitFor(() =>
       a.ws.updates().some((u) => u.update.kind === 'access' && u.update.access.state === 'open'),
     );
@@ -144,7 +151,7 @@ describe('message requests', () => {
     const a = await person();
     const b = await person();
     await privacy(b, { requireRequest: true });
-    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'hello' });
+    expect(await a.ws.send(b.user.id, 'hello')).toMatchObject({ request: { state: 'pending' } });
     const req = (await b.ws.request('notifications')).items[0];
     await b.ws.request('respondRequest', { notificationId: req?.id, accept: false });
     expect((await b.ws.request('notifications')).items).toEqual([]);
@@ -230,24 +237,28 @@ describe('locked chats', () => {
     });
     expect((await a.client.request('PUT', API.pin, { pin: '123456' })).status).toBe(200);
     const { chat } = await a.ws.request('chatFlags', { peerId: b.user.id, locked: true });
-    expect(chat).toMatchObject({ locked: true, lastMessage: null });
+    expect(chat).toMatchObject({ locked: true, last: null });
 
     expect(await a.ws.requestError('history', { peerId: b.user.id })).toMatchObject({ code: 'locked' });
-    expect((await a.ws.request('chats')).chats[0]).toMatchObject({ locked: true, lastMessage: null });
+    expect((await a.ws.request('chats')).chats[0]).toMatchObject({ locked: true, last: null });
     const seq = a.ws.lastSeq;
     const sent = await b.ws.sendMessage(a.user.id, 'secret two');
-    expect(sent.text).toBe('secret two');
+    expect(await b.ws.textOf(sent)).toBe('secret two');
     await a.ws.waitFor(() => a.ws.updates().some((u) => u.seq > seq && u.update.kind === 'message'));
     const pushed = a.ws.updates().filter((u) => u.seq > seq);
-    expect(JSON.stringify(pushed)).not.toContain('secret');
+    // Not even the ciphertext: the message comes without it, the chat without its newest.
+    expect(JSON.stringify(pushed)).not.toContain(sent.ct);
+    expect(pushed.find((u) => u.update.kind === 'message')?.update).toMatchObject({
+      message: { id: sent.id, ct: null, legacyText: null },
+    });
     expect(await a.ws.requestError('chatFlags', { peerId: b.user.id, locked: false })).toMatchObject({
       code: 'locked',
     });
 
     expectError(await a.client.post(API.verifyPin, { pin: '999999' }), 403, 'invalid_pin');
     expect((await a.client.post(API.verifyPin, { pin: '123456' })).status).toBe(200);
-    const texts = (await a.ws.request('history', { peerId: b.user.id })).messages.map((m) => m.text);
-    expect(texts).toEqual(['secret one', 'secret two']);
+    const granted = (await a.ws.request('history', { peerId: b.user.id })).messages;
+    expect(await Promise.all(granted.map((m) => a.ws.textOf(m)))).toEqual(['secret one', 'secret two']);
     // A new socket of the same session shares the grant; another session does not.
     const again = await WsTestClient.connect(t, a.client.cookie);
     expect((await again.request('history', { peerId: b.user.id })).messages).toHaveLength(2);
@@ -347,7 +358,7 @@ describe('notifications', () => {
       ])
       .execute();
     await privacy(b, { requireRequest: true });
-    await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'knock knock' });
+    await a.ws.send(b.user.id, 'knock knock');
     const list = await b.ws.request('notifications');
     const mine = list.items.filter((i) => i.type === 'request' || i.message === 'safe' || i.message === 'evil');
     expect(mine.map((i) => i.type)).toEqual(['request', 'admin', 'admin']);

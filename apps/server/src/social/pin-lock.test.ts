@@ -184,7 +184,9 @@ describe.each(ENGINES)('on $name', ({ url }) => {
           ws.updates().some((u) => u.seq > seq && u.update.kind === 'chat' && u.update.chat.archived),
         );
       }
-      expect((await a.ws.request('chats')).chats[0]).toMatchObject({ archived: true, lastMessage: 'one' });
+      const archived = (await a.ws.request('chats')).chats[0];
+      expect(archived).toMatchObject({ archived: true, last: { senderId: b.user.id, deleted: false } });
+      expect(archived && (await a.ws.lastText(archived))).toBe('one');
       // The flag is a's alone.
       await settle(b.ws);
       expect(b.ws.updates().filter((u) => u.seq > bSeq)).toEqual([]);
@@ -237,18 +239,20 @@ describe.each(ENGINES)('on $name', ({ url }) => {
     it('locking needs a PIN; without a grant the text stays on the server; a grant opens the session', async () => {
       const a = await person();
       const b = await person();
-      await b.ws.sendMessage(a.user.id, 'secret one');
+      const first = await b.ws.sendMessage(a.user.id, 'secret one');
       expect(await a.ws.requestError('chatFlags', { peerId: b.user.id, locked: true })).toMatchObject({
         code: 'pin_required',
         message: 'Set a PIN in Privacy settings first',
       });
-      expect((await a.ws.request('chats')).chats[0]).toMatchObject({ locked: false, lastMessage: 'secret one' });
+      const open = (await a.ws.request('chats')).chats[0];
+      expect(open).toMatchObject({ locked: false, last: { id: first.id, ct: first.ct } });
+      expect(open && (await a.ws.lastText(open))).toBe('secret one');
 
       await setPin(a, '123456');
       const aTab = await WsTestClient.connect(t, a.client.cookie);
       const seq = a.ws.lastSeq;
       const locked = await a.ws.request('chatFlags', { peerId: b.user.id, locked: true });
-      expect(locked.chat).toMatchObject({ locked: true, lastMessage: null });
+      expect(locked.chat).toMatchObject({ locked: true, last: null });
       await aTab.waitFor(() => aTab.updates().some((u) => u.update.kind === 'chat' && u.update.chat.locked));
       const lockedAt = (ws: WsTestClient) =>
         ws.frames.findIndex((f) => f.t === 'update' && f.update.kind === 'chat' && f.update.chat.locked);
@@ -261,21 +265,24 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         expect(
           await ws.requestError('history', { peerId: b.user.id, before: { timestamp: Date.now(), id: 'zzzzzzzz' } }),
         ).toMatchObject({ code: 'locked' });
-        expect((await ws.request('chats')).chats[0]).toMatchObject({ locked: true, lastMessage: null, unreadCount: 1 });
+        expect((await ws.request('chats')).chats[0]).toMatchObject({ locked: true, last: null, unreadCount: 1 });
       }
 
-      // New messages (and edits) still arrive, without their text; the sender sees theirs in full.
+      // New messages (and edits) still arrive, without their ciphertext; the sender sees theirs in full.
       const sent = await b.ws.sendMessage(a.user.id, 'secret two');
-      expect(sent.text).toBe('secret two');
+      expect(await b.ws.textOf(sent)).toBe('secret two');
       await a.ws.waitFor(() =>
         a.ws.updates().some((u) => u.seq > seq && u.update.kind === 'message' && u.update.message.id === sent.id),
       );
       const arrived = a.ws.updates().find((u) => u.update.kind === 'message' && u.update.message.id === sent.id);
-      expect(arrived?.update).toMatchObject({ message: { id: sent.id, senderId: b.user.id, text: '' } });
+      expect(arrived?.update).toMatchObject({
+        message: { id: sent.id, senderId: b.user.id, ct: null, legacyText: null },
+      });
       expect(
         b.ws.updates().find((u) => u.update.kind === 'message' && u.update.message.id === sent.id)?.update,
-      ).toMatchObject({ message: { text: 'secret two' } });
-      await b.ws.request('edit', { chatId: sent.chatId, msgId: sent.id, text: 'secret edited' });
+      ).toMatchObject({ message: { ct: sent.ct } });
+      const edited = await b.ws.editMessage(sent.chatId, sent.id, 'secret edited');
+      const sealedTexts = [first.ct, sent.ct, edited.ct] as string[];
       await a.ws.waitFor(() => a.ws.updates().some((u) => u.update.kind === 'message' && u.update.message.edited));
       await aTab.waitFor(() => aTab.updates().some((u) => u.update.kind === 'message' && u.update.message.edited));
       await settle(a.ws);
@@ -283,14 +290,14 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         // Everything from the lock on: its update and result, the refusals, the new message and the edit.
         const pushed = ws.frames.slice(lockedAt(ws));
         expect(pushed.length).toBeGreaterThan(6);
-        expect(JSON.stringify(pushed)).not.toContain('secret');
+        for (const ct of sealedTexts) expect(JSON.stringify(pushed)).not.toContain(ct);
       }
       // Replaying the whole log does not show it either.
       const replay = await WsTestClient.connect(t, a.client.cookie, 0);
       expect(replay.welcome?.resumed).toBe(true);
       await settle(replay);
       expect(replay.updates().length).toBeGreaterThan(0);
-      expect(JSON.stringify(replay.frames)).not.toContain('secret');
+      for (const ct of sealedTexts) expect(JSON.stringify(replay.frames)).not.toContain(ct);
       await replay.close();
 
       // Unlocking would show it: it needs a grant too.
@@ -317,23 +324,24 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       // The same sockets, and a new socket of the same session, now see the text.
       const newTab = await WsTestClient.connect(t, a.client.cookie);
       for (const ws of [a.ws, aTab, newTab]) {
-        expect((await ws.request('history', { peerId: b.user.id })).messages.map((m) => m.text)).toEqual([
-          'secret one',
-          'secret edited',
-        ]);
-        expect((await ws.request('chats')).chats[0]).toMatchObject({ locked: true, lastMessage: 'secret edited' });
+        const history = (await ws.request('history', { peerId: b.user.id })).messages;
+        expect(history.map((m) => `${m.ct}/${m.rev}`)).toEqual([`${first.ct}/0`, `${edited.ct}/1`]);
+        expect(await ws.historyTexts(b.user.id)).toEqual(['secret one', 'secret edited']);
+        const chat = (await ws.request('chats')).chats[0];
+        expect(chat).toMatchObject({ locked: true, last: { id: sent.id, ct: edited.ct, rev: 1 } });
+        expect(chat && (await ws.lastText(chat))).toBe('secret edited');
       }
       const live = await b.ws.sendMessage(a.user.id, 'secret three');
       await newTab.waitFor(() =>
-        newTab.updates().some((u) => u.update.kind === 'message' && u.update.message.text === 'secret three'),
+        newTab.updates().some((u) => u.update.kind === 'message' && u.update.message.ct === live.ct),
       );
-      expect(live.text).toBe('secret three');
+      expect(await newTab.textOf(live)).toBe('secret three');
 
       // Another session of the same account has no grant.
       const other = await signInAgain(t, a);
       const otherWs = await WsTestClient.connect(t, other.cookie);
       expect(await otherWs.requestError('history', { peerId: b.user.id })).toMatchObject({ code: 'locked' });
-      expect((await otherWs.request('chats')).chats[0]).toMatchObject({ locked: true, lastMessage: null });
+      expect((await otherWs.request('chats')).chats[0]).toMatchObject({ locked: true, last: null });
 
       // An expired grant opens nothing (a new socket reads the grant from the session).
       await t.server.ctx.store.db
@@ -350,7 +358,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const oSeq = otherWs.lastSeq;
       expect((await a.ws.request('chatFlags', { peerId: b.user.id, locked: false })).chat).toMatchObject({
         locked: false,
-        lastMessage: 'secret three',
+        last: { id: live.id, ct: live.ct },
       });
       await otherWs.waitFor(() =>
         otherWs.updates().some((u) => u.seq > oSeq && u.update.kind === 'chat' && !u.update.chat.locked),
@@ -387,7 +395,8 @@ describe.each(ENGINES)('on $name', ({ url }) => {
           otherWs.updates().filter((u) => u.seq > seq && u.update.kind === 'chat' && !u.update.chat.locked).length >= 2,
       );
       const chats = (await otherWs.request('chats')).chats;
-      expect(chats.map((ch) => [ch.peerId, ch.locked, ch.lastMessage]).sort()).toEqual(
+      const previews = await Promise.all(chats.map(async (ch) => [ch.peerId, ch.locked, await otherWs.lastText(ch)]));
+      expect(previews.sort()).toEqual(
         [
           [b.user.id, false, 'from b'],
           [c.user.id, false, 'from c'],
@@ -395,8 +404,8 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       );
       // Archiving is kept.
       expect(chats.find((ch) => ch.peerId === c.user.id)?.archived).toBe(true);
-      expect((await otherWs.request('history', { peerId: b.user.id })).messages[0]?.text).toBe('from b');
-      expect((await a.ws.request('history', { peerId: c.user.id })).messages[0]?.text).toBe('from c');
+      expect(await otherWs.historyTexts(b.user.id)).toEqual(['from b']);
+      expect(await a.ws.historyTexts(c.user.id)).toEqual(['from c']);
       const rows = await t.server.ctx.store.db
         .selectFrom('user_chats')
         .select('locked')

@@ -3,7 +3,7 @@
  * HTTP with the session cookie and raw WebSocket frames. Runs on SQLite, and on
  * PostgreSQL too when TEST_DATABASE_URL is set.
  */
-import { chatIdOf } from '@app/protocol';
+import { chatIdOf, type NotificationItem } from '@app/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
 import { connectedPerson, setPrivacy, settle, updatesOf, waitUpdate } from '../test/people.ts';
@@ -52,8 +52,13 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const bSeq = b.ws.lastSeq;
       const msgId = mid();
       const before = Date.now();
-      const r = await a.ws.request('send', { to: b.user.id, msgId, text: 'hi, may I?' });
-      expect(r).toEqual({ request: { state: 'pending', message: 'hi, may I?', timestamp: expect.any(Number) } });
+      const sealed = await a.ws.sealedSend(b.user.id, 'hi, may I?', msgId);
+      // A stranger's first message brings the chat's first key, like any first message.
+      expect(sealed.chatKey?.epoch).toBe(1);
+      const r = await a.ws.request('send', sealed);
+      expect(r).toEqual({
+        request: { state: 'pending', msgId, ct: sealed.ct, legacyText: null, timestamp: expect.any(Number) },
+      });
       const pending = (r as { request: { timestamp: number } }).request;
       expect(pending.timestamp).toBeGreaterThanOrEqual(before);
 
@@ -70,21 +75,24 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         id: expect.any(String),
         fromId: a.user.id,
         fromUsername: a.user.username,
-        message: 'hi, may I?',
+        msgId,
+        ct: sealed.ct,
+        legacyText: null,
         timestamp: pending.timestamp,
         read: false,
       });
+      expect(await b.ws.notificationText(note.notification)).toBe('hi, may I?');
       expect(updatesOf(b.ws, 'message', bSeq)).toEqual([]);
       expect((await waitUpdate(a.ws, 'access', aSeq)).access).toEqual(pending);
       expect((await a.ws.request('history', { peerId: b.user.id })).access).toEqual(pending);
       expect((await a.ws.request('history', { peerId: b.user.id })).messages).toEqual([]);
 
       // Another message waits; the retry of the request itself is acknowledged again.
-      expect(await a.ws.requestError('send', { to: b.user.id, msgId: mid(), text: 'hello??' })).toMatchObject({
+      expect(await a.ws.requestError('send', await a.ws.sealedSend(b.user.id, 'hello??'))).toMatchObject({
         code: 'request_pending',
         message: REQUEST_PENDING,
       });
-      expect(await a.ws.request('send', { to: b.user.id, msgId, text: 'hi, may I?' })).toEqual({ request: pending });
+      expect(await a.ws.send(b.user.id, 'hi, may I?', msgId)).toEqual({ request: pending });
       await settle(b.ws);
       expect(updatesOf(b.ws, 'notification', bSeq)).toHaveLength(1);
       const list = await b.ws.request('notifications');
@@ -98,7 +106,9 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const eve = await person();
       await setPrivacy(b, { requireRequest: true });
       const msgId = mid();
-      await a.ws.request('send', { to: b.user.id, msgId, text: 'hello b' });
+      const sent = await a.ws.send(b.user.id, 'hello b', msgId);
+      const ct = 'request' in sent && sent.request.state === 'pending' ? sent.request.ct : null;
+      expect(ct).toEqual(expect.any(String));
       const request = (await waitUpdate(b.ws, 'notification')).notification;
 
       // Typing from a stranger is not delivered.
@@ -130,13 +140,13 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       // b: the request is gone and its text arrives as a message from a.
       expect((await waitUpdate(b.ws, 'notificationRemoved', bSeq)).id).toBe(request.id);
       const bMsg = await waitUpdate(b.ws, 'message', bSeq);
-      expect(bMsg.message).toMatchObject({ id: msgId, senderId: a.user.id, recipientId: b.user.id, text: 'hello b' });
+      // The same ciphertext (same message id, so the same associated data): b opens it.
+      expect(bMsg.message).toMatchObject({ id: msgId, senderId: a.user.id, recipientId: b.user.id, ct, rev: 0 });
+      expect(await b.ws.textOf(bMsg.message)).toBe('hello b');
       expect((await b.ws.request('notifications')).items.some((i) => i.id === request.id)).toBe(false);
-      expect((await b.ws.request('chats')).chats[0]).toMatchObject({
-        peerId: a.user.id,
-        lastMessage: 'hello b',
-        unreadCount: 1,
-      });
+      const bChat = (await b.ws.request('chats')).chats[0];
+      expect(bChat).toMatchObject({ peerId: a.user.id, last: { id: msgId, ct }, unreadCount: 1 });
+      expect(bChat && (await b.ws.lastText(bChat))).toBe('hello b');
 
       // a: access open, an info notification, and the message.
       expect((await waitUpdate(a.ws, 'access', aSeq)).access).toEqual({ state: 'open' });
@@ -161,19 +171,19 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       ] as const) {
         const h = await p.ws.request('history', { peerId: peer.user.id });
         expect(h.access).toEqual({ state: 'open' });
-        expect(h.messages.map((m) => [m.id, m.senderId, m.text])).toEqual([[msgId, a.user.id, 'hello b']]);
+        expect(h.messages.map((m) => [m.id, m.senderId, m.ct])).toEqual([[msgId, a.user.id, ct]]);
+        expect(await p.ws.textOf(h.messages[0] as (typeof h.messages)[number])).toBe('hello b');
       }
 
-      // Now a writes normally, and typing gets through.
+      // Now a writes normally (under the key the request brought), and typing gets through.
       const next = await a.ws.sendMessage(b.user.id, 'thanks!');
-      expect(next.text).toBe('thanks!');
+      expect(await b.ws.textOf(next)).toBe('thanks!');
+      expect((await b.ws.request('chatKeys', { chatId: next.chatId })).chatKeys.map((k) => k.epoch)).toEqual([1]);
       a.ws.sendRaw({ t: 'typing', to: b.user.id, typing: true });
       await b.ws.waitFor(() => typingFrames(b.ws).length > 0);
       expect(typingFrames(b.ws)).toEqual([{ t: 'typing', from: a.user.id, typing: true }]);
       // The old request id, retried, is the stored message now; the request cannot be answered twice.
-      expect(await a.ws.request('send', { to: b.user.id, msgId, text: 'hello b' })).toMatchObject({
-        message: { id: msgId, text: 'hello b' },
-      });
+      expect(await a.ws.send(b.user.id, 'hello b', msgId)).toMatchObject({ message: { id: msgId, ct } });
       expect(await b.ws.requestError('respondRequest', { notificationId: request.id, accept: false })).toMatchObject({
         code: 'not_found',
       });
@@ -184,7 +194,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const a = await person();
       const b = await person();
       await setPrivacy(b, { requireRequest: true });
-      await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'knock knock' });
+      await a.ws.send(b.user.id, 'knock knock');
       const request = (await waitUpdate(b.ws, 'notification')).notification;
       const aSeq = a.ws.lastSeq;
       const bSeq = b.ws.lastSeq;
@@ -206,9 +216,11 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       expect(await messageCount(a.user.id, b.user.id)).toBe(0);
       expect((await a.ws.request('history', { peerId: b.user.id })).access).toEqual({ state: 'request' });
 
-      const again = await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'please?' });
-      expect(again).toMatchObject({ request: { state: 'pending', message: 'please?' } });
-      expect((await b.ws.request('notifications')).items).toMatchObject([{ type: 'request', message: 'please?' }]);
+      const again = await a.ws.send(b.user.id, 'please?');
+      expect(again).toMatchObject({ request: { state: 'pending' } });
+      const items = (await b.ws.request('notifications')).items;
+      expect(items).toMatchObject([{ type: 'request', fromId: a.user.id }]);
+      expect(await b.ws.notificationText(items[0] as NotificationItem)).toBe('please?');
     });
 
     it('the user who takes requests may always write; once they wrote, the other side is open', async () => {
@@ -217,11 +229,12 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       await setPrivacy(b, { requireRequest: true });
       // b writes to a (who takes messages from anyone).
       const first = await b.ws.sendMessage(a.user.id, 'hi a, from b');
-      expect(first.text).toBe('hi a, from b');
+      expect(await a.ws.textOf(first)).toBe('hi a, from b');
       expect((await a.ws.request('history', { peerId: b.user.id })).access).toEqual({ state: 'open' });
       expect((await b.ws.request('history', { peerId: a.user.id })).access).toEqual({ state: 'open' });
       const reply = await a.ws.sendMessage(b.user.id, 'hi b');
-      expect(reply).toMatchObject({ senderId: a.user.id, text: 'hi b' });
+      expect(reply).toMatchObject({ senderId: a.user.id });
+      expect(await b.ws.textOf(reply)).toBe('hi b');
       a.ws.sendRaw({ t: 'typing', to: b.user.id, typing: true });
       await b.ws.waitFor(() => typingFrames(b.ws).length > 0);
       expect((await b.ws.request('notifications')).items).toEqual([]);
@@ -234,14 +247,14 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const a = await person();
       const b = await person();
       await setPrivacy(b, { requireRequest: true });
-      await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'may I?' });
+      await a.ws.send(b.user.id, 'may I?');
       await waitUpdate(a.ws, 'access', 0, (u) => u.access.state === 'pending');
       const aSeq = a.ws.lastSeq;
       await b.ws.sendMessage(a.user.id, 'sure, go ahead');
       // a's open chat stops saying "waiting" without reloading it.
       expect((await waitUpdate(a.ws, 'access', aSeq)).access).toEqual({ state: 'open' });
       expect((await a.ws.request('history', { peerId: b.user.id })).access).toEqual({ state: 'open' });
-      expect(await a.ws.sendMessage(b.user.id, 'thanks')).toMatchObject({ text: 'thanks' });
+      expect(await b.ws.textOf(await a.ws.sendMessage(b.user.id, 'thanks'))).toBe('thanks');
       // Later messages from b change nothing more.
       const later = a.ws.lastSeq;
       await b.ws.sendMessage(a.user.id, 'again');
@@ -306,10 +319,10 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         .where('id', '=', b.user.id)
         .execute();
       await setPrivacy(b, { requireRequest: true });
-      await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'knock knock' });
+      await a.ws.send(b.user.id, 'knock knock');
 
       const list = await b.ws.request('notifications');
-      expect(list.items.map((i) => [i.type, i.message, i.read])).toEqual([
+      expect(await Promise.all(list.items.map(async (i) => [i.type, await b.ws.notificationText(i), i.read]))).toEqual([
         ['request', 'knock knock', false],
         ['admin', 'look-alike', false],
         ['admin', 'vimeo', false],
@@ -317,7 +330,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         ['admin', 'safe', false],
         ['admin', 'old news', true],
       ]);
-      const byMessage = new Map(list.items.map((i) => [i.message, i]));
+      const byMessage = new Map(list.items.flatMap((i) => (i.type === 'request' ? [] : [[i.message, i] as const])));
       expect(byMessage.get('safe')).toMatchObject({
         imageUrl: 'https://i.example.com/a.png',
         videoUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -340,7 +353,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const b = await person();
       await broadcast('before', Date.now() - 1000);
       await setPrivacy(b, { requireRequest: true });
-      await a.ws.request('send', { to: b.user.id, msgId: mid(), text: 'hello' });
+      await a.ws.send(b.user.id, 'hello');
       await waitUpdate(b.ws, 'notification');
       const bTab = await WsTestClient.connect(t, b.client.cookie);
       expect((await bTab.request('notifications')).unseen).toBe(2);
@@ -354,7 +367,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       for (const ws of [b.ws, bTab]) {
         const list = await ws.request('notifications');
         expect(list.unseen).toBe(0);
-        expect(list.items.map((i) => [i.message, i.read])).toEqual([
+        expect(await Promise.all(list.items.map(async (i) => [await ws.notificationText(i), i.read]))).toEqual([
           ['hello', true],
           ['before', true],
         ]);
@@ -365,11 +378,11 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       // A later broadcast and a new request count again.
       await broadcast('after', seen.at + 1);
       const c = await person();
-      await c.ws.request('send', { to: b.user.id, msgId: mid(), text: 'me too' });
+      await c.ws.send(b.user.id, 'me too');
       await waitUpdate(bTab, 'notification', tabSeq, (u) => u.notification.type === 'request');
       const list = await bTab.request('notifications');
       expect(list.unseen).toBe(2);
-      expect(list.items.map((i) => [i.message, i.read])).toEqual([
+      expect(await Promise.all(list.items.map(async (i) => [await bTab.notificationText(i), i.read]))).toEqual([
         ['me too', false],
         ['after', false],
         ['hello', true],

@@ -2,7 +2,15 @@
  * Row mapping and the transaction steps shared by the chat and social stores: the
  * update log, summaries and inserting a message.
  */
-import { type ChatMessage, type ChatSummary, chatIdOf, type PublicUser, type Update } from '@app/protocol';
+import {
+  type ChatMessage,
+  type ChatSummary,
+  chatIdOf,
+  DELETED_TEXT,
+  type PublicUser,
+  type Update,
+  type WsErrorCode,
+} from '@app/protocol';
 import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
 import type { Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
 
@@ -16,18 +24,23 @@ export interface LoggedUpdate {
 
 /** Why a chat operation was refused. */
 export class ChatError extends Error {
-  readonly code:
-    | 'not_found'
-    | 'forbidden'
-    | 'conflict'
-    | 'recipient_unavailable'
-    | 'request_pending'
-    | 'pin_required'
-    | 'locked';
+  readonly code: WsErrorCode;
   constructor(code: ChatError['code'], message: string) {
     super(message);
     this.code = code;
   }
+}
+
+/** A message's text as stored: its ciphertext (sealed), or the text of a message from before. */
+export interface StoredText {
+  text: string;
+  sealed: boolean;
+}
+
+/** What the wire carries for a stored text (sealed.ts): `ct`, or `legacyText`; nothing once deleted. */
+export function wireText(text: string | null, sealed: number | boolean, deleted: number | boolean) {
+  if (deleted === 1 || deleted === true || text === null) return { ct: null, legacyText: null };
+  return sealed === 1 || sealed === true ? { ct: text, legacyText: null } : { ct: null, legacyText: text };
 }
 
 export function toMessage(r: Selectable<MessagesTable>): ChatMessage {
@@ -36,7 +49,8 @@ export function toMessage(r: Selectable<MessagesTable>): ChatMessage {
     id: r.id,
     senderId: r.sender_id,
     recipientId: r.recipient_id,
-    text: r.text,
+    ...wireText(r.text, r.sealed, r.deleted),
+    rev: r.rev,
     timestamp: Number(r.timestamp),
     status: r.status,
     edited: r.edited === 1,
@@ -240,7 +254,21 @@ export function toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null
     chatId: r.chat_id,
     peerId: r.peer_id,
     peer,
-    lastMessage: r.last_message,
+    last:
+      r.last_message === null && r.last_deleted === 0
+        ? null
+        : {
+            id: r.last_id ?? '',
+            senderId: r.last_sender ?? '',
+            rev: r.last_rev,
+            // A summary from before sealed messages said so in its text.
+            deleted: r.last_deleted === 1 || (r.last_sealed === 0 && r.last_message === DELETED_TEXT),
+            ...wireText(
+              r.last_message,
+              r.last_sealed,
+              r.last_deleted === 1 || (r.last_sealed === 0 && r.last_message === DELETED_TEXT),
+            ),
+          },
     timestamp: Number(r.timestamp),
     unreadCount: r.unread_count,
     archived: r.archived === 1,
@@ -268,8 +296,8 @@ const LAST_TIMESTAMP = stmt(
   'select max(timestamp) as timestamp from user_chats where chat_id = ? and user_id in (?, ?)',
 );
 const INSERT_MESSAGE = stmt(
-  'insert into messages (chat_id, id, sender_id, recipient_id, text, timestamp, status, edited, deleted, delivered_at, read_at) ' +
-    "values (?, ?, ?, ?, ?, ?, 'sent', 0, 0, null, null)",
+  'insert into messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted, delivered_at, read_at) ' +
+    "values (?, ?, ?, ?, ?, ?, 0, ?, 'sent', 0, 0, null, null)",
 );
 /**
  * A summary's new timestamp: the one proposed, or one past the summary's, whichever is
@@ -278,16 +306,18 @@ const INSERT_MESSAGE = stmt(
  */
 const NEXT_TIMESTAMP =
   'timestamp = case when excluded.timestamp > user_chats.timestamp then excluded.timestamp else user_chats.timestamp + 1 end';
+const UPSERT_CHAT_COLUMNS =
+  'insert into user_chats (user_id, chat_id, peer_id, last_message, last_id, last_sender, last_rev, last_sealed, last_deleted, timestamp, unread_count, archived, locked) ';
+const SET_LAST =
+  'last_message = excluded.last_message, last_id = excluded.last_id, last_sender = excluded.last_sender, last_rev = 0, last_sealed = excluded.last_sealed, last_deleted = 0';
 const UPSERT_SENDER_CHAT = stmt(
-  'insert into user_chats (user_id, chat_id, peer_id, last_message, timestamp, unread_count, archived, locked) ' +
-    'values (?, ?, ?, ?, ?, 0, 0, 0) on conflict (user_id, chat_id) do update set ' +
-    `last_message = excluded.last_message, ${NEXT_TIMESTAMP}, unread_count = 0 returning *`,
+  `${UPSERT_CHAT_COLUMNS}values (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, 0, 0, 0) on conflict (user_id, chat_id) do update set ` +
+    `${SET_LAST}, ${NEXT_TIMESTAMP}, unread_count = 0 returning *`,
 );
 // An archived chat stays archived (its unread count shows in the archive); a locked one stays locked.
 const UPSERT_RECIPIENT_CHAT = stmt(
-  'insert into user_chats (user_id, chat_id, peer_id, last_message, timestamp, unread_count, archived, locked) ' +
-    'values (?, ?, ?, ?, ?, 1, 0, 0) on conflict (user_id, chat_id) do update set ' +
-    `last_message = excluded.last_message, ${NEXT_TIMESTAMP}, unread_count = user_chats.unread_count + 1 returning *`,
+  `${UPSERT_CHAT_COLUMNS}values (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, 1, 0, 0) on conflict (user_id, chat_id) do update set ` +
+    `${SET_LAST}, ${NEXT_TIMESTAMP}, unread_count = user_chats.unread_count + 1 returning *`,
 );
 
 const PUBLIC_USER = stmt('select id, username, name, profile_pic, verified from users where id = ?');
@@ -305,10 +335,11 @@ export function* insertMessageProgram(
   senderId: string,
   recipientId: string,
   msgId: string,
-  text: string,
+  body: StoredText,
   now: number,
   known?: { sender: PublicUser | null; recipient: PublicUser | null; lastTimestamp: number | null },
 ): Program<{ message: ChatMessage; entries: Entry[] }> {
+  const sealed = body.sealed ? 1 : 0;
   const chatId = chatIdOf(senderId, recipientId);
   let last = known?.lastTimestamp ?? null;
   if (!known) {
@@ -322,20 +353,23 @@ export function* insertMessageProgram(
   const upsert = (sender: boolean, timestamp: number) =>
     query<Selectable<UserChatsTable>>(
       sender ? UPSERT_SENDER_CHAT : UPSERT_RECIPIENT_CHAT,
-      sender ? [senderId, chatId, recipientId, text, timestamp] : [recipientId, chatId, senderId, text, timestamp],
+      sender
+        ? [senderId, chatId, recipientId, body.text, msgId, senderId, sealed, timestamp]
+        : [recipientId, chatId, senderId, body.text, msgId, senderId, sealed, timestamp],
     );
   const [firstRow] = yield* upsert(senderFirst, proposed);
   const [secondRow] = yield* upsert(!senderFirst, Number(firstRow?.timestamp ?? proposed));
   const timestamp = Math.max(Number(firstRow?.timestamp ?? proposed), Number(secondRow?.timestamp ?? proposed));
   const senderRow = senderFirst ? firstRow : secondRow;
   const recipientRow = senderFirst ? secondRow : firstRow;
-  yield* query(INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, text, timestamp]);
+  yield* query(INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, body.text, sealed, timestamp]);
   const message: ChatMessage = {
     chatId,
     id: msgId,
     senderId,
     recipientId,
-    text,
+    ...wireText(body.text, sealed, false),
+    rev: 0,
     timestamp,
     status: 'sent',
     edited: false,
@@ -370,8 +404,8 @@ export function insertMessage(
   senderId: string,
   recipientId: string,
   msgId: string,
-  text: string,
+  body: StoredText,
   now: number,
 ): Promise<{ message: ChatMessage; entries: Entry[] }> {
-  return runProgram(tx, insertMessageProgram(senderId, recipientId, msgId, text, now));
+  return runProgram(tx, insertMessageProgram(senderId, recipientId, msgId, body, now));
 }

@@ -4,17 +4,18 @@
  * seq sees exactly the committed changes, in order.
  */
 import {
+  type ChatKeyEnvelopeWire,
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
-  DELETED_TEXT,
   handleKey,
   type PublicUser,
   peerOf,
   UPDATE_LOG_KEEP,
   type Update,
 } from '@app/protocol';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { acceptSealedEdit, chatKeysOf } from './chat-keys.ts';
 import {
   appendLog,
   ChatError,
@@ -29,9 +30,38 @@ import {
   toSummary,
 } from './chat-rows.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { KeyStore } from './key-store.ts';
 import { lockPeople } from './people-locks.ts';
 import type { Database } from './schema.ts';
 import { type SendResult, sendProgram } from './send-program.ts';
+
+/** The message `userId` may change: theirs, and not deleted. */
+function ownMessage(current: ChatMessage | null, userId: string): ChatMessage {
+  if (!current || (current.senderId !== userId && current.recipientId !== userId)) {
+    throw new ChatError('not_found', 'Message not found');
+  }
+  if (current.senderId !== userId) throw new ChatError('forbidden', 'Only the sender can change a message');
+  if (current.deleted) throw new ChatError('conflict', 'This message was deleted');
+  return current;
+}
+
+/** Both summaries of a chat get its newest message anew (in user id order, as a send locks them); their new rows, logged. */
+async function refreshSummaries(
+  tx: Transaction<Database>,
+  chatId: string,
+  people: string[],
+  last: { last_message: string; last_rev: number; last_sealed: 0 | 1; last_deleted: 0 | 1 },
+): Promise<{ userId: string; update: Update }[]> {
+  for (const uid of [...people].sort()) {
+    await tx.updateTable('user_chats').set(last).where('user_id', '=', uid).where('chat_id', '=', chatId).execute();
+  }
+  const out: { userId: string; update: Update }[] = [];
+  for (const uid of people) {
+    const chat = await summaryOf(tx, uid, chatId);
+    if (chat) out.push({ userId: uid, update: { kind: 'chat', chat } });
+  }
+  return out;
+}
 
 export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
 export { RevokedError } from './people-locks.ts';
@@ -148,11 +178,11 @@ export class ChatStore {
     senderId: string,
     recipientId: string,
     msgId: string,
-    text: string,
+    sealed: { ct: string; chatKey?: ChatKeyEnvelopeWire | undefined },
     now: number,
     session: string | null = null,
   ): Promise<SendResult> {
-    return this.writes.program(() => sendProgram(senderId, recipientId, msgId, text, now, session));
+    return this.writes.program(() => sendProgram(senderId, recipientId, msgId, sealed, now, session));
   }
 
   /**
@@ -169,22 +199,24 @@ export class ChatStore {
     userId: string,
     chatId: string,
     msgId: string,
-    change: { text: string; edited: boolean; deleted: boolean },
+    change: { ct: string | null; edited: boolean; deleted: boolean },
     now: number,
     session: string | null,
   ): Promise<{ message: ChatMessage; updates: LoggedUpdate[] }> {
     return this.db.transaction().execute(async (tx) => {
       await this.participants(tx, userId, chatId, session, now);
-      const current = await this.message(chatId, msgId, tx);
-      if (!current || (current.senderId !== userId && current.recipientId !== userId)) {
-        throw new ChatError('not_found', 'Message not found');
-      }
-      if (current.senderId !== userId) throw new ChatError('forbidden', 'Only the sender can change a message');
-      if (current.deleted) throw new ChatError('conflict', 'This message was deleted');
+      const current = ownMessage(await this.message(chatId, msgId, tx), userId);
+      // An edit is the next revision under the chat's current key; a deletion removes the ciphertext.
+      const rev = change.ct === null ? current.rev : current.rev + 1;
+      if (change.ct !== null) await acceptSealedEdit(tx, chatId, change.ct, rev);
+      const text = change.ct ?? '';
+      const sealed: 0 | 1 = change.ct !== null || current.ct !== null ? 1 : 0;
       await tx
         .updateTable('messages')
         .set({
-          text: change.text,
+          text,
+          sealed,
+          rev,
           status: 'sent',
           edited: change.edited ? 1 : 0,
           deleted: change.deleted ? 1 : 0,
@@ -208,30 +240,34 @@ export class ChatStore {
         { userId: current.recipientId, update: { kind: 'message', message } },
       ];
       if (newest?.id === msgId) {
-        // Both summaries by primary key, in user id order (as a send locks them).
-        for (const uid of [current.senderId, current.recipientId].sort()) {
-          await tx
-            .updateTable('user_chats')
-            .set({ last_message: change.text })
-            .where('user_id', '=', uid)
-            .where('chat_id', '=', chatId)
-            .execute();
-        }
-        for (const uid of [current.senderId, current.recipientId]) {
-          const chat = await summaryOf(tx, uid, chatId);
-          if (chat) entries.push({ userId: uid, update: { kind: 'chat', chat } });
-        }
+        const last = {
+          last_message: text,
+          last_rev: rev,
+          last_sealed: sealed,
+          last_deleted: change.deleted ? 1 : 0,
+        } as const;
+        entries.push(...(await refreshSummaries(tx, chatId, [current.senderId, current.recipientId], last)));
       }
       return { message, updates: await appendLog(tx, entries, now) };
     });
   }
 
-  edit(userId: string, chatId: string, msgId: string, text: string, now: number, session: string | null = null) {
-    return this.rewrite(userId, chatId, msgId, { text, edited: true, deleted: false }, now, session);
+  edit(userId: string, chatId: string, msgId: string, ct: string, now: number, session: string | null = null) {
+    return this.rewrite(userId, chatId, msgId, { ct, edited: true, deleted: false }, now, session);
   }
 
   delete(userId: string, chatId: string, msgId: string, now: number, session: string | null = null) {
-    return this.rewrite(userId, chatId, msgId, { text: DELETED_TEXT, edited: false, deleted: true }, now, session);
+    return this.rewrite(userId, chatId, msgId, { ct: null, edited: false, deleted: true }, now, session);
+  }
+
+  /** The public keys of these users (those who have keys). */
+  publicKeys(userIds: readonly string[]) {
+    return new KeyStore(this.db).publicKeys(userIds);
+  }
+
+  /** Every key envelope of a chat, oldest first. */
+  chatKeys(chatId: string) {
+    return chatKeysOf(this.db, chatId);
   }
 
   /** The recipient's client has these messages: sent → delivered. */

@@ -138,7 +138,9 @@ export class NotificationStore {
           .where('chat_id', '=', chatIdOf(userId, from.id))
           .where('id', '=', msgId)
           .executeTakeFirst();
-        if (!exists) entries.push(...(await insertMessage(tx, from.id, userId, msgId, n.message, now)).entries);
+        // The same sealed text becomes the message (same id, so the same associated data).
+        const body = { text: n.message, sealed: n.sealed === 1 };
+        if (!exists) entries.push(...(await insertMessage(tx, from.id, userId, msgId, body, now)).entries);
         const me = await tx.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
         const info = {
           id: newId(),
@@ -147,6 +149,7 @@ export class NotificationStore {
           from_id: userId,
           from_username: me?.username ?? null,
           message: `@${me?.username ?? 'someone'} accepted your message request. ${SOCIAL_MSG.requestAccepted}.`,
+          sealed: 0 as const,
           timestamp: now,
           read: 0 as const,
           msg_id: null,

@@ -5,7 +5,7 @@
  */
 import { type Access, chatIdOf, type NotificationItem } from '@app/protocol';
 import type { Selectable } from 'kysely';
-import { appendLog, ChatError, type LoggedUpdate, type Tx } from './chat-rows.ts';
+import { appendLog, ChatError, type LoggedUpdate, type StoredText, type Tx, wireText } from './chat-rows.ts';
 import { newId } from './ids.ts';
 import type { UserNotificationsTable } from './schema.ts';
 
@@ -17,12 +17,23 @@ export function toPersonal(r: Selectable<UserNotificationsTable>): NotificationI
       id: r.id,
       fromId: r.from_id,
       fromUsername: r.from_username ?? '',
-      message: r.message,
+      msgId: r.msg_id ?? '',
+      ...wireText(r.message, r.sealed, false),
       timestamp: Number(r.timestamp),
       read: r.read === 1,
     };
   }
   return { type: 'info', id: r.id, message: r.message, timestamp: Number(r.timestamp), read: r.read === 1 };
+}
+
+/** A request as its sender sees it: waiting, with its sealed first message. */
+export function pendingAccess(r: Selectable<UserNotificationsTable>): Access {
+  return {
+    state: 'pending',
+    msgId: r.msg_id ?? '',
+    ...wireText(r.message, r.sealed, false),
+    timestamp: Number(r.timestamp),
+  };
 }
 
 /** The newest pending contact request from `from` to `to`. */
@@ -65,7 +76,7 @@ export async function accessOf(tx: Tx, me: string, peer: string): Promise<Access
     .executeTakeFirst();
   if (wrote) return { state: 'open' };
   const pending = await pendingRequest(tx, me, peer);
-  if (pending) return { state: 'pending', message: pending.message, timestamp: Number(pending.timestamp) };
+  if (pending) return pendingAccess(pending);
   return { state: 'request' };
 }
 
@@ -75,7 +86,7 @@ export async function createRequest(
   from: string,
   to: string,
   msgId: string,
-  text: string,
+  body: StoredText,
   now: number,
 ): Promise<{ request: Access; updates: LoggedUpdate[] }> {
   const sender = await tx.selectFrom('users').select('username').where('id', '=', from).executeTakeFirst();
@@ -86,13 +97,14 @@ export async function createRequest(
     type: 'request' as const,
     from_id: from,
     from_username: sender.username,
-    message: text,
+    message: body.text,
+    sealed: body.sealed ? (1 as const) : (0 as const),
     timestamp: now,
     read: 0 as const,
     msg_id: msgId,
   };
   await tx.insertInto('user_notifications').values(row).execute();
-  const request: Access = { state: 'pending', message: text, timestamp: now };
+  const request = pendingAccess(row);
   const updates = await appendLog(
     tx,
     [

@@ -1,7 +1,10 @@
 /**
  * Table types. Booleans are stored as 0/1 integers and times as ms since the epoch
  * in both engines, so one set of migrations and queries serves SQLite and PostgreSQL.
+ * `Generated` columns have a default (inserts may leave them out).
  */
+import type { Generated } from 'kysely';
+
 export type Bool = 0 | 1;
 
 export interface UsersTable {
@@ -68,7 +71,11 @@ export interface MessagesTable {
   id: string;
   sender_id: string;
   recipient_id: string;
+  /** The ciphertext when `sealed` (base64url; '' once deleted); a message from before: its text. */
   text: string;
+  sealed: Generated<Bool>;
+  /** Which revision the ciphertext is (0, +1 per edit). */
+  rev: Generated<number>;
   timestamp: number;
   status: 'sent' | 'delivered' | 'read';
   edited: Bool;
@@ -81,7 +88,15 @@ export interface UserChatsTable {
   user_id: string;
   chat_id: string;
   peer_id: string;
+  /** The newest message's text as stored (see MessagesTable.text), and what it is. */
   last_message: string | null;
+  last_id: string | null;
+  last_sender: string | null;
+  last_rev: Generated<number>;
+  last_sealed: Generated<Bool>;
+  last_deleted: Generated<Bool>;
+  /** The chat's current key, "epoch:low,high" (a copy of chat_keys' newest, for sends). */
+  chat_key: string | null;
   timestamp: number;
   unread_count: number;
   archived: Bool;
@@ -103,7 +118,9 @@ export interface UserNotificationsTable {
   type: 'request' | 'info';
   from_id: string | null;
   from_username: string | null;
+  /** A request's first message: its ciphertext when `sealed`. */
   message: string;
+  sealed: Generated<Bool>;
   timestamp: number;
   read: Bool;
   /** A request's client message id: the message it becomes once accepted. */
@@ -179,6 +196,18 @@ export interface UserKeyArchiveTable {
   created_at: number;
 }
 
+/** A chat's key for one epoch (migration 007). */
+export interface ChatKeysTable {
+  chat_id: string;
+  epoch: number;
+  creator_id: string;
+  /** The participants' encryption-key epochs it is sealed to, "low,high" by user id. */
+  uk_epochs: string;
+  /** The envelope as JSON (sealed to both participants, signed by its creator). */
+  envelope: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -195,4 +224,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
   user_keys: UserKeysTable;
   user_key_archive: UserKeyArchiveTable;
+  chat_keys: ChatKeysTable;
 }

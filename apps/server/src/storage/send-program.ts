@@ -3,8 +3,9 @@
  * shared transaction on SQLite or in its own on PostgreSQL: the checks, a retried send
  * answered again, a stranger's first message turned into a request, the message stored.
  */
-import { type Access, type ChatMessage, chatIdOf, SOCIAL_MSG } from '@app/protocol';
+import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf, SOCIAL_MSG } from '@app/protocol';
 import type { Selectable } from 'kysely';
+import { acceptSealedSend, currentChatKey, keyContext, recordChatKey } from './chat-keys.ts';
 import {
   appendLogProgram,
   ChatError,
@@ -13,6 +14,7 @@ import {
   type LoggedUpdate,
   type Program,
   query,
+  type StoredText,
   stmt,
   toMessage,
   toPublicUser,
@@ -34,7 +36,9 @@ const SEND_CONTEXT = stmt(
   'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
     '(select timestamp from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_timestamp, ' +
     '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender, ' +
-    '(select expires_at from sessions where token_hash = ?) as session_expires ' +
+    '(select expires_at from sessions where token_hash = ?) as session_expires, ' +
+    '(select uk_epoch from user_keys k where k.user_id = u.id) as uk_epoch, ' +
+    '(select chat_key from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_key ' +
     'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
   ' order by u.id for key share of u',
 );
@@ -51,6 +55,9 @@ type SendContextRow = Pick<
   chat_timestamp: number | null;
   stored_sender: string | null;
   session_expires: number | null;
+  uk_epoch: number | null;
+  /** The chat's current key as the user's summary keeps it: "epoch:low,high" (see chat-keys.ts). */
+  chat_key: string | null;
 };
 
 /**
@@ -67,12 +74,20 @@ export function* sendProgram(
   senderId: string,
   recipientId: string,
   msgId: string,
-  text: string,
+  sealed: { ct: string; chatKey?: ChatKeyEnvelopeWire | undefined },
   now: number,
   session: string | null,
 ): Program<SendResult> {
   const chatId = chatIdOf(senderId, recipientId);
-  const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, chatId, msgId, session, senderId, recipientId]);
+  const people = yield* query<SendContextRow>(SEND_CONTEXT, [
+    chatId,
+    chatId,
+    msgId,
+    session,
+    chatId,
+    senderId,
+    recipientId,
+  ]);
   const sender = people.find((p) => p.id === senderId);
   assertActive(sender, session, now);
   const stored = people[0]?.stored_sender ?? null;
@@ -87,6 +102,15 @@ export function* sendProgram(
   }
   const access: Access =
     recipient.require_request === 1 ? yield* call((tx) => accessOf(tx, senderId, recipientId)) : OPEN;
+  // The chat's key as the summaries keep it (none yet: from chat_keys), and as it is after this send.
+  const known = people.find((p) => p.chat_key !== null)?.chat_key ?? null;
+  let keyAfter = known;
+  if (access.state !== 'pending') {
+    const current = known ?? (yield* currentChatKey(chatId));
+    const ukEpochs = people.map((p) => ({ id: p.id, ukEpoch: p.uk_epoch === null ? null : Number(p.uk_epoch) }));
+    keyAfter = yield* acceptSealedSend(chatId, senderId, sealed.ct, sealed.chatKey, keyContext(current, ukEpochs), now);
+  }
+  const text: StoredText = { text: sealed.ct, sealed: true };
   if (access.state === 'pending') {
     const pending = yield* call((tx) => pendingRequest(tx, senderId, recipientId));
     // A retried send of the request itself is acknowledged again.
@@ -104,6 +128,7 @@ export function* sendProgram(
     recipient: toPublicUser(recipient),
     lastTimestamp: last,
   });
+  if (keyAfter !== known && keyAfter !== null) yield* recordChatKey(chatId, senderId, recipientId, keyAfter);
   if (back.state !== 'open') {
     entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
   }

@@ -7,6 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import {
+  addEncryptionEpoch,
   type BundleContents,
   createAccount,
   type KdfParams,
@@ -114,4 +115,29 @@ export async function changePasswordBody(
 /** The body of POST /api/auth/reset-password for `password`: new credentials, never the password. */
 export async function resetPasswordBody(token: string | null, password: string) {
   return { token, credentials: (await credentialsFor(password)).credentials };
+}
+
+/**
+ * New keys, put as a browser does (PUT /api/me/keys, the next bundle version, sealed under
+ * the same wrap key): a new encryption-key epoch with the same identity (`rotate`, old
+ * private keys kept), or a new identity (IK and UK, the next epoch number; the old private
+ * keys are gone). Returns the new secrets.
+ */
+export async function putNewKeys(
+  client: Poster,
+  userId: string,
+  secrets: AccountSecrets,
+  kind: 'rotate' | 'identity',
+): Promise<AccountSecrets> {
+  const own = await ownKeysOf(client);
+  const next =
+    kind === 'rotate'
+      ? await addEncryptionEpoch(secrets.contents, userId)
+      : await createAccount(userId, own.publicKeys.ukEpoch + 1);
+  const bundleVersion = own.bundleVersion + 1;
+  const bundle = await sealBundle(next.contents, secrets.wrapKey, userId, bundleVersion);
+  const { userId: _, ...keys } = next.publicKeys;
+  const res = await client.request('PUT', '/api/me/keys', { bundle, bundleVersion, keys });
+  if (res.status !== 200) throw new Error(`keys refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return { contents: next.contents, wrapKey: secrets.wrapKey };
 }

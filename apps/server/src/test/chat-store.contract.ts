@@ -1,10 +1,12 @@
 /** The chat half of the storage contract: same results on SQLite and PostgreSQL. */
-import { chatIdOf, DELETED_TEXT } from '@app/protocol';
+import { chatIdOf } from '@app/protocol';
+import { sampleChatKey, sampleCiphertext } from '@app/protocol/test/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatError, ChatStore } from '../storage/chat-store.ts';
 import type { Db } from '../storage/db.ts';
 import { migrate } from '../storage/db.ts';
 import { Store } from '../storage/store.ts';
+import { giveKeys, sampleSealed, sampleText } from './store-keys.ts';
 
 /** A send that must store a message (no contact request is involved in these tests). */
 async function sendOk(chat: ChatStore, ...args: Parameters<ChatStore['send']>) {
@@ -13,11 +15,17 @@ async function sendOk(chat: ChatStore, ...args: Parameters<ChatStore['send']>) {
   return r;
 }
 
+/** A sealed send of the sample ciphertext `fill` (bringing the chat's first key if it has none). */
+async function sendSample(chat: ChatStore, db: Db, from: string, to: string, msgId: string, fill: number, now: number) {
+  return sendOk(chat, from, to, msgId, await sampleSealed(db.kysely, from, to, fill), now);
+}
+
 let n = 0;
-async function user(store: Store, username?: string) {
+/** A user with keys (as every account since end-to-end encryption has), or `withKeys` false: one from before. */
+async function user(store: Store, username?: string, withKeys = true) {
   n += 1;
   const tag = `${n}_${Math.random().toString(36).slice(2, 7)}`;
-  return store.createUser({
+  const u = await store.createUser({
     username: username ?? `c_${tag}`,
     email: `c_${tag}@example.com`,
     name: 'Chat User',
@@ -26,6 +34,8 @@ async function user(store: Store, username?: string) {
     passwordHash: 'h',
     now: 1,
   });
+  if (withKeys) await giveKeys(store.db, u.id);
+  return u;
 }
 
 export function chatStoreContract(engine: string, open: () => Promise<Db>): void {
@@ -46,7 +56,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
     it('send: summaries, unread counting, idempotent retry, monotonic time, logged updates', async () => {
       const a = await user(store);
       const b = await user(store);
-      const first = await sendOk(chat, a.id, b.id, 'msg-00001', 'one', 1000);
+      const first = await sendSample(chat, db, a.id, b.id, 'msg-00001', 1, 1000);
       expect(first.duplicate).toBe(false);
       expect(first.updates.map((u) => [u.userId === a.id ? 'a' : 'b', u.seq, u.update.kind])).toEqual([
         ['a', 1, 'message'],
@@ -54,34 +64,43 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
         ['b', 1, 'message'],
         ['b', 2, 'chat'],
       ]);
-      const retry = await sendOk(chat, a.id, b.id, 'msg-00001', 'one', 5000);
+      const retry = await sendSample(chat, db, a.id, b.id, 'msg-00001', 1, 5000);
       expect(retry).toMatchObject({ duplicate: true, updates: [] });
       expect(retry.message).toEqual(first.message);
       // A clock that went backwards still orders after the previous message.
-      const second = await sendOk(chat, a.id, b.id, 'msg-00002', 'two', 900);
+      const second = await sendSample(chat, db, a.id, b.id, 'msg-00002', 2, 900);
       expect(second.message.timestamp).toBe(1001);
+      expect(second.message).toMatchObject({ ct: sampleText(2), rev: 0, legacyText: null });
       const [bChat] = await chat.chats(b.id);
-      expect(bChat).toMatchObject({ peerId: a.id, lastMessage: 'two', unreadCount: 2, archived: false, locked: false });
+      expect(bChat).toMatchObject({ peerId: a.id, unreadCount: 2, archived: false, locked: false });
+      expect(bChat?.last).toEqual({
+        id: 'msg-00002',
+        senderId: a.id,
+        ct: sampleText(2),
+        rev: 0,
+        legacyText: null,
+        deleted: false,
+      });
       expect(bChat?.peer?.username).toBe(a.username);
       expect((await chat.chats(a.id))[0]?.unreadCount).toBe(0);
-      await expect(sendOk(chat, b.id, a.id, 'msg-00001', 'steal', 1)).rejects.toBeInstanceOf(ChatError);
+      await expect(sendSample(chat, db, b.id, a.id, 'msg-00001', 3, 1)).rejects.toBeInstanceOf(ChatError);
     });
 
     it('history pages newest-first windows in ascending order', async () => {
       const a = await user(store);
       const b = await user(store);
       for (let i = 0; i < 7; i++)
-        await sendOk(chat, a.id, b.id, `hist-${String(i).padStart(4, '0')}`, `m${i}`, 100 + i);
+        await sendSample(chat, db, a.id, b.id, `hist-${String(i).padStart(4, '0')}`, i, 100 + i);
       const chatId = chatIdOf(a.id, b.id);
       const p1 = await chat.history(chatId, 3);
-      expect(p1.messages.map((m) => m.text)).toEqual(['m4', 'm5', 'm6']);
+      expect(p1.messages.map((m) => m.ct)).toEqual([4, 5, 6].map((i) => sampleText(i)));
       expect(p1.hasMore).toBe(true);
       const oldest = p1.messages[0] as { timestamp: number; id: string };
       const p2 = await chat.history(chatId, 3, { timestamp: oldest.timestamp, id: oldest.id });
-      expect(p2.messages.map((m) => m.text)).toEqual(['m1', 'm2', 'm3']);
+      expect(p2.messages.map((m) => m.ct)).toEqual([1, 2, 3].map((i) => sampleText(i)));
       const p3 = await chat.history(chatId, 3, p2.messages[0]);
       expect(p3).toMatchObject({ hasMore: false });
-      expect(p3.messages.map((m) => m.text)).toEqual(['m0']);
+      expect(p3.messages.map((m) => m.ct)).toEqual([sampleText(0)]);
     });
 
     it('history is in the order the messages were accepted, also within one millisecond', async () => {
@@ -91,22 +110,31 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       // One after another, both ways, all at the same clock reading.
       for (let i = 0; i < 60; i++) {
         const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
-        await sendOk(
+        await sendSample(
           chat,
+          db,
           from.id,
           to.id,
           `same-${String(i).padStart(4, '0')}-${Math.random().toString(36).slice(2, 8)}`,
-          `s${i}`,
+          i,
           5000,
         );
       }
       const page = await chat.history(chatId, 100);
-      expect(page.messages.map((m) => m.text)).toEqual(Array.from({ length: 60 }, (_, i) => `s${i}`));
+      expect(page.messages.map((m) => m.ct)).toEqual(Array.from({ length: 60 }, (_, i) => sampleText(i)));
       // All at once (parallel transactions on PostgreSQL): distinct times, and the chat
       // list's last message is the one history shows last.
       await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          sendOk(chat, i % 2 ? a.id : b.id, i % 2 ? b.id : a.id, `par-${String(i).padStart(4, '0')}`, `p${i}`, 5000),
+          sendSample(
+            chat,
+            db,
+            i % 2 ? a.id : b.id,
+            i % 2 ? b.id : a.id,
+            `par-${String(i).padStart(4, '0')}`,
+            100 + i,
+            5000,
+          ),
         ),
       );
       const all = (await chat.history(chatId, 200)).messages;
@@ -117,7 +145,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       const newest = all.at(-1);
       for (const u of [a, b]) {
         const [summary] = await chat.chats(u.id);
-        expect(summary).toMatchObject({ lastMessage: newest?.text, timestamp: newest?.timestamp });
+        expect(summary).toMatchObject({ last: { id: newest?.id, ct: newest?.ct }, timestamp: newest?.timestamp });
       }
     });
 
@@ -125,7 +153,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       const a = await user(store);
       const b = await user(store);
       const chatId = chatIdOf(a.id, b.id);
-      await sendOk(chat, a.id, b.id, 'st-00001', 'hello', 10);
+      await sendSample(chat, db, a.id, b.id, 'st-00001', 1, 10);
       expect(await chat.delivered(a.id, chatId, ['st-00001'], 11)).toEqual([]);
       const d = await chat.delivered(b.id, chatId, ['st-00001'], 12);
       expect(d.map((u) => u.update.kind)).toEqual(['message', 'message']);
@@ -134,20 +162,81 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       expect(r.map((u) => u.update.kind)).toEqual(['message', 'message', 'chat']);
       expect(await chat.message(chatId, 'st-00001')).toMatchObject({ status: 'read', readAt: 13, deliveredAt: 12 });
       expect((await chat.chats(b.id))[0]?.unreadCount).toBe(0);
-      const e = await chat.edit(a.id, chatId, 'st-00001', 'hello!', 14);
-      expect(e.message).toMatchObject({ text: 'hello!', edited: true, status: 'sent', readAt: null });
-      expect((await chat.chats(b.id))[0]?.lastMessage).toBe('hello!');
-      await expect(chat.edit(b.id, chatId, 'st-00001', 'x', 15)).rejects.toMatchObject({ code: 'forbidden' });
+      // An edit is the next revision under the current key; a stale or skipped one is refused.
+      const edit = (rev: number, fill: number, by = a.id, now = 14) =>
+        chat.edit(by, chatId, 'st-00001', sampleCiphertext(1, rev, 67, fill), now);
+      await expect(edit(0, 2)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(edit(2, 2)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(chat.edit(a.id, chatId, 'st-00001', sampleCiphertext(2, 1, 67, 2), 14)).rejects.toMatchObject({
+        code: 'rekey_required',
+      });
+      const e = await edit(1, 2);
+      expect(e.message).toMatchObject({ ct: sampleText(2, 1), rev: 1, edited: true, status: 'sent', readAt: null });
+      expect((await chat.chats(b.id))[0]?.last).toMatchObject({ id: 'st-00001', ct: sampleText(2, 1), rev: 1 });
+      await expect(edit(2, 3, b.id, 15)).rejects.toMatchObject({ code: 'forbidden' });
       const del = await chat.delete(a.id, chatId, 'st-00001', 16);
-      expect(del.message).toMatchObject({ text: DELETED_TEXT, deleted: true, status: 'sent' });
+      expect(del.message).toMatchObject({ ct: null, legacyText: null, deleted: true, status: 'sent' });
+      expect((await chat.chats(b.id))[0]?.last).toMatchObject({ id: 'st-00001', ct: null, deleted: true });
       await expect(chat.delete(a.id, chatId, 'st-00001', 17)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(edit(2, 3, a.id, 18)).rejects.toMatchObject({ code: 'conflict' });
+    });
+
+    it('sealed sends: the chat key rules (first key, shape, epochs, keys changed, no keys)', async () => {
+      const a = await user(store);
+      const b = await user(store);
+      const chatId = chatIdOf(a.id, b.id);
+      const send = (msgId: string, sealed: Parameters<ChatStore['send']>[3], from = a.id, to = b.id) =>
+        chat.send(from, to, msgId, sealed, 20);
+      const refused = async (msgId: string, sealed: Parameters<ChatStore['send']>[3], code: string) => {
+        await expect(send(msgId, sealed)).rejects.toMatchObject({ code });
+        expect(await chat.message(chatId, msgId)).toBeNull();
+      };
+      const key1 = sampleChatKey(chatId, 1, a.id);
+      await refused('k-0001', { ct: sampleText(1) }, 'rekey_required');
+      await refused('k-0002', { ct: sampleCiphertext(2), chatKey: sampleChatKey(chatId, 2, a.id) }, 'rekey_required');
+      await refused('k-0003', { ct: sampleText(1), chatKey: sampleChatKey(chatId, 1, b.id) }, 'rekey_required');
+      await refused('k-0004', { ct: sampleCiphertext(2), chatKey: key1 }, 'rekey_required');
+      const staleSeals = { ...key1, seals: key1.seals.map((x) => ({ ...x, ukEpoch: 2 })) };
+      await refused('k-0005', { ct: sampleText(1), chatKey: staleSeals }, 'rekey_required');
+      const swapped = { ...key1, seals: [...key1.seals].reverse() };
+      await refused('k-0006', { ct: sampleText(1), chatKey: swapped }, 'rekey_required');
+      await refused('k-0007', { ct: sampleText(1, 1), chatKey: key1 }, 'invalid_frame');
+      expect(await chat.chatKeys(chatId)).toEqual([]);
+      await send('k-0008', { ct: sampleText(1), chatKey: key1 });
+      expect(await chat.chatKeys(chatId)).toEqual([key1]);
+      // The same epoch again (the peer's key, made at the same moment): taken.
+      await refused('k-0009', { ct: sampleText(2), chatKey: sampleChatKey(chatId, 1, a.id) }, 'conflict');
+      await send('k-0010', { ct: sampleText(2) });
+      // b's keys change: epoch 1 is sealed to b's old key, so the next send makes epoch 2.
+      await db.kysely.updateTable('user_keys').set({ uk_epoch: 2 }).where('user_id', '=', b.id).execute();
+      await refused('k-0011', { ct: sampleText(3) }, 'rekey_required');
+      // An edit brings no key: under the stale one it is refused too.
+      const editK10 = (epoch: number) => chat.edit(a.id, chatId, 'k-0010', sampleCiphertext(epoch, 1, 67, 4), 22);
+      await expect(editK10(1)).rejects.toMatchObject({ code: 'rekey_required' });
+      await refused('k-0012', { ct: sampleCiphertext(2), chatKey: sampleChatKey(chatId, 2, a.id) }, 'rekey_required');
+      const key2 = sampleChatKey(chatId, 2, a.id);
+      key2.seals = key2.seals.map((x) => (x.userId === b.id ? { ...x, ukEpoch: 2 } : x));
+      await send('k-0013', { ct: sampleCiphertext(2), chatKey: key2 });
+      await send('k-0014', { ct: sampleCiphertext(2, 0, 67, 9) }, b.id, a.id);
+      await expect(editK10(1)).rejects.toMatchObject({ code: 'rekey_required' });
+      expect((await editK10(2)).message).toMatchObject({ ct: sampleCiphertext(2, 1, 67, 4), rev: 1 });
+      expect((await chat.chatKeys(chatId)).map((k) => k.epoch)).toEqual([1, 2]);
+      // Someone from before end-to-end encryption: nobody can seal to them, and they cannot seal.
+      const legacy = await user(store, undefined, false);
+      const toLegacy = { ct: sampleText(1), chatKey: sampleChatKey(chatIdOf(a.id, legacy.id), 1, a.id) };
+      await expect(chat.send(a.id, legacy.id, 'k-0015', toLegacy, 21)).rejects.toMatchObject({
+        code: 'recipient_no_keys',
+      });
+      const fromLegacy = { ct: sampleText(1), chatKey: sampleChatKey(chatIdOf(a.id, legacy.id), 1, legacy.id) };
+      await expect(chat.send(legacy.id, a.id, 'k-0016', fromLegacy, 21)).rejects.toMatchObject({ code: 'forbidden' });
+      expect(await chat.chatKeys(chatIdOf(a.id, legacy.id))).toEqual([]);
     });
 
     it('updatesSince replays in order and reports pruned gaps', async () => {
       const a = await user(store);
       const b = await user(store);
-      await sendOk(chat, a.id, b.id, 'log-00001', 'x', 1);
-      await sendOk(chat, a.id, b.id, 'log-00002', 'y', 2);
+      await sendSample(chat, db, a.id, b.id, 'log-00001', 1, 1);
+      await sendSample(chat, db, a.id, b.id, 'log-00002', 2, 2);
       const all = await chat.updatesSince(b.id, 0);
       expect(all?.map((u) => u.seq)).toEqual([1, 2, 3, 4]);
       expect((await chat.updatesSince(b.id, 2))?.map((u) => u.seq)).toEqual([3, 4]);

@@ -11,6 +11,7 @@ import { buildServer, type Server } from '../app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from '../config.ts';
 import { type OutboxMail, readOutbox } from '../mail/outbox.ts';
 import { credentialsFor, setUpKeys, signInBody } from './accounts.ts';
+import { Sealer } from './sealing.ts';
 
 export interface TestResponse<T = unknown> {
   status: number;
@@ -260,7 +261,8 @@ export async function signUpBody(input: Record<string, unknown> & { password: st
 
 /**
  * Signs a new user up (from `ip`, behind a trusted proxy) as the web client does: `auth`
- * derived from the password, then the account's keys. Returns a client holding the session.
+ * derived from the password, then the account's keys. Returns a client holding the session
+ * (and registers the user's sealer: `Sealer.of(user.id)`, used by their test sockets).
  */
 export async function signUp(t: TestServer, overrides: Record<string, unknown> = {}, ip?: string) {
   const input = newUserInput(overrides);
@@ -270,6 +272,7 @@ export async function signUp(t: TestServer, overrides: Record<string, unknown> =
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   const user = res.body.user as { id: string; username: string; email: string };
   const secrets = await setUpKeys(client, user.id, wrapKey);
+  Sealer.register(user.id, secrets.contents);
   return { client, input, user, secrets };
 }
 

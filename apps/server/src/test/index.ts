@@ -6,3 +6,4 @@
 export { type OutboxMail, readOutbox } from '../mail/outbox.ts';
 export * from './accounts.ts';
 export * from './harness.ts';
+export * from './sealing.ts';

@@ -5,12 +5,17 @@
 import { API, type Privacy, type Update } from '@app/protocol';
 import { expect } from 'vitest';
 import { signInWith, signUp, type TestServer } from './harness.ts';
+import { Sealer } from './sealing.ts';
 import { WsTestClient } from './ws-client.ts';
 
-/** A new user, signed in, with a socket that has been welcomed. */
+/** A new user, signed in, with a socket that has been welcomed and seals with their keys. */
 export async function connectedPerson(t: TestServer, overrides: Record<string, unknown> = {}) {
   const p = await signUp(t, overrides);
-  return { ...p, ws: await WsTestClient.connect(t, p.client.cookie) };
+  const ws = await WsTestClient.connect(t, p.client.cookie);
+  const sealer = Sealer.of(p.user.id) as Sealer;
+  ws.sealer = sealer;
+  sealer.ws ??= ws;
+  return { ...p, ws, sealer };
 }
 export type Person = Awaited<ReturnType<typeof connectedPerson>>;
 

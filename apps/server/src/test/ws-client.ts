@@ -2,14 +2,18 @@
 import { randomUUID } from 'node:crypto';
 import {
   type ChatMessage,
+  type ChatSummary,
+  chatIdOf,
   type DownFrame,
   downFrameSchema,
+  type NotificationItem,
   PROTOCOL_VERSION,
   type ResultData,
   resultSchemas,
 } from '@app/protocol';
 import WebSocket from 'ws';
 import type { TestServer } from './harness.ts';
+import { type Sealed, type SealedItem, Sealer } from './sealing.ts';
 import { Waiters } from './waiters.ts';
 
 type ErrorFrame = Extract<DownFrame, { t: 'error' }>;
@@ -20,6 +24,8 @@ export class WsTestClient {
   lastSeq = 0;
   welcome: Extract<DownFrame, { t: 'welcome' }> | null = null;
   closed: { code: number; reason: string } | null = null;
+  /** Seals and opens messages for this socket's person (by default theirs from `Sealer.of`). */
+  sealer: Sealer | null = null;
   private readonly waiters = new Waiters('a frame');
   private nextId = 0;
 
@@ -90,11 +96,96 @@ export class WsTestClient {
     return resultSchemas[t].parse((answer as { data: unknown }).data) as ResultData[K];
   }
 
-  /** Sends a message that must be stored (not turned into a contact request). */
+  /** This socket's person's sealer: the one set, or the one the harness made at sign-up. */
+  sealerOf(): Sealer {
+    const s = this.sealer ?? (this.welcome ? Sealer.of(this.welcome.userId) : undefined);
+    if (!s) throw new Error('no sealer for this socket: set `sealer` (or greet it first)');
+    return s;
+  }
+
+  /** A `send` frame's body: `text` sealed for `to` (with the chat's next key when it needs one). */
+  async sealedSend(
+    to: string,
+    text: string,
+    msgId: string = randomUUID(),
+  ): Promise<{ to: string; msgId: string } & Sealed> {
+    return { to, msgId, ...(await this.sealerOf().seal(to, msgId, text, 0, this)) };
+  }
+
+  /** An `edit` frame's body: `text` sealed as revision `rev` (by default the next one) of `msgId`. */
+  async sealedEdit(chatId: string, msgId: string, text: string, rev?: number) {
+    const s = this.sealerOf();
+    const [a, b] = chatId.split('_');
+    const peerId = a === s.userId ? (b as string) : (a as string);
+    const ct = (await s.seal(peerId, msgId, text, rev ?? s.revOf(chatId, msgId) + 1, this)).ct;
+    return { chatId, msgId, ct };
+  }
+
+  /**
+   * Sends `text` sealed; the result is a stored message or a contact request. Like a
+   * browser, a send whose new chat key lost a race to the peer's (`conflict`) is sealed
+   * again under the winner's key and sent once more, with the same message id.
+   */
+  async send(to: string, text: string, msgId: string = randomUUID()): Promise<ResultData['send']> {
+    const s = this.sealerOf();
+    const body = await this.sealedSend(to, text, msgId);
+    let r: ResultData['send'];
+    try {
+      r = await this.request('send', body);
+    } catch (e) {
+      if (!body.chatKey || (e as { frame?: ErrorFrame }).frame?.code !== 'conflict') throw e;
+      const again = await this.sealedSend(to, text, msgId);
+      if (again.chatKey) throw e;
+      r = await this.request('send', again);
+    }
+    if ('message' in r) s.stored(r.message.chatId, msgId, r.message.rev);
+    return r;
+  }
+
+  /** Sends a sealed message that must be stored (not turned into a contact request). */
   async sendMessage(to: string, text: string, msgId: string = randomUUID()): Promise<ChatMessage> {
-    const r = await this.request('send', { to, msgId, text });
+    const r = await this.send(to, text, msgId);
     if (!('message' in r)) throw new Error(`sent as a contact request: ${JSON.stringify(r)}`);
     return r.message;
+  }
+
+  /** Edits one's own message: `text` sealed as the next revision (or `rev`). */
+  async editMessage(chatId: string, msgId: string, text: string, rev?: number): Promise<ChatMessage> {
+    const { message } = await this.request('edit', await this.sealedEdit(chatId, msgId, text, rev));
+    this.sealerOf().stored(chatId, msgId, message.rev);
+    return message;
+  }
+
+  /**
+   * The text of a message (or of anything carrying a sealed text) as this socket's person
+   * reads it: opened with the chat's key, its legacy text, or null (deleted, withheld).
+   */
+  textOf(item: SealedItem): Promise<string | null> {
+    return this.sealerOf().open(item, this);
+  }
+
+  /** The texts of the history with `peerId` (its newest page) as this socket's person reads them. */
+  async historyTexts(peerId: string): Promise<(string | null)[]> {
+    const { messages } = await this.request('history', { peerId });
+    return Promise.all(messages.map((m) => this.textOf(m)));
+  }
+
+  /** The text of a chat's newest message, as the chat list shows it (null: none, deleted, withheld). */
+  async lastText(chat: ChatSummary): Promise<string | null> {
+    if (!chat.last || chat.last.deleted) return null;
+    return this.textOf({ chatId: chat.chatId, ...chat.last });
+  }
+
+  /** What a notification says: a request's first message opened, or the item's own text. */
+  notificationText(item: NotificationItem): Promise<string | null> {
+    if (item.type !== 'request') return Promise.resolve(item.message);
+    return this.requestText(item, item.fromId, this.sealerOf().userId);
+  }
+
+  /** The text of a request's first message (a `request` notification item, or `access.pending`). */
+  requestText(item: { msgId: string; ct: string | null; legacyText: string | null }, fromId: string, toId: string) {
+    const { msgId, ct, legacyText } = item;
+    return this.textOf({ chatId: chatIdOf(fromId, toId), id: msgId, senderId: fromId, rev: 0, ct, legacyText });
   }
 
   /** The error frame a request is answered with. */

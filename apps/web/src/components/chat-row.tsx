@@ -1,10 +1,11 @@
-import { type ChatSummary, DELETED_ACCOUNT, DELETED_TEXT } from '@app/protocol';
+import { type ChatSummary, DELETED_ACCOUNT } from '@app/protocol';
 import { Archive, ArchiveRestore, Lock, LockOpen, MoreHorizontal } from 'lucide-react';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useChatClient, usePresence } from '@/lib/chat-hooks';
+import { useChatClient, usePresence, useSummaryText } from '@/lib/chat-hooks';
 import { RequestError } from '@/lib/chat-socket';
 import { formatListTime } from '@/lib/format-time';
+import { shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
 import { ActionMenu, type MenuAction, useMenuAnchor } from './ui/action-menu';
 import { Button } from './ui/button';
@@ -66,6 +67,7 @@ export const ChatRow = memo(function ChatRow({
   const { peer } = chat;
   const handle = peer ? `@${peer.username}` : DELETED_ACCOUNT;
   const presence = usePresence(peer ? chat.peerId : null);
+  const preview = useSummaryText(chat);
   const client = useChatClient();
   const navigate = useNavigate();
   const menu = useMenuAnchor();
@@ -145,7 +147,7 @@ export const ChatRow = memo(function ChatRow({
                 unread > 0 ? 'font-semibold text-primary' : 'text-muted-foreground',
               )}
             >
-              {chat.lastMessage !== null ? formatListTime(chat.timestamp, now) : null}
+              {chat.last !== null ? formatListTime(chat.timestamp, now) : null}
             </span>
           </span>
           <span className="flex items-center gap-2">
@@ -153,10 +155,11 @@ export const ChatRow = memo(function ChatRow({
               className={cn(
                 'min-w-0 flex-1 truncate text-sm',
                 unread > 0 ? 'font-medium text-foreground' : 'text-muted-foreground',
-                chat.lastMessage === DELETED_TEXT && 'italic opacity-70',
+                (preview?.kind === 'deleted' || preview?.kind === 'unverified' || preview?.kind === 'nokeys') &&
+                  'italic opacity-70',
               )}
             >
-              {chat.lastMessage ?? ''}
+              {shownText(preview)}
             </span>
             {unread > 0 ? (
               <span className="flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-none text-primary-foreground">

@@ -2,8 +2,10 @@ import { BUBBLE_MAX_WIDTH } from '@app/protocol';
 import { CircleAlert, MoreVertical } from 'lucide-react';
 import type * as React from 'react';
 import { memo } from 'react';
+import { useShown } from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
 import { formatClock, formatDateTime } from '@/lib/format-time';
+import { shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
 import { MessageTicks } from './message-ticks';
 import { anchorOf, type MenuAnchor } from './ui/action-menu';
@@ -25,6 +27,9 @@ export const MessageBubble = memo(function MessageBubble({
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
 }) {
   const { deleted } = message;
+  const shown = useShown(message);
+  // Deleted, or not verifiable: said in muted italics, with no menu on a deleted one.
+  const muted = deleted || shown?.kind === 'unverified' || shown?.kind === 'nokeys';
   const openAtPointer = (e: React.MouseEvent<HTMLElement>) => {
     if (deleted) return;
     e.preventDefault();
@@ -57,10 +62,8 @@ export const MessageBubble = memo(function MessageBubble({
       )}
       data-message-id={message.id}
     >
-      <p
-        className={cn('min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]', deleted && 'italic opacity-60')}
-      >
-        {message.text}
+      <p className={cn('min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]', muted && 'italic opacity-60')}>
+        {shownText(shown)}
       </p>
       <span
         className={cn(

@@ -1,5 +1,7 @@
+import { useShown } from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
 import { formatDateTime } from '@/lib/format-time';
+import { shownText } from '@/lib/message-crypto';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/dialog';
 
 /** The message's text, its Sent time (or why it was not sent), and its Delivered and Read times when it has them. */
@@ -19,7 +21,7 @@ export function MessageInfoDialog({ message, onClose }: { message: UiMessage | n
         {message ? (
           <>
             <p className="max-h-48 overflow-y-auto whitespace-pre-wrap rounded-xl bg-muted px-4 py-3 text-sm [overflow-wrap:anywhere]">
-              {message.text}
+              <MessageInfoText message={message} />
             </p>
             <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
               {message.failed !== undefined ? (
@@ -53,4 +55,8 @@ export function MessageInfoDialog({ message, onClose }: { message: UiMessage | n
       </DialogContent>
     </Dialog>
   );
+}
+
+function MessageInfoText({ message }: { message: UiMessage }) {
+  return <>{shownText(useShown(message))}</>;
 }

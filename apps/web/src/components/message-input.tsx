@@ -38,7 +38,7 @@ export function MessageInput({
   const [shownEditing, setShownEditing] = useState(editing);
   if (editing !== shownEditing) {
     setShownEditing(editing);
-    setText(editing ? editing.text : draft.current);
+    setText(editing ? (client?.crypto.plainText(editing) ?? '') : draft.current);
     setProblem(null);
   }
   useEffect(() => {
@@ -56,7 +56,7 @@ export function MessageInput({
       return;
     }
     if (editing) {
-      if (value === editing.text) {
+      if (value === client.crypto.plainText(editing)) {
         onEditDone();
         return;
       }
@@ -88,7 +88,7 @@ export function MessageInput({
           <Pencil className="size-4 shrink-0 text-primary" aria-hidden />
           <div className="min-w-0 flex-1">
             <p className="font-medium text-primary">Editing message</p>
-            <p className="truncate text-muted-foreground">{editing.text}</p>
+            <p className="truncate text-muted-foreground">{client?.crypto.plainText(editing) ?? ''}</p>
           </div>
           <Button variant="ghost" size="icon" aria-label="Cancel editing" onClick={onEditDone}>
             <X />

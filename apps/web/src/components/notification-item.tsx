@@ -2,7 +2,9 @@ import type { NotificationItem as Item } from '@app/protocol';
 import { Info, Loader2, Megaphone, UserPlus } from 'lucide-react';
 import type * as React from 'react';
 import { useId } from 'react';
+import { useRequestText } from '@/lib/chat-hooks';
 import { formatDateTime } from '@/lib/format-time';
+import { shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
 import { SafeImage } from './safe-image';
 import { Button } from './ui/button';
@@ -72,7 +74,9 @@ export function NotificationItem({
             <p className="text-xs font-medium uppercase tracking-wide text-muted-foreground" aria-hidden>
               Message request
             </p>
-            <Message className="rounded-lg bg-muted px-3 py-2">{item.message}</Message>
+            <Message className="rounded-lg bg-muted px-3 py-2">
+              <RequestText item={item} />
+            </Message>
             <div className="flex flex-wrap gap-2 pt-1">
               <Button
                 size="sm"
@@ -128,4 +132,9 @@ function ItemIcon({ type }: { type: Item['type'] }) {
       <Icon className="size-4" aria-hidden />
     </span>
   );
+}
+
+/** A request's first message, opened in this tab. */
+function RequestText({ item }: { item: RequestItem }) {
+  return <>{shownText(useRequestText(item, item.fromId, false))}</>;
 }

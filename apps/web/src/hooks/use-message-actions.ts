@@ -7,6 +7,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { MenuAction, MenuAnchor } from '@/components/ui/action-menu';
 import { notify, notifyError } from '@/components/ui/toaster';
 import type { ChatClient } from '@/lib/chat-client';
+import { getChatClient } from '@/lib/chat-client-singleton';
 import type { UiMessage } from '@/lib/conversation';
 import { copyText } from '@/lib/copy-text';
 
@@ -15,7 +16,7 @@ function copyAction(m: UiMessage): MenuAction {
     label: 'Copy',
     icon: Copy,
     onSelect: () =>
-      copyText(m.text).then(
+      copyText(getChatClient()?.crypto.plainText(m) ?? '').then(
         () => notify('Copied'),
         () => notifyError('Copy Failed', 'Your browser did not allow copying'),
       ),

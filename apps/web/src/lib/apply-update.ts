@@ -143,7 +143,11 @@ export class UpdateApplier {
     const conv = this.d.conversations.get(peerOfMessage(m, me));
     if (fresh && !conv?.has(m.id)) {
       const summary = this.d.chats.get(m.chatId);
-      this.d.alerts.tell({ kind: 'message', message: m, locked: summary?.locked === true || m.text === '' });
+      this.d.alerts.tell({
+        kind: 'message',
+        message: m,
+        locked: summary?.locked === true || (m.ct === null && m.legacyText === null && !m.deleted),
+      });
     }
     this.received(m);
     conv?.upsert(m);

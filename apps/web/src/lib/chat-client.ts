@@ -4,6 +4,7 @@
  * conversations, users, presence, typing), sends delivery and read receipts, and
  * drains the outbox. Screens read immutable snapshots through lib/chat-hooks.ts.
  */
+import type { BundleContents } from '@app/e2ee';
 import {
   type Access,
   type ChatMessage,
@@ -18,13 +19,16 @@ import {
 import { type Alert, Alerts } from './alerts';
 import { UpdateApplier } from './apply-update';
 import { ChatList } from './chat-list';
-import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './chat-socket';
+import { ChatSocket, type ConnectionStatus, RequestError, type SocketHandlers } from './chat-socket';
 import type { ChatListView, ConversationView } from './conversation';
 import { Conversations } from './conversations';
+import { ChatKeys } from './keys/chat-keys';
+import { openLocal, sealLocal } from './keys/local-keys';
+import { MessageCrypto } from './message-crypto';
 import { messageTextError } from './message-text';
 import { NotificationCenter, type NotificationsView } from './notification-center';
 import type { OutboxStore } from './outbox';
-import { Outbox } from './outbox-queue';
+import { type LocalSealing, Outbox } from './outbox-queue';
 import { refreshPublicSettings, setHelpLink } from './public-settings';
 import { Receipts } from './receipts';
 import type { SocketEnv } from './socket-env';
@@ -48,6 +52,10 @@ export type { Alert } from './alerts';
 export interface ClientEnv {
   socket?: SocketEnv;
   outboxStore?: OutboxStore;
+  /** This account's private keys (default: this browser's copy, keys/local-keys.ts). */
+  accountKeys?: () => Promise<BundleContents | null>;
+  /** How the outbox keeps waiting messages at rest (default: sealed under this browser's key). */
+  localSealing?: LocalSealing;
   /** The public settings (help link): fetched anew after a reconnect, changed live. */
   settings?: { refresh(): void; setHelpLink(helpLink: string | null): void };
 }
@@ -74,6 +82,9 @@ export class ChatClient {
   private readonly updates: UpdateApplier;
   readonly notifications: NotificationCenter;
   private readonly alerts = new Alerts();
+  /** Keys to seal and open messages, and what messages say (end-to-end encryption). */
+  readonly keys: ChatKeys;
+  readonly crypto: MessageCrypto;
 
   constructor(userId: string, events: ClientEvents, env: ClientEnv = {}) {
     this.userId = userId;
@@ -81,6 +92,8 @@ export class ChatClient {
     this.settings = env.settings ?? { refresh: refreshPublicSettings, setHelpLink };
     this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
     const changed = () => this.changed();
+    this.keys = new ChatKeys(userId, this.socket, env.accountKeys);
+    this.crypto = new MessageCrypto(this.keys, changed);
     this.users = new UserDirectory(this.socket, changed);
     this.receipts = new Receipts(this.socket);
     this.typing = new Typing(this.socket, changed);
@@ -121,7 +134,7 @@ export class ChatClient {
       settled: (msgId) => this.outbox.settled(msgId),
       setHelpLink: (h) => this.settings.setHelpLink(h),
     });
-    this.outbox = this.createOutbox(env.outboxStore);
+    this.outbox = this.createOutbox(env.outboxStore, env.localSealing ?? { seal: sealLocal, open: openLocal });
   }
 
   private socketHandlers(): SocketHandlers {
@@ -140,11 +153,13 @@ export class ChatClient {
     };
   }
 
-  private createOutbox(store: OutboxStore | undefined): Outbox {
+  private createOutbox(store: OutboxStore | undefined, local: LocalSealing): Outbox {
     return new Outbox(
       this.userId,
       this.socket,
       {
+        seal: (to, msgId, text) => this.crypto.sealSend(this.userId, to, msgId, text),
+        keysMoved: (to) => this.keys.invalidate(chatIdOf(this.userId, to), to),
         changed: (peerId) => {
           this.conversations.get(peerId)?.touch();
           this.changed();
@@ -162,6 +177,8 @@ export class ChatClient {
         failed: (text) => this.events.error('Message Not Sent', text),
       },
       store,
+      Math.random,
+      local,
     );
   }
 
@@ -298,7 +315,15 @@ export class ChatClient {
   async editMessage(m: ChatMessage, text: string): Promise<void> {
     const problem = messageTextError(text);
     if (problem !== null) throw new Error(problem);
-    const r = await this.socket.request('edit', { chatId: m.chatId, msgId: m.id, text });
+    const edit = async () =>
+      this.socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: await this.crypto.sealEdit(m, text) });
+    // A chat key that moved on since this tab fetched it: fetched again, sealed again, once.
+    const r = await edit().catch((e: unknown) => {
+      if (!(e instanceof RequestError && e.code === 'rekey_required')) throw e;
+      this.keys.invalidate(m.chatId, m.senderId === this.userId ? m.recipientId : m.senderId);
+      return edit();
+    });
+    this.crypto.remember(m.chatId, m.id, r.message.rev, text);
     this.updates.applyMessage(r.message);
     this.changed();
   }

@@ -17,6 +17,7 @@ import {
   EMPTY_SEARCH,
   type UserSearchView,
 } from './conversation';
+import { refOfRequest, refOfSummary, type SealedRef, type Shown } from './message-crypto';
 import { EMPTY_NOTIFICATIONS, type NotificationsView } from './notification-center';
 
 const noSubscribe = () => () => {};
@@ -30,6 +31,31 @@ function useClientValue<T>(select: (c: ChatClient) => T, fallback: T): T {
   const client = useChatClient();
   const get = () => (client ? select(client) : fallback);
   return useSyncExternalStore(client ? client.subscribe : noSubscribe, get, get);
+}
+
+/** What a sealed text says (a message, a preview, a request): re-rendered once it is opened. */
+export function useShown(ref: SealedRef | null): Shown | null {
+  return useClientValue((c) => (ref ? c.crypto.shown(ref) : null), null);
+}
+
+/** A chat-list row's preview: its newest message. */
+export function useSummaryText(chat: ChatSummary): Shown | null {
+  return useClientValue((c) => {
+    const ref = refOfSummary(chat, c.userId);
+    return ref ? c.crypto.shown(ref) : null;
+  }, null);
+}
+
+/** A request's first message: from `peerId` to me (`mine` false), or from me to them. */
+export function useRequestText(
+  r: { msgId: string; ct: string | null; legacyText: string | null },
+  peerId: string,
+  mine: boolean,
+): Shown | null {
+  return useClientValue(
+    (c) => c.crypto.shown(mine ? refOfRequest(r, c.userId, peerId) : refOfRequest(r, peerId, c.userId)),
+    null,
+  );
 }
 
 export function useConnectionStatus(): ConnectionStatus {

@@ -1,15 +1,17 @@
 /**
  * Property: any interleaving of sends, edits, deletes, reads, dropped connections and
  * offline spells, done through two users' real ChatClients, ends with both clients
- * showing exactly the server's history (every message once, with its last text and
- * status). The clients build what they show only from their loads, the pushed updates
- * and the updates replayed on resume.
+ * showing exactly the server's history (every message once, with its last revision and
+ * status), and both opening every message to the same text: the last one its sender
+ * wrote (messages are sealed end to end; the server's copy is ciphertext). The clients
+ * build what they show only from their loads, the pushed updates and the updates
+ * replayed on resume.
  */
-import { type ChatMessage, chatIdOf } from '@app/protocol';
+import { type ChatMessage, chatIdOf, DELETED_TEXT } from '@app/protocol';
 import { ENGINES, LOOSE_LIMITS, startEngineServer, type TestServer } from '@app/server/test';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, online, openTab, shown, type TestTab, type TestUser, until } from '@/test/chat-clients';
+import { newUser, online, openTab, shown, type TestTab, type TestUser, textsNow, until } from '@/test/chat-clients';
 
 type Who = 0 | 1;
 type Op =
@@ -36,11 +38,12 @@ interface Side {
   tab: TestTab;
 }
 
-/** What must agree: everything a message shows. */
+/** What must agree with the server: everything a message shows but its text (sealed: `ct` and `rev`). */
 const essence = (m: ChatMessage) => ({
   id: m.id,
   senderId: m.senderId,
-  text: m.text,
+  ct: m.ct,
+  rev: m.rev,
   timestamp: m.timestamp,
   status: m.status,
   edited: m.edited,
@@ -107,21 +110,39 @@ describe.each(ENGINES)('convergence through two real ChatClients ($name)', ({ ur
           let server = '';
           const view = (i: number) =>
             JSON.stringify(shown((sides[i] as Side).tab, users[1 - i]?.id as string).map(essence));
+          /** What the client opens its confirmed messages to (null while any is still opening). */
+          const texts = (i: number) => {
+            const tab = (sides[i] as Side).tab;
+            const peerId = users[1 - i]?.id as string;
+            const all = textsNow(tab, peerId);
+            const confirmed = tab.client.getConversation(peerId).messages.map((m) => !m.pending && !m.failed);
+            return all === null ? null : JSON.stringify(all.filter((_, j) => confirmed[j]));
+          };
           // The outbox and the receipts settle asynchronously: poll until every send is
-          // stored and both clients show what the server has.
+          // stored and both clients show what the server has, opened alike.
           await until(
             () => {
               void t.server.ctx.chat.history(chatId, 200).then((p) => {
                 server = p.messages.length === sends ? JSON.stringify(p.messages.map(essence)) : '';
               });
-              return server !== '' && view(0) === server && view(1) === server;
+              const t0 = texts(0);
+              return server !== '' && view(0) === server && view(1) === server && t0 !== null && t0 === texts(1);
             },
-            'both clients to show the server history',
+            'both clients to show the server history, opened to the same texts',
             10_000,
           ).catch((e: Error) => {
-            const state = sides.map((s, i) => `${s.tab.client.status} ${view(i)}`).join('\n');
+            const state = sides.map((s, i) => `${s.tab.client.status} ${view(i)} ${texts(i)}`).join('\n');
             throw new Error(`${e.message}\nserver ${server}\n${state}`);
           });
+          // Every message opens to a text its sender wrote: none fails to open.
+          const opened = JSON.parse(texts(0) as string) as string[];
+          const written = new Set(ops.flatMap((o) => (o.op === 'send' || o.op === 'edit' ? [o.text] : [])));
+          expect(opened.filter((x) => x !== DELETED_TEXT && !written.has(x))).toEqual([]);
+          // One never edited opens to a text that was sent.
+          const kept = JSON.parse(server) as { rev: number; deleted: boolean }[];
+          const sent = new Set(ops.flatMap((o) => (o.op === 'send' ? [o.text] : [])));
+          const unedited = opened.filter((_, j) => kept[j]?.rev === 0 && !kept[j]?.deleted);
+          expect(unedited.filter((x) => !sent.has(x))).toEqual([]);
         } finally {
           for (const s of sides) s.tab.stop();
         }

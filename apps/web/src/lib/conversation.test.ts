@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testMessage } from '../test/messages';
 import { compareMessages, mergeMessages, upsertMessage } from './conversation';
 
-const msg = (id: string, timestamp: number, text = id) => testMessage(id, timestamp, { text });
+const msg = (id: string, timestamp: number, text = id) => testMessage(id, timestamp, { legacyText: text });
 
 const ids = (list: readonly ChatMessage[]) => list.map((m) => m.id);
 
@@ -26,12 +26,12 @@ describe('message order', () => {
     const old = inserted[2] as ChatMessage;
     const replaced = upsertMessage(inserted, msg('c', 3, 'edited'), old);
     expect(ids(replaced)).toEqual(['a', 'b', 'c', 'd']);
-    expect(replaced[2]?.text).toBe('edited');
+    expect(replaced[2]?.legacyText).toBe('edited');
   });
 
   it('merges an older page without duplicates', () => {
     const merged = mergeMessages([msg('c', 3), msg('d', 4)], [msg('a', 1), msg('b', 2), msg('c', 3, 'new')]);
     expect(ids(merged)).toEqual(['a', 'b', 'c', 'd']);
-    expect(merged[2]?.text).toBe('new');
+    expect(merged[2]?.legacyText).toBe('new');
   });
 });

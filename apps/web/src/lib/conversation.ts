@@ -7,9 +7,10 @@ import type { ChatMessage, ChatSummary, ResultData } from '@app/protocol';
 /**
  * A message as shown: confirmed by the server, or still in the outbox (`pending`). An
  * outbox message that failed has `failed`, the reason it was not sent: it waits for the
- * user to retry or delete it.
+ * user to retry or delete it. `localText`: an outbox message's text (it has no ciphertext
+ * yet); confirmed messages' text is opened by MessageCrypto.
  */
-export type UiMessage = ChatMessage & { pending?: true; failed?: string };
+export type UiMessage = ChatMessage & { pending?: true; failed?: string; localText?: string };
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 

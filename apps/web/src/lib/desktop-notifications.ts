@@ -4,6 +4,7 @@
  * clicks Enable (see components/notification-prompt.tsx), never on page load.
  */
 import type { Alert, ChatClient } from './chat-client';
+import { refOfRequest } from './message-crypto';
 
 const DISMISSED_KEY = 'parley:notifications-prompt-dismissed';
 
@@ -40,10 +41,15 @@ export async function requestNotificationPermission(): Promise<NotificationPermi
   return result;
 }
 
-/** Title, body and target of the browser notification for an alert. */
+/**
+ * Title, body and target of the browser notification for an alert. `text`: the message's
+ * (or request's) text as this tab opened it; null when it did not open, or is not to be
+ * shown (a locked chat): the body then says only that there is one.
+ */
 export function describeAlert(
   a: Alert,
   usernameOf: (id: string) => string | undefined,
+  text: string | null = null,
 ): { title: string; body: string; path: string; tag: string } {
   if (a.kind === 'broadcast') {
     return {
@@ -56,7 +62,7 @@ export function describeAlert(
   if (a.kind === 'request') {
     return {
       title: `@${a.notification.fromUsername} sent you a message request`,
-      body: a.notification.message,
+      body: text ?? 'New message request',
       path: '/notifications',
       tag: `request-${a.notification.id}`,
     };
@@ -66,18 +72,37 @@ export function describeAlert(
   return {
     title: name ? `@${name}` : 'New message',
     // A locked chat's text never leaves the page, not even to the notification centre.
-    body: a.locked ? 'New message' : m.text,
+    body: a.locked || text === null ? 'New message' : text,
     path: a.locked ? '/locked' : `/chat/${m.senderId}`,
     tag: `chat-${m.chatId}`,
   };
 }
 
+function isVisible(): boolean {
+  return document.visibilityState === 'visible';
+}
+
+/** The text an alert's notification may show, opened in this tab (never a locked chat's). */
+async function alertText(client: ChatClient, a: Alert): Promise<string | null> {
+  const ref =
+    a.kind === 'message' && !a.locked
+      ? a.message
+      : a.kind === 'request'
+        ? refOfRequest(a.notification, a.notification.fromId, client.userId)
+        : null;
+  const shown = ref ? await client.crypto.open(ref).catch(() => null) : null;
+  return shown?.kind === 'text' ? shown.text : null;
+}
+
 /** Raises browser notifications for the client's alerts while the page is hidden. */
 export function startDesktopNotifications(client: ChatClient, navigate: (path: string) => void): () => void {
-  return client.onAlert((a) => {
+  return client.onAlert(async (a) => {
     if (!notificationsSupported() || Notification.permission !== 'granted') return;
     if (document.visibilityState === 'visible') return;
-    const d = describeAlert(a, (id) => client.getUser(id)?.username);
+    const text = await alertText(client, a);
+    // Looked at again: the tab may have come to the front while the text opened.
+    if (isVisible()) return;
+    const d = describeAlert(a, (id) => client.getUser(id)?.username, text);
     try {
       const n = new Notification(d.title, { body: d.body, tag: d.tag, icon: '/favicon.svg' });
       n.onclick = () => {

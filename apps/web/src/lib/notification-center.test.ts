@@ -1,4 +1,5 @@
 import type { NotificationItem } from '@app/protocol';
+import { sampleCiphertext } from '@app/protocol/test/samples';
 import { describe, expect, it } from 'vitest';
 import type { ChatSocket } from './chat-socket';
 import { NotificationCenter } from './notification-center';
@@ -12,7 +13,9 @@ const request = (id: string, timestamp: number, read = false): NotificationItem 
   id,
   fromId: 'x'.repeat(20),
   fromUsername: 'alice',
-  message: 'hi',
+  msgId: `msg-${id}-0000`,
+  ct: sampleCiphertext(),
+  legacyText: null,
   timestamp,
   read,
 });

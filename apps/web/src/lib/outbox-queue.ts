@@ -18,7 +18,7 @@
  *   the user retries it, and no longer holds back later messages to that person.
  */
 
-import { type Access, type ChatMessage, chatIdOf, type WsErrorCode } from '@app/protocol';
+import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf, type WsErrorCode } from '@app/protocol';
 import { withJitter } from './backoff';
 import { type ChatSocket, RequestError } from './chat-socket';
 import type { UiMessage } from './conversation';
@@ -32,7 +32,29 @@ export interface OutboxHooks {
   requested(peerId: string, access: Access): void;
   /** A message failed (refused for good, or too many failed attempts): why, for a toast. */
   failed(text: string): void;
+  /** Seals a message for the server (end-to-end); `accepted` once the server stored it. */
+  seal(to: string, msgId: string, text: string): Promise<SealedSend>;
+  /** The server refused the chat's key (out of date, or another won): fetch keys anew. */
+  keysMoved(to: string): void;
 }
+
+export interface SealedSend {
+  ct: string;
+  chatKey?: ChatKeyEnvelopeWire;
+  accepted(): void;
+}
+
+/** How waiting messages are kept at rest: sealed under this browser's own key. */
+export interface LocalSealing {
+  /** null: nothing is kept at rest here (no IndexedDB). */
+  seal(text: string): Promise<string | null>;
+  open(sealed: string): Promise<string | null>;
+}
+
+const IN_MEMORY: LocalSealing = { seal: async () => null, open: async () => null };
+
+/** Key refusals a send gets over again at once (after fetching keys anew) before it counts as a failed attempt. */
+const KEY_RETRIES = 3;
 
 /** Sends of one message that may fail transiently before it counts as failed. */
 export const MAX_ATTEMPTS = 8;
@@ -57,7 +79,10 @@ const SEND_ERRORS: Record<WsErrorCode, 'transient' | 'permanent'> = {
   invalid_frame: 'permanent',
   forbidden: 'permanent',
   not_found: 'permanent',
-  conflict: 'permanent',
+  // A message id taken (never, with UUIDs) or, usually, a chat key made at the same moment by the peer.
+  conflict: 'transient',
+  rekey_required: 'transient',
+  recipient_no_keys: 'permanent',
   recipient_unavailable: 'permanent',
   request_pending: 'permanent',
   too_large: 'permanent',
@@ -80,6 +105,10 @@ export function newMessageId(): string {
 
 interface Pending {
   entry: OutboxEntry;
+  /** The text, in memory only (the stored entry holds it sealed). */
+  text: string;
+  /** Key refusals in a row (rekey_required, conflict). */
+  keyRetries: number;
   /** What the screens show (rebuilt when the entry changes). */
   message: UiMessage;
   /** Written to storage (or storage failed): may be sent. */
@@ -101,6 +130,7 @@ export class Outbox {
 
   /** Where each retry falls between half its ceiling and the ceiling (tests pin it). */
   private readonly random: () => number;
+  private readonly local: LocalSealing;
 
   constructor(
     userId: string,
@@ -108,21 +138,26 @@ export class Outbox {
     hooks: OutboxHooks,
     store: OutboxStore = indexedDbOutbox,
     random: () => number = Math.random,
+    local: LocalSealing = IN_MEMORY,
   ) {
     this.userId = userId;
     this.socket = socket;
     this.hooks = hooks;
     this.store = store;
     this.random = random;
+    this.local = local;
   }
 
-  private toMessage(entry: OutboxEntry): UiMessage {
+  private toMessage(entry: OutboxEntry, text: string): UiMessage {
     const m: UiMessage = {
       chatId: chatIdOf(this.userId, entry.to),
       id: entry.msgId,
       senderId: this.userId,
       recipientId: entry.to,
-      text: entry.text,
+      ct: null,
+      rev: 0,
+      legacyText: null,
+      localText: text,
       timestamp: entry.createdAt,
       status: 'sent',
       edited: false,
@@ -135,8 +170,17 @@ export class Outbox {
     return m;
   }
 
-  private track(entry: OutboxEntry, stored: boolean): Pending {
-    const p: Pending = { entry, stored, inflight: false, attempts: 0, timer: null, message: this.toMessage(entry) };
+  private track(entry: OutboxEntry, text: string, stored: boolean): Pending {
+    const p: Pending = {
+      entry,
+      text,
+      keyRetries: 0,
+      stored,
+      inflight: false,
+      attempts: 0,
+      timer: null,
+      message: this.toMessage(entry, text),
+    };
     this.pending.set(entry.msgId, p);
     return p;
   }
@@ -144,7 +188,21 @@ export class Outbox {
   /** Replaces the entry of `p` (and what is shown of it). */
   private update(p: Pending, entry: OutboxEntry): void {
     p.entry = entry;
-    p.message = this.toMessage(entry);
+    p.message = this.toMessage(entry, p.text);
+  }
+
+  /** A stored entry and its text: opened, or (an entry from before sealing) re-stored sealed. */
+  private async readEntry(e: OutboxEntry): Promise<{ entry: OutboxEntry; text: string } | null> {
+    const { text, ...rest } = e;
+    if (e.sealed) {
+      const opened = await this.local.open(e.sealed);
+      return opened === null ? null : { entry: rest, text: opened };
+    }
+    if (text === undefined) return null;
+    const sealed = await this.local.seal(text).catch(() => null);
+    const entry = { ...rest, sealed: sealed ?? '' };
+    if (sealed !== null) await this.store.put(entry).catch(() => {});
+    return { entry, text };
   }
 
   /** Picks up what an earlier page of this user left unsent (and what failed). */
@@ -160,7 +218,14 @@ export class Outbox {
     const peers = new Set<string>();
     for (const e of entries) {
       if (this.pending.has(e.msgId)) continue;
-      this.track(e, true);
+      const read = await this.readEntry(e).catch(() => null);
+      if (this.stopped) return;
+      // Sealed under another browser key (wiped at a sign-out since): it cannot be read, nor sent.
+      if (read === null) {
+        this.store.remove(e.msgId).catch(() => {});
+        continue;
+      }
+      if (!this.pending.has(e.msgId)) this.track(read.entry, read.text, true);
       peers.add(e.to);
     }
     for (const peerId of peers) {
@@ -172,7 +237,8 @@ export class Outbox {
   /** Queues a new message to `peerId`. */
   add(peerId: string, text: string): void {
     const p = this.track(
-      { msgId: newMessageId(), to: peerId, text, createdAt: Date.now(), userId: this.userId },
+      { msgId: newMessageId(), to: peerId, createdAt: Date.now(), userId: this.userId },
+      text,
       false,
     );
     this.hooks.changed(peerId);
@@ -182,8 +248,11 @@ export class Outbox {
   /** Writes the entry, then lets it go out (without storage it still goes; it just would not survive a reload). */
   private storeThenSend(p: Pending): void {
     p.stored = false;
-    this.store
-      .put(p.entry)
+    (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
+      .then((sealed) => {
+        p.entry = { ...p.entry, sealed: sealed ?? '' };
+        return this.store.put(p.entry);
+      })
       .catch(() => {})
       .finally(() => {
         p.stored = true;
@@ -267,6 +336,21 @@ export class Outbox {
     this.hooks.failed(reason);
   }
 
+  /** Seals `p` for the server (the same id every time: a resend is stored once) and sends it. */
+  private async sealAndSend(p: Pending) {
+    const { to, msgId } = p.entry;
+    const sealed = await this.hooks.seal(to, msgId, p.text);
+    const r = await this.socket.request('send', {
+      to,
+      msgId,
+      ct: sealed.ct,
+      ...(sealed.chatKey ? { chatKey: sealed.chatKey } : {}),
+    });
+    sealed.accepted();
+    p.keyRetries = 0;
+    return r;
+  }
+
   /** Sends the oldest message to `peerId` that has not failed, unless one is on its way or waiting to be tried again. */
   private sendNext(peerId: string): void {
     if (this.stopped || this.socket.status !== 'online') return;
@@ -279,8 +363,8 @@ export class Outbox {
     if (!first?.stored || first.timer) return;
     const p = first;
     p.inflight = true;
-    const { to, msgId, text } = p.entry;
-    this.socket.request('send', { to, msgId, text }).then(
+    const { to, msgId } = p.entry;
+    this.sealAndSend(p).then(
       (r) => {
         p.inflight = false;
         if (this.stopped || this.pending.get(msgId) !== p) return;
@@ -297,8 +381,17 @@ export class Outbox {
         const kind = sendFailureKind(code);
         // Lost with the connection: sent again on reconnect.
         if (kind === 'offline') return;
+        // The chat's key moved on: seal again under the current one, at once.
+        if ((code === 'rekey_required' || code === 'conflict') && p.keyRetries < KEY_RETRIES) {
+          p.keyRetries += 1;
+          this.hooks.keysMoved(to);
+          this.sendNext(peerId);
+          return;
+        }
         if (kind === 'transient') {
           p.attempts += 1;
+          // After the backoff, key refusals may be mended again.
+          p.keyRetries = 0;
           if (p.attempts < MAX_ATTEMPTS) {
             p.timer = setTimeout(
               () => {

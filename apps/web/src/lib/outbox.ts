@@ -22,20 +22,28 @@ const outboxFailureSchema = z.object({
 });
 export type OutboxFailure = z.infer<typeof outboxFailureSchema>;
 
-const outboxEntrySchema = z.object({
-  msgId: messageIdSchema,
-  /** The recipient's user id. */
-  to: userIdSchema,
-  text: z.string(),
-  createdAt: z.number().int().nonnegative(),
-  /** The sender: only this user's session sends it. */
-  userId: userIdSchema,
-  /**
-   * Set once the message failed: it is kept (shown as "Not sent") until the user
-   * retries or deletes it, and not sent meanwhile. Entries of earlier versions have none.
-   */
-  failed: outboxFailureSchema.optional(),
-});
+const outboxEntrySchema = z
+  .object({
+    msgId: messageIdSchema,
+    /** The recipient's user id. */
+    to: userIdSchema,
+    /**
+     * The text, sealed under this browser's own key (keys/local-keys.ts sealLocal): no
+     * plaintext at rest. '' where nothing is at rest (no IndexedDB: the memory stand-in).
+     */
+    sealed: z.string().optional(),
+    /** Entries written before end-to-end encryption held the text itself: sealed when loaded. */
+    text: z.string().optional(),
+    createdAt: z.number().int().nonnegative(),
+    /** The sender: only this user's session sends it. */
+    userId: userIdSchema,
+    /**
+     * Set once the message failed: it is kept (shown as "Not sent") until the user
+     * retries or deletes it, and not sent meanwhile. Entries of earlier versions have none.
+     */
+    failed: outboxFailureSchema.optional(),
+  })
+  .refine((e) => e.sealed !== undefined || e.text !== undefined, { message: 'No text' });
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
 
 /**

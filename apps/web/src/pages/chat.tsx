@@ -54,7 +54,14 @@ export default function ChatPage() {
   return (
     <div ref={fill.ref} style={fill.style} className="flex flex-col bg-muted md:py-6">
       <div className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
-        <ChatHeader peer={peer} handle={handle} presence={presence} typing={typing} onBack={() => navigate('/home')} />
+        <ChatHeader
+          peerId={peerId}
+          peer={peer}
+          handle={handle}
+          presence={presence}
+          typing={typing}
+          onBack={() => navigate('/home')}
+        />
         <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
           <ChatBody
             gated={gated}

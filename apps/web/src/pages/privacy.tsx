@@ -21,8 +21,9 @@ export default function PrivacyPage() {
               address, phone number, age and username, and a profile picture link if you add one.
             </li>
             <li>
-              <strong className="font-medium text-foreground">Your messages</strong> and their details: who sent them,
-              when, and whether they were delivered and read.
+              <strong className="font-medium text-foreground">Your messages, end-to-end encrypted</strong>: the server
+              stores and relays them only in a form that the two people in a chat can open, and their details: who sent
+              them, when, about how long they are, and whether they were delivered and read.
             </li>
             <li>
               <strong className="font-medium text-foreground">Your settings</strong>: privacy choices, archived and
@@ -59,10 +60,18 @@ export default function PrivacyPage() {
 
         <LegalSection title="4. Security">
           <p>
-            Passwords and chat PINs are never stored in readable form: they are hashed with argon2id. You stay signed in
-            through a session cookie marked httpOnly, so scripts in the page cannot read it. Messages are stored on the
-            operator&rsquo;s server and travel encrypted when the server uses HTTPS. No system is perfectly secure, so
-            please use a strong, unique password.
+            Messages are end-to-end encrypted: your browser seals each message with keys that only you and the person
+            you write to hold, so the operator, its database and its backups see ciphertext only. Your password never
+            leaves your browser: it unlocks your keys there, and the server keeps only a value derived from it (hashed
+            with argon2id), like the chat PIN.
+          </p>
+          <p>
+            What the server can see: who talks to whom and when, roughly how long messages are, edits and deletions,
+            delivery and read receipts, typing, online status, profiles, contacts and requests, and administrator
+            announcements (which are not encrypted). A chat PIN hides chats on this server; it is not encryption. Like
+            every web messenger, the encryption trusts the app your browser loads from this server. You stay signed in
+            through a session cookie marked httpOnly. No system is perfectly secure, so please use a strong, unique
+            password.
           </p>
         </LegalSection>
 

@@ -1,10 +1,18 @@
 /**
  * The real web ChatClient in Node against a real server (see node-env.ts): one per
- * signed-in user or tab, with what it told the user recorded.
+ * signed-in user or tab, with what it told the user recorded. Each user's tabs hold the
+ * account's private keys (as a browser holds them after sign-in) and seal and open
+ * messages with packages/e2ee, as the browser does.
  */
+import type { BundleContents } from '@app/e2ee';
 import { type ChatMessage, chatIdOf } from '@app/protocol';
 import { signUp, type TestServer } from '@app/server/test';
 import { ChatClient } from '@/lib/chat-client';
+import type { UiMessage } from '@/lib/conversation';
+import { type Shown, shownText } from '@/lib/message-crypto';
+import type { OutboxStore } from '@/lib/outbox';
+import type { LocalSealing } from '@/lib/outbox-queue';
+import { testSealing } from './local-sealing';
 import { memoryOutbox } from './memory-outbox';
 import { NodeEnv } from './node-env';
 
@@ -12,11 +20,13 @@ export interface TestUser {
   id: string;
   username: string;
   cookie: string;
+  /** The account's private keys (what the browser unlocks with the password). */
+  contents: BundleContents;
 }
 
 export async function newUser(t: TestServer, overrides: Record<string, unknown> = {}): Promise<TestUser> {
   const u = await signUp(t, overrides);
-  return { id: u.user.id, username: u.user.username, cookie: u.client.cookie as string };
+  return { id: u.user.id, username: u.user.username, cookie: u.client.cookie as string, contents: u.secrets.contents };
 }
 
 export interface TestTab {
@@ -27,8 +37,17 @@ export interface TestTab {
   stop(): void;
 }
 
+export interface TabOptions {
+  /** Where its outbox is stored (default: a new one in memory). */
+  outboxStore?: OutboxStore;
+  /** How its outbox seals waiting messages (default: really sealed, under a key of this tab's). */
+  localSealing?: LocalSealing;
+  /** The account's keys as this browser has them (default: the user's). */
+  accountKeys?: () => Promise<BundleContents | null>;
+}
+
 /** A signed-in tab of `user`: its ChatClient started (connecting) with an in-memory outbox. */
-export function openTab(t: TestServer, user: TestUser): TestTab {
+export function openTab(t: TestServer, user: TestUser, options: TabOptions = {}): TestTab {
   const env = new NodeEnv(t.url, user.cookie);
   const told: [string, string | undefined][] = [];
   const client = new ChatClient(
@@ -40,7 +59,13 @@ export function openTab(t: TestServer, user: TestUser): TestTab {
       checkSession: () => {},
       outdated: () => told.push(['outdated', undefined]),
     },
-    { socket: env, outboxStore: memoryOutbox().store, settings: { refresh: () => {}, setHelpLink: () => {} } },
+    {
+      socket: env,
+      outboxStore: options.outboxStore ?? memoryOutbox().store,
+      accountKeys: options.accountKeys ?? (async () => user.contents),
+      localSealing: options.localSealing ?? testSealing(),
+      settings: { refresh: () => {}, setHelpLink: () => {} },
+    },
   );
   client.start();
   return { client, env, told, stop: () => client.destroy() };
@@ -62,6 +87,40 @@ export function online(tab: TestTab): Promise<void> {
 /** The confirmed messages a tab shows in its conversation with `peerId` (neither pending nor failed). */
 export function shown(tab: TestTab, peerId: string): ChatMessage[] {
   return tab.client.getConversation(peerId).messages.filter((m) => !m.pending && !m.failed);
+}
+
+/** What the tab shows of each message (opening it when not yet opened). */
+export function shownOf(tab: TestTab, messages: readonly UiMessage[]): Shown[] {
+  return messages.map((m) => tab.client.crypto.shown(m));
+}
+
+/** Resolves with what the tab shows of each message once none is still being opened. */
+export async function opened(tab: TestTab, messages: readonly UiMessage[], ms = 5000): Promise<Shown[]> {
+  let now = shownOf(tab, messages);
+  await until(
+    () => {
+      now = shownOf(tab, messages);
+      return now.every((s) => s.kind !== 'opening');
+    },
+    'the messages to be opened',
+    ms,
+  );
+  return now;
+}
+
+/**
+ * The words the tab shows for each message of its conversation with `peerId` (confirmed
+ * ones opened; waiting ones their own text), once none is still being opened: a message's
+ * text, "This message deleted", or "This message couldn't be verified".
+ */
+export async function textsOf(tab: TestTab, peerId: string, ms = 5000): Promise<string[]> {
+  return (await opened(tab, tab.client.getConversation(peerId).messages, ms)).map(shownText);
+}
+
+/** textsOf, for conditions polled synchronously: null while any is still being opened. */
+export function textsNow(tab: TestTab, peerId: string): string[] | null {
+  const now = shownOf(tab, tab.client.getConversation(peerId).messages);
+  return now.some((s) => s.kind === 'opening') ? null : now.map(shownText);
 }
 
 export function chatOf(a: TestUser, b: TestUser): string {

@@ -1,4 +1,7 @@
-/** Messages for unit tests: a chat between 'a' and 'b', from 'a', text = id unless given. */
+/**
+ * Messages for unit tests: a chat between 'a' and 'b', from 'a'. Their text is legacy
+ * (a message from before encryption, shown as it is): the id unless `legacyText` is given.
+ */
 import type { UiMessage } from '../lib/conversation';
 
 export function testMessage(id: string, timestamp: number, extra: Partial<UiMessage> = {}): UiMessage {
@@ -7,7 +10,9 @@ export function testMessage(id: string, timestamp: number, extra: Partial<UiMess
     id,
     senderId: 'a',
     recipientId: 'b',
-    text: id,
+    ct: null,
+    rev: 0,
+    legacyText: id,
     timestamp,
     status: 'sent',
     edited: false,

@@ -30,12 +30,34 @@ export const SAMPLE_USER_ID = 'AAAAAAAAAAAAAAAAAAAA';
 export const SAMPLE_PEER_ID = 'BBBBBBBBBBBBBBBBBBBB';
 export const SAMPLE_CHAT_ID = `${SAMPLE_USER_ID}_${SAMPLE_PEER_ID}`;
 
+/**
+ * Bytes shaped like a sealed message (sealed.ts): its header (format 1, `epoch`, `rev`) and
+ * `length` bytes in all. Nobody can open it; the server cannot tell.
+ */
+export function sampleCiphertext(epoch = 1, rev = 0, length = 67, fill = 7): string {
+  const bytes = new Uint8Array(length).fill(fill);
+  bytes[0] = 1;
+  new DataView(bytes.buffer).setUint32(1, epoch);
+  new DataView(bytes.buffer).setUint16(5, rev);
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** A chat key envelope of the right shape (its seals and signature open nothing). */
+export function sampleChatKey(chatId = SAMPLE_CHAT_ID, epoch = 1, creatorId = SAMPLE_USER_ID) {
+  const [a = SAMPLE_USER_ID, b = SAMPLE_PEER_ID] = chatId.split('_');
+  const seal = (userId: string) => ({ userId, ukEpoch: 1, enc: 'E'.repeat(43), ct: 'C'.repeat(64) });
+  return { chatId, epoch, creatorId, seals: [seal(a), seal(b)], sig: 'S'.repeat(86) };
+}
+
 /** A valid frame of every type, with ids that need not exist. */
 export function sampleFrames(peerId = SAMPLE_PEER_ID, chatId = SAMPLE_CHAT_ID): UpFrame[] {
   return [
     { t: 'hello', v: PROTOCOL_VERSION, lastSeq: null },
-    { t: 'send', id: 'r1', to: peerId, msgId: 'msg-00000001', text: 'hello there' },
-    { t: 'edit', id: 'r2', chatId, msgId: 'msg-00000001', text: 'hello again' },
+    { t: 'send', id: 'r1', to: peerId, msgId: 'msg-00000001', ct: sampleCiphertext() },
+    { t: 'edit', id: 'r2', chatId, msgId: 'msg-00000001', ct: sampleCiphertext(1, 1) },
     { t: 'delete', id: 'r3', chatId, msgId: 'msg-00000001' },
     { t: 'delivered', id: 'r4', chatId, msgIds: ['msg-00000001'] },
     { t: 'read', id: 'r5', peerId },
@@ -50,6 +72,8 @@ export function sampleFrames(peerId = SAMPLE_PEER_ID, chatId = SAMPLE_CHAT_ID): 
     { t: 'notifications', id: 'r12' },
     { t: 'notificationsSeen', id: 'r13' },
     { t: 'respondRequest', id: 'r14', notificationId: 'AAAAAAAAAAAAAAAAAAAA', accept: true },
+    { t: 'keys', id: 'r15', userIds: [peerId] },
+    { t: 'chatKeys', id: 'r16', chatId },
   ];
 }
 

@@ -5,6 +5,7 @@ import * as m003 from './003-admin.ts';
 import * as m004 from './004-lean-indexes.ts';
 import * as m005 from './005-rate-limits.ts';
 import * as m006 from './006-e2ee-keys.ts';
+import * as m007 from './007-e2ee-messages.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004-lean-indexes': m004,
   '005-rate-limits': m005,
   '006-e2ee-keys': m006,
+  '007-e2ee-messages': m007,
 };

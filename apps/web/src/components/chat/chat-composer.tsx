@@ -2,11 +2,23 @@ import type { Access } from '@app/protocol';
 import { MailQuestion } from 'lucide-react';
 import { MessageInput } from '@/components/message-input';
 import type { ChatClient } from '@/lib/chat-client';
+import { useRequestText } from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
 import { formatListTime } from '@/lib/format-time';
+import { shownText } from '@/lib/message-crypto';
 
 /** In place of the composer while the user's message request waits for the peer. */
-function RequestPending({ handle, message, timestamp }: { handle: string; message: string; timestamp: number }) {
+function RequestPending({
+  handle,
+  peerId,
+  request,
+}: {
+  handle: string;
+  peerId: string;
+  request: Extract<Access, { state: 'pending' }>;
+}) {
+  const message = shownText(useRequestText(request, peerId, true));
+  const { timestamp } = request;
   return (
     <section aria-label="Message request" className="border-t border-border bg-background p-4">
       <div className="rounded-xl border border-border bg-secondary/50 p-3 text-sm">
@@ -47,7 +59,7 @@ export function ChatComposer(props: {
     );
   }
   if (access?.state === 'pending') {
-    return <RequestPending handle={handle} message={access.message} timestamp={access.timestamp} />;
+    return <RequestPending handle={handle} peerId={props.peerId} request={access} />;
   }
   return (
     <>

@@ -6,9 +6,11 @@ import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { presenceText } from '@/lib/format-time';
+import { SafetyNumberDialog } from './safety-number-dialog';
 
 /** The chat's header: back, the peer (deleted, or loading: undefined), presence or typing. */
 export function ChatHeader(props: {
+  peerId: string;
   peer: PublicUser | null | undefined;
   handle: string;
   presence: Presence | undefined;
@@ -34,6 +36,7 @@ export function ChatHeader(props: {
             </p>
           ) : null}
         </div>
+        {peer ? <SafetyNumberDialog peerId={props.peerId} handle={handle} /> : null}
       </div>
       <ConnectionBar />
     </header>

@@ -86,3 +86,45 @@ export async function wipeLocalKeys(): Promise<void> {
     req.onblocked = () => resolve();
   });
 }
+
+const LOCAL_AAD = new TextEncoder().encode('parley/outbox/v1');
+
+/**
+ * Seals `text` under this browser's own key (the outbox keeps messages so, until they are
+ * sent: no plaintext at rest). Without IndexedDB there is nothing at rest: null.
+ */
+export async function sealLocal(text: string): Promise<string | null> {
+  const db = await open();
+  if (!db) return null;
+  try {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const data = new TextEncoder().encode(text);
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: LOCAL_AAD }, await localKey(db), data),
+    );
+    const { toBase64Url } = await import('@app/e2ee');
+    return toBase64Url(new Uint8Array([...iv, ...sealed]));
+  } finally {
+    db.close();
+  }
+}
+
+/** What sealLocal sealed, or null (another browser's, or keys wiped since). */
+export async function openLocal(sealed: string): Promise<string | null> {
+  const db = await open();
+  if (!db) return null;
+  try {
+    const { fromBase64Url } = await import('@app/e2ee');
+    const data = fromBase64Url(sealed);
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: data.subarray(0, 12), additionalData: LOCAL_AAD },
+      await localKey(db),
+      data.subarray(12),
+    );
+    return new TextDecoder().decode(plain);
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The keys a tab needs to seal and open messages (design e2ee.md 2.4): this account's
+ * (from this browser's copy, local-keys.ts), people's public keys (the `keys` request,
+ * each checked against its identity's signature) and each chat's keys (the `chatKeys`
+ * request; an envelope is opened only if its creator's identity signed it). Chat keys are
+ * opened once per chat and epoch and kept in memory, non-extractable.
+ */
+import type { AccountKeys, BundleContents, ChatKeyEnvelope, CryptoKey, PublicKeys } from '@app/e2ee';
+import { chatIdOf } from '@app/protocol';
+import { type ChatSocket, RequestError } from '../chat-socket';
+import { loadLocalKeys } from './local-keys';
+
+type E2ee = typeof import('@app/e2ee');
+
+/** The socket, as far as keys need it. */
+export type KeyRequests = Pick<ChatSocket, 'request'>;
+
+interface ChatState {
+  envelopes: ChatKeyEnvelope[];
+  opened: Map<number, CryptoKey>;
+  /**
+   * Keys this tab made and a send brought, by envelope signature: used once the server's
+   * envelopes show that one was stored (a resend of a stored message is answered with the
+   * stored message, and the key it brought is not stored).
+   */
+  made: Map<string, CryptoKey>;
+  fetched: Promise<void> | null;
+}
+
+/** A key to seal a new message under, and the envelope to send with it when it is new. */
+export interface SendingKey {
+  epoch: number;
+  key: CryptoKey;
+  chatKey?: ChatKeyEnvelope;
+}
+
+let e2eeModule: Promise<E2ee> | null = null;
+export function loadE2ee(): Promise<E2ee> {
+  e2eeModule ??= import('@app/e2ee');
+  return e2eeModule;
+}
+
+export class ChatKeys {
+  private readonly userId: string;
+  private readonly socket: KeyRequests;
+  private account: Promise<AccountKeys | null> | null = null;
+  private readonly publics = new Map<string, Promise<PublicKeys | null>>();
+  private readonly chats = new Map<string, ChatState>();
+  private readonly source: () => Promise<BundleContents | null>;
+
+  constructor(userId: string, socket: KeyRequests, source?: () => Promise<BundleContents | null>) {
+    this.userId = userId;
+    this.socket = socket;
+    this.source = source ?? (() => loadLocalKeys(userId));
+  }
+
+  /** This account's keys in this browser, or null (none here: the password must unlock them). */
+  me(): Promise<AccountKeys | null> {
+    this.account ??= (async () => {
+      const contents = await this.source();
+      if (!contents) return null;
+      return (await loadE2ee()).importAccount(contents, this.userId);
+    })().catch(() => null);
+    const held = this.account;
+    void held.then((k) => {
+      if (!k && this.account === held) this.account = null;
+    });
+    return held;
+  }
+
+  /** Someone's public keys, checked (null: none, or their certificate does not verify). */
+  publicKeys(userId: string, fresh = false): Promise<PublicKeys | null> {
+    let p = fresh ? undefined : this.publics.get(userId);
+    if (!p) {
+      p = (async () => {
+        const [e2ee, r] = await Promise.all([loadE2ee(), this.socket.request('keys', { userIds: [userId] })]);
+        const k = r.keys.find((x) => x.userId === userId);
+        return k && (await e2ee.verifyPublicKeys(k)) ? k : null;
+      })();
+      this.publics.set(userId, p);
+      p.catch(() => this.publics.delete(userId));
+    }
+    return p;
+  }
+
+  private state(chatId: string): ChatState {
+    let s = this.chats.get(chatId);
+    if (!s) {
+      s = { envelopes: [], opened: new Map(), made: new Map(), fetched: null };
+      this.chats.set(chatId, s);
+    }
+    return s;
+  }
+
+  /** Fetches the chat's envelopes (again when `fresh`). */
+  private envelopes(chatId: string, fresh = false): Promise<void> {
+    const s = this.state(chatId);
+    if (fresh || !s.fetched) {
+      const fetched = this.socket.request('chatKeys', { chatId }).then((r) => {
+        s.envelopes = r.chatKeys;
+      });
+      s.fetched = fetched;
+      fetched.catch(() => {
+        if (s.fetched === fetched) s.fetched = null;
+      });
+    }
+    return s.fetched as Promise<void>;
+  }
+
+  /** The identity key that must have signed an envelope of `creatorId`. */
+  private async identityOf(creatorId: string, me: AccountKeys): Promise<string | null> {
+    if (creatorId === this.userId) return me.ikPublic;
+    return (await this.publicKeys(creatorId))?.ik ?? null;
+  }
+
+  private async open(s: ChatState, envelope: ChatKeyEnvelope): Promise<CryptoKey | null> {
+    const cached = s.opened.get(envelope.epoch);
+    if (cached) return cached;
+    const made = s.made.get(envelope.sig);
+    if (made) {
+      s.opened.set(envelope.epoch, made);
+      return made;
+    }
+    const me = await this.me();
+    const ik = me && (await this.identityOf(envelope.creatorId, me));
+    const key = me && ik ? await (await loadE2ee()).openChatKey(me, envelope, ik).catch(() => null) : null;
+    // Only what opened is kept: a failure (keys not loaded yet, say) is tried again next time.
+    if (key) s.opened.set(envelope.epoch, key);
+    return key;
+  }
+
+  /** The chat's key of `epoch` (fetched when unknown), or null when it cannot be opened here. */
+  async keyFor(chatId: string, epoch: number): Promise<CryptoKey | null> {
+    const s = this.state(chatId);
+    if (!s.envelopes.some((e) => e.epoch === epoch)) await this.envelopes(chatId, s.fetched !== null);
+    const envelope = s.envelopes.find((e) => e.epoch === epoch);
+    return envelope ? this.open(s, envelope) : null;
+  }
+
+  /** The newest key of a chat (edits are sealed under it), or null. */
+  async newest(chatId: string): Promise<{ epoch: number; key: CryptoKey } | null> {
+    await this.envelopes(chatId);
+    const s = this.state(chatId);
+    const envelope = s.envelopes.at(-1);
+    const key = envelope ? await this.open(s, envelope) : null;
+    return envelope && key ? { epoch: envelope.epoch, key } : null;
+  }
+
+  /**
+   * The key to send to `peerId` under: the chat's newest, when it is sealed to both
+   * people's current keys; otherwise a new one for the next epoch (sent with the message).
+   * Throws when this browser has no keys or the peer has none.
+   */
+  async sendingKey(peerId: string): Promise<SendingKey> {
+    const chatId = chatIdOf(this.userId, peerId);
+    const [me, mine, theirs] = await Promise.all([
+      this.me(),
+      this.publicKeys(this.userId),
+      this.publicKeys(peerId),
+      this.envelopes(chatId),
+    ]);
+    if (!me || !mine) {
+      throw new RequestError('forbidden', 'This browser has no keys: sign in again to unlock your messages.');
+    }
+    if (!theirs) throw new RequestError('recipient_no_keys', 'This person has not set up encryption yet.');
+    const s = this.state(chatId);
+    const newest = s.envelopes.at(-1);
+    const current = (e: ChatKeyEnvelope) =>
+      e.seals.every((x) => x.ukEpoch === (x.userId === this.userId ? mine.ukEpoch : theirs.ukEpoch));
+    if (newest && current(newest)) {
+      const key = await this.open(s, newest);
+      if (key) return { epoch: newest.epoch, key };
+    }
+    const epoch = (newest?.epoch ?? 0) + 1;
+    const made = await (await loadE2ee()).createChatKey(me, chatId, epoch, [mine, theirs]);
+    return { epoch, key: made.key, chatKey: made.envelope };
+  }
+
+  /**
+   * The server answered a send that brought a key: keep the key, to be used once the
+   * chat's envelopes (fetched again) show it was the one stored.
+   */
+  accepted(envelope: ChatKeyEnvelope, key: CryptoKey): void {
+    const s = this.state(envelope.chatId);
+    s.made.set(envelope.sig, key);
+    s.fetched = null;
+  }
+
+  /** The server says the chat's keys moved on (another key won, or someone's keys changed). */
+  invalidate(chatId: string, peerId: string): void {
+    const s = this.chats.get(chatId);
+    if (s) s.fetched = null;
+    this.publics.delete(peerId);
+    this.publics.delete(this.userId);
+  }
+}

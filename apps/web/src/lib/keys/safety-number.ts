@@ -1,0 +1,19 @@
+/**
+ * The safety number of a chat (design e2ee.md 2.7): Signal's numeric fingerprint of both
+ * people's identity keys, 60 digits in 12 groups. Both people see the same digits; if
+ * they match on both screens (compared in person or on a call), nobody sits between them.
+ */
+import type { ChatKeys } from './chat-keys';
+import { loadE2ee } from './chat-keys';
+
+export type SafetyNumber = { kind: 'number'; groups: string[] } | { kind: 'nokeys' } | { kind: 'peer-nokeys' };
+
+export async function safetyNumberOf(keys: ChatKeys, me: string, peerId: string): Promise<SafetyNumber> {
+  const [e2ee, mine, theirs] = await Promise.all([loadE2ee(), keys.me(), keys.publicKeys(peerId, true)]);
+  if (!mine) return { kind: 'nokeys' };
+  if (!theirs) return { kind: 'peer-nokeys' };
+  return {
+    kind: 'number',
+    groups: e2ee.safetyNumber({ userId: me, ik: mine.ikPublic }, { userId: peerId, ik: theirs.ik }),
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * What a message says, in this tab (end-to-end encryption, design e2ee.md 2.4, 2.6). The
+ * server relays ciphertext; the caches of the ChatClient keep messages as they came, and
+ * the screens ask here for their text: opened once per message revision, kept in memory
+ * (never stored), and the screens told when it is ready. A ciphertext that does not open
+ * (changed, moved to another message, chat, sender or revision, or under a key whose
+ * signature fails) is shown as "This message couldn't be verified", never as bytes.
+ */
+import { type ChatMessage, type ChatSummary, chatIdOf, DELETED_TEXT, peerOf } from '@app/protocol';
+import { RequestError } from './chat-socket';
+import { type ChatKeys, loadE2ee } from './keys/chat-keys';
+import type { SealedSend } from './outbox-queue';
+
+/** Where a sealed text is and what the server says of it: a message, a preview, a request. */
+export interface SealedRef {
+  chatId: string;
+  id: string;
+  senderId: string;
+  recipientId: string;
+  ct: string | null;
+  rev: number;
+  legacyText: string | null;
+  deleted: boolean;
+  /** The text this tab already knows (its own message, sent or waiting). */
+  localText?: string;
+}
+
+export type Shown =
+  | { kind: 'text'; text: string }
+  | { kind: 'opening' }
+  | { kind: 'unverified' }
+  | { kind: 'deleted' }
+  /** Not sent to this tab: a locked chat without a PIN grant. */
+  | { kind: 'withheld' }
+  /** This browser does not hold the account's keys (signed in before it had them, or storage cleared). */
+  | { kind: 'nokeys' };
+
+export const UNVERIFIED_TEXT = "This message couldn't be verified";
+export const NO_KEYS_TEXT = '🔒 Sign in again on this browser to read this message';
+
+/** The words a bubble or a preview shows for `s` ('' while opening, or withheld). */
+export function shownText(s: Shown | null): string {
+  if (!s) return '';
+  if (s.kind === 'text') return s.text;
+  if (s.kind === 'deleted') return DELETED_TEXT;
+  if (s.kind === 'unverified') return UNVERIFIED_TEXT;
+  if (s.kind === 'nokeys') return NO_KEYS_TEXT;
+  return '';
+}
+
+const OPENING: Shown = Object.freeze({ kind: 'opening' });
+const UNVERIFIED: Shown = Object.freeze({ kind: 'unverified' });
+const DELETED: Shown = Object.freeze({ kind: 'deleted' });
+const WITHHELD: Shown = Object.freeze({ kind: 'withheld' });
+const NO_KEYS: Shown = Object.freeze({ kind: 'nokeys' });
+
+export function refOfMessage(m: ChatMessage & { localText?: string }): SealedRef {
+  return m;
+}
+
+/** The newest message of a chat summary, or null. */
+export function refOfSummary(c: ChatSummary, me: string): SealedRef | null {
+  if (!c.last) return null;
+  return {
+    chatId: c.chatId,
+    id: c.last.id,
+    senderId: c.last.senderId,
+    recipientId: c.last.senderId ? peerOf(c.chatId, c.last.senderId) : me,
+    ct: c.last.ct,
+    rev: c.last.rev,
+    legacyText: c.last.legacyText,
+    deleted: c.last.deleted,
+  };
+}
+
+/** A request's first message (or one's own waiting request). */
+export function refOfRequest(
+  r: { msgId: string; ct: string | null; legacyText: string | null },
+  senderId: string,
+  recipientId: string,
+): SealedRef {
+  const chatId = chatIdOf(senderId, recipientId);
+  return { chatId, id: r.msgId, senderId, recipientId, ct: r.ct, rev: 0, legacyText: r.legacyText, deleted: false };
+}
+
+export class MessageCrypto {
+  private readonly keys: ChatKeys;
+  private readonly changed: () => void;
+  /** By chat, message and revision: the ciphertext it was opened from and what it says. */
+  private readonly cache = new Map<string, { ct: string | null; shown: Shown }>();
+
+  constructor(keys: ChatKeys, changed: () => void) {
+    this.keys = keys;
+    this.changed = changed;
+  }
+
+  private static key(r: SealedRef): string {
+    return `${r.chatId}/${r.id}/${r.rev}`;
+  }
+
+  /**
+   * What to show for `r` now; starts opening it when it is not known yet. The same value
+   * until it changes (React reads it as a snapshot).
+   */
+  shown(r: SealedRef): Shown {
+    if (r.deleted) return DELETED;
+    const k = MessageCrypto.key(r);
+    const hit = this.cache.get(k);
+    const known = r.localText ?? (r.ct === null ? r.legacyText : null);
+    if (known !== null) {
+      // Text this tab wrote, or a message from before encryption: nothing to open.
+      if (hit?.ct === null && hit.shown.kind === 'text' && hit.shown.text === known) return hit.shown;
+      const shown: Shown = { kind: 'text', text: known };
+      this.cache.set(k, { ct: null, shown });
+      return shown;
+    }
+    if (r.ct === null) return WITHHELD;
+    if (hit && (hit.ct === r.ct || hit.ct === null)) return hit.shown;
+    const ct = r.ct;
+    this.cache.set(k, { ct, shown: OPENING });
+    void this.decrypt(r, ct).then((shown) => {
+      if (this.cache.get(k)?.ct !== ct) return;
+      // Not checked (the keys could not be fetched): tried again next time it is shown.
+      if (shown === null) this.cache.delete(k);
+      else this.cache.set(k, { ct, shown });
+      this.changed();
+    });
+    return OPENING;
+  }
+
+  /** What `r` says, once opened (for a browser notification). */
+  async open(r: SealedRef): Promise<Shown> {
+    const now = this.shown(r);
+    if (now.kind !== 'opening' || r.ct === null) return now;
+    return (await this.decrypt(r, r.ct)) ?? OPENING;
+  }
+
+  /** The text of `r` if this tab has it open already, else null (to copy, or to edit). */
+  plainText(r: SealedRef): string | null {
+    const s = this.shown(r);
+    return s.kind === 'text' ? s.text : null;
+  }
+
+  /** What `ct` says; null when it could not be checked now (its keys could not be fetched). */
+  private async decrypt(r: SealedRef, ct: string): Promise<Shown | null> {
+    try {
+      if (!(await this.keys.me())) return NO_KEYS;
+      const e2ee = await loadE2ee();
+      const { epoch } = e2ee.messageHeader(ct);
+      const key = await this.keys.keyFor(r.chatId, epoch);
+      if (!key) return UNVERIFIED;
+      const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
+      const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
+      return { kind: 'text', text: opened.text };
+    } catch (e) {
+      return e instanceof RequestError ? null : UNVERIFIED;
+    }
+  }
+
+  /** This tab wrote `text` as revision `rev` of a message: no need to open it again. */
+  remember(chatId: string, msgId: string, rev: number, text: string): void {
+    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: { kind: 'text', text } });
+  }
+
+  /** Seals a new message to `peerId` (with the chat's next key when it needs one). */
+  async seal(me: string, peerId: string, msgId: string, text: string) {
+    const e2ee = await loadE2ee();
+    const sending = await this.keys.sendingKey(peerId);
+    const place = { chatId: chatIdOf(me, peerId), msgId, senderId: me, recipientId: peerId };
+    const ct = await e2ee.encryptMessage(sending.key, place, { epoch: sending.epoch, rev: 0 }, text);
+    return { ct, sending };
+  }
+
+  /** A send for the outbox: sealed, and what to keep once the server has it (the key it brought, the text). */
+  async sealSend(me: string, peerId: string, msgId: string, text: string): Promise<SealedSend> {
+    const { ct, sending } = await this.seal(me, peerId, msgId, text);
+    return {
+      ct,
+      ...(sending.chatKey ? { chatKey: sending.chatKey } : {}),
+      accepted: () => {
+        if (sending.chatKey) this.keys.accepted(sending.chatKey, sending.key);
+        this.remember(chatIdOf(me, peerId), msgId, 0, text);
+      },
+    };
+  }
+
+  /** Seals the next revision of one's own message, under the chat's newest key. */
+  async sealEdit(m: ChatMessage, text: string): Promise<string> {
+    const e2ee = await loadE2ee();
+    const newest = await this.keys.newest(m.chatId);
+    if (!newest) throw new Error('This chat has no key yet.');
+    const place = { chatId: m.chatId, msgId: m.id, senderId: m.senderId, recipientId: m.recipientId };
+    return e2ee.encryptMessage(newest.key, place, { epoch: newest.epoch, rev: m.rev + 1 }, text);
+  }
+}
