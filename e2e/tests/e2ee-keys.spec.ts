@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../env.ts';
-import { expectToast, RESET_SUBJECT, submitSignIn } from './auth-helpers.ts';
+import { expectToast, fillSignUp, RESET_SUBJECT, submitSignIn } from './auth-helpers.ts';
 import { createUserViaApi, expect, linkFromMail, makeUser, type NewUser, test } from './fixtures.ts';
 
 interface OwnKeys {
@@ -58,13 +58,7 @@ test.describe('account keys', () => {
       expect(r.postData() ?? '', `${r.url()} carries the password`).not.toContain(user.password);
     });
     await page.goto('/signup');
-    await page.locator('#signup-name').fill(user.name);
-    await page.locator('#signup-phone').fill(user.phone);
-    await page.locator('#signup-age').fill(String(user.age));
-    await page.locator('#signup-username').fill(user.username);
-    await page.locator('#signup-email').fill(user.email);
-    await page.locator('#signup-password').fill(user.password);
-    await page.getByRole('checkbox', { name: /I agree to the/ }).check();
+    await fillSignUp(page, user);
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     await expectToast(page, 'Account Created!', 'Please check your email to verify your account');
     await expect.poll(() => localKeyStores(page)).toContain('parley-keys');
