@@ -413,6 +413,16 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       // The same version a second time: it moved on.
       expectError(await client.request('PUT', API.keys, { bundle: next, bundleVersion: 2 }), 409, 'conflict');
       expect(await ownKeysOf(client)).toEqual(put.body.keys);
+      // A new identity whose key epoch is not past the current one (epoch numbers name one key each).
+      const third = await sealBundle(other.contents, secrets.wrapKey, user.id, 3);
+      for (const ukEpoch of [1, 0]) {
+        expectError(
+          await client.request('PUT', API.keys, { bundle: third, bundleVersion: 3, keys: { ...otherPub, ukEpoch } }),
+          400,
+          'invalid_input',
+        );
+      }
+      expect(await ownKeysOf(client)).toEqual(put.body.keys);
 
       for (const bad of [
         {},
@@ -516,7 +526,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       const stale = (await signInWith(c, input.email, 'after-reset-4')).body.keys as OwnKeys;
       expect(stale.stale).toBe(true);
       const { wrapKey } = await deriveKeys('after-reset-4', stale.salt, stale.kdf);
-      const { contents, publicKeys } = await createAccount(user.id);
+      const { contents, publicKeys } = await createAccount(user.id, stale.publicKeys.ukEpoch + 1);
       const { userId: _, ...pub } = publicKeys;
       const bundle = await sealBundle(contents, wrapKey, user.id, 2);
       const put = await c.request('PUT', API.keys, { bundle, bundleVersion: 2, keys: pub });

@@ -43,6 +43,11 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { user } = authOf(req);
     const input = parseBody(putKeysSchema, req.body);
     if (user.authVersion === 0) throw new HttpError(409, 'conflict', 'Set up encryption with your password first');
+    const current = input.keys ? await keys.ownKeys(user.id) : null;
+    const next = current && input.bundleVersion === current.bundleVersion + 1;
+    if (input.keys && next && input.keys.ukEpoch <= current.publicKeys.ukEpoch) {
+      throw new HttpError(400, 'invalid_input', 'A new key epoch must come after the current one');
+    }
     if (!(await keys.putKeys(user.id, input, Date.now()))) throw keysMoved();
     req.log.info({ userId: user.id, identity: Boolean(input.keys) }, 'keys replaced');
     return { keys: await keys.ownKeys(user.id) };

@@ -190,6 +190,8 @@ export class KeyStore {
         }))
         .where('user_id', '=', userId)
         .where('bundle_version', '=', input.bundleVersion - 1)
+        // A new identity's key epoch comes after every earlier one: each epoch number means one key.
+        .$if(k !== undefined, (q) => q.where('uk_epoch', '<', k?.ukEpoch ?? 0))
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     });
