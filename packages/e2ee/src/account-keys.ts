@@ -8,6 +8,7 @@
 
 import { type Bytes, fields, fromBase64Url, randomBytes, toBase64Url, u32 } from './bytes.ts';
 import type { CryptoKey } from './crypto-key.ts';
+import { aesKey } from './hkdf.ts';
 
 /** What anyone may fetch about a user: enough to seal a chat key to them and check it. */
 export interface PublicKeys {
@@ -138,10 +139,7 @@ function currentUk(contents: BundleContents): KeyPairJwk & { epoch: number } {
 export async function importAccount(contents: BundleContents, userId: string): Promise<AccountKeys> {
   const ukPrivate = new Map<number, CryptoKey>();
   for (const uk of contents.uks) ukPrivate.set(uk.epoch, await importPrivate('X25519', uk));
-  const adk = await crypto.subtle.importKey('raw', fromBase64Url(contents.adk), 'AES-GCM', false, [
-    'encrypt',
-    'decrypt',
-  ]);
+  const adk = await aesKey(fromBase64Url(contents.adk));
   return {
     userId,
     ikPrivate: await importPrivate('Ed25519', contents.ik),

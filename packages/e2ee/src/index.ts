@@ -1,6 +1,7 @@
 export * from './account-keys.ts';
+export { aeadOpen, aeadSeal } from './aead.ts';
 export * from './bundle.ts';
-export { type Bytes, fromBase64Url, toBase64Url } from './bytes.ts';
+export { type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from './bytes.ts';
 export * from './chat-key.ts';
 export type { CryptoKey } from './crypto-key.ts';
 export * from './errors.ts';

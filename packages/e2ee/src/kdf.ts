@@ -9,7 +9,7 @@
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { type Bytes, fromBase64Url, randomBytes, toBase64Url, utf8 } from './bytes.ts';
 import type { CryptoKey } from './crypto-key.ts';
-import { hkdf, hkdfKey } from './hkdf.ts';
+import { aesKey, hkdf, hkdfKey } from './hkdf.ts';
 
 export interface KdfParams {
   alg: 'scrypt';
@@ -58,7 +58,7 @@ export async function splitMaster(master: Uint8Array): Promise<PasswordKeys> {
   const auth = await hkdf(key, utf8(AUTH_INFO));
   const wrap = await hkdf(key, utf8(WRAP_INFO));
   try {
-    const wrapKey = await crypto.subtle.importKey('raw', wrap, 'AES-GCM', false, ['encrypt', 'decrypt']);
+    const wrapKey = await aesKey(wrap);
     return { auth: toBase64Url(auth), wrapKey };
   } finally {
     wrap.fill(0);

@@ -86,8 +86,3 @@ export async function decryptMessage(
     return { text: fromUtf8(plain.subarray(1)), ...header };
   });
 }
-
-/** Length of the base64url ciphertext of a message whose padded plaintext is `paddedBytes` long. */
-export function ciphertextLength(paddedBytes: number): number {
-  return Math.ceil(((MESSAGE_OVERHEAD + paddedBytes) * 4) / 3);
-}

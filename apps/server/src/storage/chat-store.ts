@@ -71,9 +71,12 @@ export class ChatStore {
   /** Sends are committed in groups (see group-commit.ts). */
   readonly writes: GroupCommit;
 
+  private readonly keyStore: KeyStore;
+
   constructor(db: Kysely<Database>, writes: GroupCommitOptions = {}) {
     this.db = db;
     this.writes = new GroupCommit(db, writes);
+    this.keyStore = new KeyStore(db);
   }
 
   // ---- reading ---------------------------------------------------------------
@@ -262,7 +265,7 @@ export class ChatStore {
 
   /** The public keys of these users (those who have keys). */
   publicKeys(userIds: readonly string[]) {
-    return new KeyStore(this.db).publicKeys(userIds);
+    return this.keyStore.publicKeys(userIds);
   }
 
   /** Every key envelope of a chat, oldest first. */

@@ -54,10 +54,6 @@ const DELETED: Shown = Object.freeze({ kind: 'deleted' });
 const WITHHELD: Shown = Object.freeze({ kind: 'withheld' });
 const NO_KEYS: Shown = Object.freeze({ kind: 'nokeys' });
 
-export function refOfMessage(m: ChatMessage & { localText?: string }): SealedRef {
-  return m;
-}
-
 /** The newest message of a chat summary, or null. */
 export function refOfSummary(c: ChatSummary, me: string): SealedRef | null {
   if (!c.last) return null;

@@ -46,33 +46,36 @@ async function localKey(db: IDBDatabase): Promise<CryptoKey> {
   return key;
 }
 
-/** Keeps `contents` for `userId` (replacing another user's). */
-export async function saveLocalKeys(userId: string, contents: BundleContents): Promise<void> {
+/** Runs `use` with the database and this browser's key, then closes the database; `absent` where there is no IndexedDB. */
+async function withLocalKey<T>(absent: T, use: (db: IDBDatabase, key: CryptoKey) => Promise<T>): Promise<T> {
   const db = await open();
-  if (!db) return;
+  if (!db) return absent;
   try {
-    const { sealBundle } = await import('@app/e2ee');
-    const sealed = await sealBundle(contents, await localKey(db), userId, 0);
-    await write(db, { id: ACCOUNT, userId, sealed } satisfies AccountRecord);
+    return await use(db, await localKey(db));
   } finally {
     db.close();
   }
 }
 
+/** Keeps `contents` for `userId` (replacing another user's). */
+export async function saveLocalKeys(userId: string, contents: BundleContents): Promise<void> {
+  await withLocalKey(undefined, async (db, key) => {
+    const { sealBundle } = await import('@app/e2ee');
+    await write(db, {
+      id: ACCOUNT,
+      userId,
+      sealed: await sealBundle(contents, key, userId, 0),
+    } satisfies AccountRecord);
+  });
+}
+
 /** This browser's copy of `userId`'s keys, or null (none, another user's, or unreadable). */
-export async function loadLocalKeys(userId: string): Promise<BundleContents | null> {
-  const db = await open();
-  if (!db) return null;
-  try {
+export function loadLocalKeys(userId: string): Promise<BundleContents | null> {
+  return withLocalKey(null, async (db, key) => {
     const record = await read<AccountRecord>(db, ACCOUNT);
     if (record?.userId !== userId) return null;
-    const { openBundle } = await import('@app/e2ee');
-    return await openBundle(record.sealed, await localKey(db), userId, 0);
-  } catch {
-    return null;
-  } finally {
-    db.close();
-  }
+    return (await import('@app/e2ee')).openBundle(record.sealed, key, userId, 0);
+  }).catch(() => null);
 }
 
 /** Deletes every key this browser holds (sign-out). */
@@ -87,44 +90,23 @@ export async function wipeLocalKeys(): Promise<void> {
   });
 }
 
-const LOCAL_AAD = new TextEncoder().encode('parley/outbox/v1');
+const OUTBOX_LABEL = 'parley/outbox/v1';
 
 /**
  * Seals `text` under this browser's own key (the outbox keeps messages so, until they are
  * sent: no plaintext at rest). Without IndexedDB there is nothing at rest: null.
  */
-export async function sealLocal(text: string): Promise<string | null> {
-  const db = await open();
-  if (!db) return null;
-  try {
-    const iv = crypto.getRandomValues(new Uint8Array(12));
-    const data = new TextEncoder().encode(text);
-    const sealed = new Uint8Array(
-      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: LOCAL_AAD }, await localKey(db), data),
-    );
-    const { toBase64Url } = await import('@app/e2ee');
-    return toBase64Url(new Uint8Array([...iv, ...sealed]));
-  } finally {
-    db.close();
-  }
+export function sealLocal(text: string): Promise<string | null> {
+  return withLocalKey(null, async (_db, key) => {
+    const e2ee = await import('@app/e2ee');
+    return e2ee.toBase64Url(await e2ee.aeadSeal(key, e2ee.utf8(text), e2ee.utf8(OUTBOX_LABEL)));
+  });
 }
 
 /** What sealLocal sealed, or null (another browser's, or keys wiped since). */
-export async function openLocal(sealed: string): Promise<string | null> {
-  const db = await open();
-  if (!db) return null;
-  try {
-    const { fromBase64Url } = await import('@app/e2ee');
-    const data = fromBase64Url(sealed);
-    const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: data.subarray(0, 12), additionalData: LOCAL_AAD },
-      await localKey(db),
-      data.subarray(12),
-    );
-    return new TextDecoder().decode(plain);
-  } catch {
-    return null;
-  } finally {
-    db.close();
-  }
+export function openLocal(sealed: string): Promise<string | null> {
+  return withLocalKey(null, async (_db, key) => {
+    const e2ee = await import('@app/e2ee');
+    return e2ee.fromUtf8(await e2ee.aeadOpen(key, e2ee.fromBase64Url(sealed), e2ee.utf8(OUTBOX_LABEL)));
+  }).catch(() => null);
 }
