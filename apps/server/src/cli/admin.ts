@@ -2,6 +2,7 @@
  * Account chores from the shell, for an operator without SMTP yet:
  *   npm run admin -- verify-email you@example.com [--yes]
  *   npm run admin -- reset-password you@example.com [--password NEW]
+ *   npm run admin -- purge-plaintext [--before YYYY-MM-DD] [--yes]
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { AdminStore } from '../storage/admin-store.ts';
 import { type Db, migrate, openDb } from '../storage/db.ts';
 import { KeyStore } from '../storage/key-store.ts';
+import { compact, countPlaintext, type PlaintextCounts, purgePlaintext } from '../storage/plaintext-purge.ts';
 import { Store } from '../storage/store.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
@@ -25,6 +27,14 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
                                             when none is given) and end every session;
                                             messages from before stay locked until the
                                             user unlocks them (it says so and asks first)
+  purge-plaintext [--before YYYY-MM-DD] [--yes]
+                                            remove the message text left from before
+                                            end-to-end encryption (of users who never came
+                                            back to re-encrypt it; --before: only rows
+                                            created before that day, UTC), empty the update
+                                            log, then compact the database (VACUUM); best
+                                            run with the server stopped (it says what it
+                                            finds and asks first)
 
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
 
@@ -37,7 +47,8 @@ export interface AdminOutput {
 
 type Command =
   | { name: 'verify-email'; email: string; yes: boolean }
-  | { name: 'reset-password'; email: string; password: string | null; yes: boolean };
+  | { name: 'reset-password'; email: string; password: string | null; yes: boolean }
+  | { name: 'purge-plaintext'; before: string | null; yes: boolean };
 type User = NonNullable<Awaited<ReturnType<Store['userByEmail']>>>;
 
 /** The command line as a command, or the exit code of a usage error (after saying why). */
@@ -47,6 +58,7 @@ function parseArgs(args: string[], out: AdminOutput): Command | number {
     out.log(ADMIN_USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'purge-plaintext') return parsePurge(args.slice(1), out);
   if (command !== 'verify-email' && command !== 'reset-password') {
     out.error(`Unknown command "${command}".\n\n${ADMIN_USAGE}`);
     return 2;
@@ -67,6 +79,30 @@ function parseArgs(args: string[], out: AdminOutput): Command | number {
   }
   return { name: command, email: email.data, password: parsed.data, yes };
 }
+
+/** `purge-plaintext [--before YYYY-MM-DD] [--yes]`: the day must exist (2023-02-30 does not). */
+function parsePurge(args: string[], out: AdminOutput): Command | number {
+  let before: string | null = null;
+  let yes = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--yes') yes = true;
+    else if (arg === '--before') {
+      const day = args[++i] ?? '';
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(day)) || isoDay(Date.parse(day)) !== day) {
+        out.error(`--before takes a day, YYYY-MM-DD (got "${day}").\n\n${ADMIN_USAGE}`);
+        return 2;
+      }
+      before = day;
+    } else {
+      out.error(`Unknown option "${arg}" for purge-plaintext.\n\n${ADMIN_USAGE}`);
+      return 2;
+    }
+  }
+  return { name: 'purge-plaintext', before, yes };
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Whether the operator confirms (or --yes did); says why not when not. */
 async function confirmed(question: string, yes: boolean, out: AdminOutput): Promise<boolean> {
@@ -125,6 +161,46 @@ async function resetPassword(
   return 0;
 }
 
+const counted = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+function describePlaintext(c: PlaintextCounts): string {
+  return `${counted(c.messages, 'message', 'messages')}, ${counted(c.summaries, 'chat summary', 'chat summaries')} and ${counted(c.requests, 'request text', 'request texts')}`;
+}
+
+/** What a purge leaves behind (the release notes say the same). */
+export const PURGE_BACKUPS =
+  'Backups (and copies, replicas or archived PostgreSQL WAL) taken before this still hold the plaintext: rotate them.';
+
+async function purgeCommand(db: Db, command: { before: string | null; yes: boolean }, out: AdminOutput) {
+  const before = command.before === null ? null : Date.parse(command.before);
+  const found = await countPlaintext(db.kysely, before);
+  const scope = command.before === null ? '' : ` (rows created before ${command.before}, UTC)`;
+  out.log(`Plaintext from before end-to-end encryption${scope}: ${describePlaintext(found)}.`);
+  out.log(
+    `The update log holds ${counted(found.updates, 'entry', 'entries')}: it is emptied, and every client reloads its chats once.`,
+  );
+  out.log(
+    'Purged messages show as deleted. This cannot be undone. The database is then compacted, which holds its write lock: best with the server stopped.',
+  );
+  if (!(await confirmed('Purge the plaintext? [y/N] ', command.yes, out))) return 1;
+  const purged = await purgePlaintext(db.kysely, before);
+  out.log(
+    `Purged ${describePlaintext(purged)}, and ${counted(purged.updates, 'update-log entry', 'update-log entries')}.`,
+  );
+  const done = await compact(db);
+  let code = 0;
+  if (done.engine === 'postgres') out.log(`Compacted: VACUUM FULL ${done.tables.join(', ')}.`);
+  else if (done.walTruncated) out.log('Compacted: VACUUM with secure_delete on; the WAL file truncated.');
+  else {
+    out.error(
+      'Compacted (VACUUM), but the WAL file, which may still hold old pages, could not be truncated: another process has the database open. Stop the server and run this command again.',
+    );
+    code = 1;
+  }
+  out.log(PURGE_BACKUPS);
+  return code;
+}
+
 /** Runs one command; returns the exit code (0 done, 1 refused, 2 usage). */
 export async function runAdmin(
   args: string[],
@@ -141,6 +217,7 @@ export async function runAdmin(
   });
   try {
     await migrate(db);
+    if (command.name === 'purge-plaintext') return await purgeCommand(db, command, out);
     const user = await new Store(db).userByEmail(command.email);
     if (!user) {
       out.error(`No account has the e-mail address ${command.email}.`);

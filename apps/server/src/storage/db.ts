@@ -65,6 +65,9 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Deleted bytes are zeroed, not left in free space: a deleted message's text does not
+  // linger in the file (npm run admin -- purge-plaintext compacts what was left before).
+  sqlite.pragma('secure_delete = ON');
   // Hot pages stay in memory (64 MiB of cache, reads through a memory map).
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
