@@ -36,6 +36,11 @@ export interface BundleContents {
   uks: (KeyPairJwk & { epoch: number })[];
   /** base64url, 32 bytes. */
   adk: string;
+  /**
+   * Public identity keys the account had before its current one (a password reset made a
+   * new identity, and the old keys were unlocked later): chat keys they signed still verify.
+   */
+  past?: string[];
 }
 
 /** Keys ready to use: private halves non-extractable. */
@@ -47,6 +52,8 @@ export interface AccountKeys {
   /** X25519 private keys by epoch (all epochs, so old chat keys still open). */
   ukPrivate: ReadonlyMap<number, CryptoKey>;
   adk: CryptoKey;
+  /** Earlier identity public keys of this account (see BundleContents.past). */
+  pastIks: readonly string[];
 }
 
 const UK_SIG_LABEL = 'parley/uk/v1';
@@ -120,6 +127,27 @@ export async function addEncryptionEpoch(
   return { contents: next, publicKeys: await publicKeysOf(next, userId) };
 }
 
+/**
+ * The current bundle with an older one's keys brought back (design 2.5, unlocking history
+ * after a password reset): its encryption keys (epochs are unique across identities, so
+ * the current ones win only a clash that cannot happen) and its identity as a past one.
+ * The current identity, ADK and newest epoch stay.
+ */
+export function mergeBundles(current: BundleContents, older: BundleContents): BundleContents {
+  const held = new Set(current.uks.map((k) => k.epoch));
+  const uks = [...current.uks, ...older.uks.filter((k) => !held.has(k.epoch))].sort((a, b) => a.epoch - b.epoch);
+  const past = [...new Set([...(current.past ?? []), ...(older.past ?? []), older.ik.x])].filter(
+    (ik) => ik !== current.ik.x,
+  );
+  return { ...current, uks, ...(past.length ? { past } : {}) };
+}
+
+/** True when `older` holds keys `current` lacks (merging it would bring something back). */
+export function bundleAdds(current: BundleContents, older: BundleContents): boolean {
+  const held = new Set(current.uks.map((k) => k.epoch));
+  return older.uks.some((k) => !held.has(k.epoch));
+}
+
 export async function publicKeysOf(contents: BundleContents, userId: string): Promise<PublicKeys> {
   const current = currentUk(contents);
   const ikPrivate = await importPrivate('Ed25519', contents.ik);
@@ -147,5 +175,6 @@ export async function importAccount(contents: BundleContents, userId: string): P
     ukEpoch: currentUk(contents).epoch,
     ukPrivate,
     adk,
+    pastIks: contents.past ?? [],
   };
 }

@@ -66,7 +66,8 @@ function parseContents(v: unknown): BundleContents {
     typeof c.adk === 'string' &&
     Array.isArray(c.uks) &&
     c.uks.length > 0 &&
-    c.uks.every((k) => isPair(k) && Number.isInteger(k.epoch) && k.epoch > 0);
+    c.uks.every((k) => isPair(k) && Number.isInteger(k.epoch) && k.epoch > 0) &&
+    (c.past === undefined || (Array.isArray(c.past) && c.past.every((ik) => typeof ik === 'string')));
   if (!ok) throw new E2EEAuthError('The key bundle');
   return c;
 }

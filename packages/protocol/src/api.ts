@@ -94,6 +94,11 @@ export const API = {
   pin: '/api/me/pin',
   /** GET: the account's own keys and sealed bundle. PUT: re-sealed or new keys after a reset. */
   keys: '/api/me/keys',
+  /**
+   * GET: bundles sealed by a password from before a reset whose identity is not the
+   * current one (the history they open is locked until the old password unlocks it).
+   */
+  keysArchive: '/api/me/keys/archive',
   /** POST: a legacy account's first keys (the password is sent this one last time). */
   upgradeAuth: '/api/me/upgrade-auth',
   verifyPin: '/api/me/pin/verify',

@@ -79,13 +79,25 @@ export const preloginResponseSchema = z.union([
 ]);
 export type PreloginResponse = z.infer<typeof preloginResponseSchema>;
 
-/** What anyone may fetch about a user's keys (identity, current encryption key, its certificate). */
+/** One identity key a user has had, and since when (the server's clock, ms). */
+export const identitySchema = z.strictObject({ ik: publicKeySchema, since: z.number().int().nonnegative() });
+export type IdentityWire = z.infer<typeof identitySchema>;
+
+/** How many earlier identities the server lists (each password reset without the keys adds one). */
+export const MAX_IDENTITIES = 50;
+
+/**
+ * What anyone may fetch about a user's keys (identity, current encryption key, its
+ * certificate), and the identities the user has had, oldest first, the current one last
+ * (chat keys made before a reset are signed by an earlier one; a change is shown in chats).
+ */
 export const publicKeysSchema = z.strictObject({
   userId: userIdSchema,
   ik: publicKeySchema,
   ukEpoch: epoch,
   uk: publicKeySchema,
   ukSig: signatureSchema,
+  identities: z.array(identitySchema).min(1).max(MAX_IDENTITIES),
 });
 export type PublicKeysWire = z.infer<typeof publicKeysSchema>;
 
@@ -169,7 +181,25 @@ export const putKeysSchema = z.strictObject({
   bundle: sealedBundleSchema,
   bundleVersion,
   keys: newKeysSchema.omit({ bundle: true }).optional(),
+  /**
+   * Archived bundles (by version) whose keys this bundle now holds too (the old password
+   * unlocked them, or a browser that still had them brought them back): deleted with the put.
+   */
+  merged: z.array(bundleVersion).min(1).max(MAX_IDENTITIES).optional(),
 });
+
+/** A bundle sealed by a password from before a reset, with that password's salt (GET /api/me/keys/archive). */
+export const archivedBundleSchema = z.strictObject({
+  bundleVersion,
+  idVersion: z.number().int().min(1),
+  /** The identity key the bundle holds (so a browser that still has those keys can tell). */
+  ik: publicKeySchema,
+  bundle: sealedBundleSchema,
+  kdf: kdfParamsSchema,
+  salt: saltSchema,
+});
+export type ArchivedBundle = z.infer<typeof archivedBundleSchema>;
+export const keysArchiveResponseSchema = z.object({ archived: z.array(archivedBundleSchema).max(MAX_IDENTITIES) });
 
 /** POST /api/me/upgrade-auth: a legacy account's first keys (its session proves the password). */
 export const upgradeAuthSchema = z.strictObject({

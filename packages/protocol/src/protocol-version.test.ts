@@ -30,6 +30,8 @@ const PINNED: Record<number, string> = {
    * `rekey_required`, `recipient_no_keys`.
    */
   7: '02a610b25ffb7edc',
+  /** Every identity a user has had, in public keys (`identities`); the locked-history archive; `merged` in PUT keys. */
+  8: '5fc9690695c8bc7d',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

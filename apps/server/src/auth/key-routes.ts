@@ -5,6 +5,7 @@
  */
 import {
   API,
+  type ArchivedBundle,
   MSG,
   type OwnKeys,
   type PreloginResponse,
@@ -39,6 +40,10 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { keys: await keys.ownKeys(authOf(req).user.id) };
   });
 
+  app.get(API.keysArchive, { preHandler: auth }, async (req): Promise<{ archived: ArchivedBundle[] }> => {
+    return { archived: await keys.lockedArchive(authOf(req).user.id) };
+  });
+
   app.put(API.keys, { preHandler: auth }, async (req): Promise<{ keys: OwnKeys | null }> => {
     const { user } = authOf(req);
     const input = parseBody(putKeysSchema, req.body);
@@ -49,7 +54,10 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
       throw new HttpError(400, 'invalid_input', 'A new key epoch must come after the current one');
     }
     if (!(await keys.putKeys(user.id, input, Date.now()))) throw keysMoved();
-    req.log.info({ userId: user.id, identity: Boolean(input.keys) }, 'keys replaced');
+    req.log.info(
+      { userId: user.id, identity: Boolean(input.keys), merged: input.merged?.length ?? 0 },
+      'keys replaced',
+    );
     return { keys: await keys.ownKeys(user.id) };
   });
 

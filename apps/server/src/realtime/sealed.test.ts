@@ -207,9 +207,11 @@ describe.each(ENGINES)('sealed messages on $name', ({ url }) => {
     const expected = [(await ownKeysOf(a.client)).publicKeys, (await ownKeysOf(b.client)).publicKeys];
     const byId = (x: { userId: string }, y: { userId: string }) => (x.userId < y.userId ? -1 : 1);
     expect([...answer.keys].sort(byId)).toEqual(expected.sort(byId));
-    // On the wire, nothing more than the public keys (no bundle, salt or version).
+    // On the wire, nothing more than the public keys and identities (no bundle, salt or version).
     const raw = a.ws.frames.filter((f) => f.t === 'result').at(-1) as { data: { keys: object[] } };
-    for (const k of raw.data.keys) expect(Object.keys(k).sort()).toEqual(['ik', 'uk', 'ukEpoch', 'ukSig', 'userId']);
+    for (const k of raw.data.keys) {
+      expect(Object.keys(k).sort()).toEqual(['identities', 'ik', 'uk', 'ukEpoch', 'ukSig', 'userId']);
+    }
     expect(await refusal(a.ws, 'keys', { userIds: [] })).toBe('invalid_frame');
     expect(await refusal(a.ws, 'keys', { userIds: Array.from({ length: 101 }, () => b.user.id) })).toBe(
       'invalid_frame',

@@ -3,7 +3,15 @@
  * server keeps public keys, bundles sealed by keys it never sees, and argon2id of the
  * browser-derived `auth`; nothing here can open a bundle.
  */
-import type { KdfParamsWire, NewKeys, OwnKeys, PublicKeysWire } from '@app/protocol';
+import {
+  type ArchivedBundle,
+  type IdentityWire,
+  type KdfParamsWire,
+  MAX_IDENTITIES,
+  type NewKeys,
+  type OwnKeys,
+  type PublicKeysWire,
+} from '@app/protocol';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { lockUser } from './people-locks.ts';
 import type { Database, UserKeysTable } from './schema.ts';
@@ -25,8 +33,45 @@ export interface AccountKdf {
   salt: string | null;
 }
 
-function publicOf(userId: string, r: KeyRow): PublicKeysWire {
-  return { userId, ik: r.ik_pub, ukEpoch: r.uk_epoch, uk: r.uk_pub, ukSig: r.uk_sig };
+function publicOf(userId: string, r: KeyRow, identities: IdentityWire[]): PublicKeysWire {
+  // An account's rows are written together; the current identity is last in any case.
+  const earlier = identities.filter((i) => i.ik !== r.ik_pub).slice(-(MAX_IDENTITIES - 1));
+  const current = identities.find((i) => i.ik === r.ik_pub) ?? { ik: r.ik_pub, since: r.updated_at };
+  return {
+    userId,
+    ik: r.ik_pub,
+    ukEpoch: r.uk_epoch,
+    uk: r.uk_pub,
+    ukSig: r.uk_sig,
+    identities: [...earlier, current],
+  };
+}
+
+/** The identities of `userIds`, oldest first, by user. */
+async function identitiesOf(tx: Tx, userIds: readonly string[]): Promise<Map<string, IdentityWire[]>> {
+  const rows = await tx
+    .selectFrom('user_identities')
+    .select(['user_id', 'ik_pub', 'created_at'])
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
+    .orderBy('id_version')
+    .execute();
+  const byUser = new Map<string, IdentityWire[]>();
+  for (const r of rows) {
+    const list = byUser.get(r.user_id) ?? [];
+    list.push({ ik: r.ik_pub, since: Number(r.created_at) });
+    byUser.set(r.user_id, list);
+  }
+  return byUser;
+}
+
+/** Records generation `idVersion` of an account's identity (once). */
+async function recordIdentity(tx: Tx, userId: string, idVersion: number, ik: string, now: number) {
+  await tx
+    .insertInto('user_identities')
+    .values({ user_id: userId, id_version: idVersion, ik_pub: ik, created_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 function keyColumns(keys: NewKeys) {
@@ -48,6 +93,7 @@ export async function insertKeys(tx: Tx, userId: string, keys: NewKeys, now: num
     .insertInto('user_keys')
     .values({ ...keyColumns(keys), user_id: userId, updated_at: now })
     .execute();
+  await recordIdentity(tx, userId, 1, keys.ik, now);
 }
 
 export function credentialColumns(c: StoredCredentials) {
@@ -80,8 +126,9 @@ export class KeyStore {
       .where('user_keys.user_id', '=', userId)
       .executeTakeFirst();
     if (!r?.kdf || !r.kdf_salt) return null;
+    const identities = (await identitiesOf(this.db, [userId])).get(userId) ?? [];
     return {
-      publicKeys: publicOf(userId, r),
+      publicKeys: publicOf(userId, r, identities),
       bundle: r.bundle,
       bundleVersion: r.bundle_version,
       idVersion: r.id_version,
@@ -94,7 +141,35 @@ export class KeyStore {
   async publicKeys(userIds: readonly string[]): Promise<PublicKeysWire[]> {
     if (userIds.length === 0) return [];
     const rows = await this.db.selectFrom('user_keys').selectAll().where('user_id', 'in', userIds).execute();
-    return rows.map((r) => publicOf(r.user_id, r));
+    const identities = rows.length ? await identitiesOf(this.db, userIds) : new Map<string, IdentityWire[]>();
+    return rows.map((r) => publicOf(r.user_id, r, identities.get(r.user_id) ?? []));
+  }
+
+  /**
+   * The archived bundles whose identity is not the current one: the history they open is
+   * locked until the old password (or a browser that still has the keys) brings it back.
+   */
+  async lockedArchive(userId: string): Promise<ArchivedBundle[]> {
+    const rows = await this.db
+      .selectFrom('user_key_archive as a')
+      .innerJoin('user_keys as k', 'k.user_id', 'a.user_id')
+      .innerJoin('user_identities as i', (j) =>
+        j.onRef('i.user_id', '=', 'a.user_id').onRef('i.id_version', '=', 'a.id_version'),
+      )
+      .select(['a.bundle_version', 'a.id_version', 'a.bundle', 'a.kdf', 'a.kdf_salt', 'i.ik_pub'])
+      .where('a.user_id', '=', userId)
+      .whereRef('a.id_version', '<', 'k.id_version')
+      .orderBy('a.bundle_version', 'desc')
+      .limit(MAX_IDENTITIES)
+      .execute();
+    return rows.map((r) => ({
+      bundleVersion: r.bundle_version,
+      idVersion: r.id_version,
+      ik: r.ik_pub,
+      bundle: r.bundle,
+      kdf: JSON.parse(r.kdf),
+      salt: r.kdf_salt,
+    }));
   }
 
   /**
@@ -158,7 +233,7 @@ export class KeyStore {
    */
   async putKeys(
     userId: string,
-    input: { bundle: string; bundleVersion: number; keys?: Omit<NewKeys, 'bundle'> },
+    input: { bundle: string; bundleVersion: number; keys?: Omit<NewKeys, 'bundle'>; merged?: number[] },
     now: number,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
@@ -170,7 +245,9 @@ export class KeyStore {
           .values({ ...keyColumns({ ...input.keys, bundle: input.bundle }), user_id: userId, updated_at: now })
           .onConflict((oc) => oc.doNothing())
           .executeTakeFirst();
-        return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+        if (Number(r.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+        await recordIdentity(tx, userId, 1, input.keys.ik, now);
+        return true;
       }
       const k = input.keys;
       const r = await tx
@@ -192,8 +269,24 @@ export class KeyStore {
         .where('bundle_version', '=', input.bundleVersion - 1)
         // A new identity's key epoch comes after every earlier one: each epoch number means one key.
         .$if(k !== undefined, (q) => q.where('uk_epoch', '<', k?.ukEpoch ?? 0))
+        .returning(['id_version'])
         .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      if (!r) return false;
+      if (k) await recordIdentity(tx, userId, r.id_version, k.ik, now);
+      // Archived bundles whose keys the new one holds: the same identity re-sealed, or merged ones.
+      const done = input.merged ?? [];
+      if (k && done.length === 0) return true;
+      await tx
+        .deleteFrom('user_key_archive')
+        .where('user_id', '=', userId)
+        .where((eb) =>
+          eb.or([
+            ...(k ? [] : [eb('id_version', '=', r.id_version)]),
+            ...(done.length ? [eb('bundle_version', 'in', done)] : []),
+          ]),
+        )
+        .execute();
+      return true;
     });
   }
 
@@ -218,4 +311,5 @@ export class KeyStore {
 export async function deleteKeys(tx: Tx, userId: string): Promise<void> {
   await tx.deleteFrom('user_keys').where('user_id', '=', userId).execute();
   await tx.deleteFrom('user_key_archive').where('user_id', '=', userId).execute();
+  await tx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
 }

@@ -196,6 +196,14 @@ export interface UserKeyArchiveTable {
   created_at: number;
 }
 
+/** Each identity key an account has had, by generation (migration 008). */
+export interface UserIdentitiesTable {
+  user_id: string;
+  id_version: number;
+  ik_pub: string;
+  created_at: number;
+}
+
 /** A chat's key for one epoch (migration 007). */
 export interface ChatKeysTable {
   chat_id: string;
@@ -224,5 +232,6 @@ export interface Database {
   rate_limits: RateLimitsTable;
   user_keys: UserKeysTable;
   user_key_archive: UserKeyArchiveTable;
+  user_identities: UserIdentitiesTable;
   chat_keys: ChatKeysTable;
 }

@@ -112,6 +112,27 @@ export async function changePasswordBody(
   return { body: { auth, credentials, bundle, bundleVersion }, secrets: { contents, wrapKey } as AccountSecrets };
 }
 
+/** Asks for a reset link for `email` (POST /api/auth/forgot-password) and returns its token. */
+export async function resetToken(
+  t: { client(): Poster; outbox(): { to: string[] | string; links: string[] }[] },
+  email: string,
+): Promise<string> {
+  const before = t.outbox().length;
+  const asked = await t.client().post('/api/auth/forgot-password', { email });
+  if (asked.status !== 204) throw new Error(`forgot-password answered ${asked.status}`);
+  for (let i = 0; i < 100; i++) {
+    const link = t
+      .outbox()
+      .slice(before)
+      .filter((m) => m.to.includes(email))
+      .flatMap((m) => m.links)
+      .find((l) => l.includes('/reset-password?token='));
+    if (link) return new URL(link).searchParams.get('token') as string;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no reset link for ${email}`);
+}
+
 /** The body of POST /api/auth/reset-password for `password`: new credentials, never the password. */
 export async function resetPasswordBody(token: string | null, password: string) {
   return { token, credentials: (await credentialsFor(password)).credentials };

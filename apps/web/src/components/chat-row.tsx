@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useChatClient, usePresence, useSummaryText } from '@/lib/chat-hooks';
 import { RequestError } from '@/lib/chat-socket';
 import { formatListTime } from '@/lib/format-time';
-import { shownText } from '@/lib/message-crypto';
+import { isNotice, shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
 import { ActionMenu, type MenuAction, useMenuAnchor } from './ui/action-menu';
 import { Button } from './ui/button';
@@ -155,8 +155,7 @@ export const ChatRow = memo(function ChatRow({
               className={cn(
                 'min-w-0 flex-1 truncate text-sm',
                 unread > 0 ? 'font-medium text-foreground' : 'text-muted-foreground',
-                (preview?.kind === 'deleted' || preview?.kind === 'unverified' || preview?.kind === 'nokeys') &&
-                  'italic opacity-70',
+                isNotice(preview) && 'italic opacity-70',
               )}
             >
               {shownText(preview)}

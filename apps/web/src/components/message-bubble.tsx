@@ -5,7 +5,7 @@ import { memo } from 'react';
 import { useShown } from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
 import { formatClock, formatDateTime } from '@/lib/format-time';
-import { shownText } from '@/lib/message-crypto';
+import { isNotice, shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
 import { MessageTicks } from './message-ticks';
 import { anchorOf, type MenuAnchor } from './ui/action-menu';
@@ -29,7 +29,7 @@ export const MessageBubble = memo(function MessageBubble({
   const { deleted } = message;
   const shown = useShown(message);
   // Deleted, or not verifiable: said in muted italics, with no menu on a deleted one.
-  const muted = deleted || shown?.kind === 'unverified' || shown?.kind === 'nokeys';
+  const muted = deleted || isNotice(shown);
   const openAtPointer = (e: React.MouseEvent<HTMLElement>) => {
     if (deleted) return;
     e.preventDefault();

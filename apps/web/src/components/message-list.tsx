@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MessageCircle } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { MessageCircle, ShieldAlert } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { ConversationView, UiMessage } from '@/lib/conversation';
 import { MessageBubble } from './message-bubble';
 import { Spinner } from './spinner';
@@ -13,6 +13,42 @@ const AT_END_PX = 96;
 /** Closer than this to the top loads the previous page. */
 const LOAD_OLDER_PX = 800;
 const TYPING_KEY = '__typing__';
+
+type Row = { kind: 'message'; m: UiMessage } | { kind: 'keys'; key: string };
+
+/**
+ * The messages with a "security code changed" line at each time the peer's identity
+ * changed during the conversation (after its first loaded message).
+ */
+function rowsOf(messages: readonly UiMessage[], keyChanges: readonly number[]): Row[] {
+  const first = messages[0];
+  const changes = first ? keyChanges.filter((t) => t > first.timestamp) : [];
+  const rows: Row[] = [];
+  let c = 0;
+  for (const m of messages) {
+    while (c < changes.length && (changes[c] as number) <= m.timestamp)
+      rows.push({ kind: 'keys', key: `keys:${changes[c++]}` });
+    rows.push({ kind: 'message', m });
+  }
+  while (c < changes.length) rows.push({ kind: 'keys', key: `keys:${changes[c++]}` });
+  return rows;
+}
+
+/** "@bob's security code changed. Tap to verify." */
+function KeyChangeLine({ peerHandle, onVerify }: { peerHandle: string; onVerify(): void }) {
+  return (
+    <div className="flex justify-center px-3 py-1.5">
+      <button
+        type="button"
+        onClick={onVerify}
+        className="flex items-center gap-1.5 rounded-full bg-background/90 px-3 py-1 text-xs text-muted-foreground shadow-sm hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        <ShieldAlert className="size-3.5 shrink-0" aria-hidden />
+        {peerHandle}&rsquo;s security code changed. Tap to verify.
+      </button>
+    </div>
+  );
+}
 
 /**
  * The conversation, virtualised (rows measured as they render), so a chat of any
@@ -27,6 +63,8 @@ export function MessageList({
   emptyText,
   typing,
   sentCount,
+  keyChanges = [],
+  onVerify,
   onLoadOlder,
   onMenu,
 }: {
@@ -38,18 +76,25 @@ export function MessageList({
   typing: boolean;
   /** Bumped when the user sends: scroll to the newest message. */
   sentCount: number;
+  /** When the peer's identity changed (ms, server clock). */
+  keyChanges?: readonly number[];
+  onVerify?: () => void;
   onLoadOlder: () => void;
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
   const { messages } = view;
-  const count = messages.length + (typing ? 1 : 0);
+  const rows = useMemo(() => rowsOf(messages, keyChanges), [messages, keyChanges]);
+  const count = rows.length + (typing ? 1 : 0);
 
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    getItemKey: (i) => messages[i]?.id ?? TYPING_KEY,
+    getItemKey: (i) => {
+      const row = rows[i];
+      return row ? (row.kind === 'message' ? row.m.id : row.key) : TYPING_KEY;
+    },
     overscan: 10,
     paddingStart: 12,
     paddingEnd: 12,
@@ -125,7 +170,7 @@ export function MessageList({
           // mt-auto: a short conversation sits at the bottom, next to the input.
           <div className="relative mt-auto w-full shrink-0" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
-              const m = messages[item.index];
+              const row = rows[item.index];
               return (
                 <div
                   key={item.key}
@@ -134,8 +179,10 @@ export function MessageList({
                   className="absolute left-0 top-0 w-full"
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
-                  {m ? (
-                    <MessageBubble message={m} own={m.senderId === me} onMenu={onMenu} />
+                  {row?.kind === 'message' ? (
+                    <MessageBubble message={row.m} own={row.m.senderId === me} onMenu={onMenu} />
+                  ) : row ? (
+                    <KeyChangeLine peerHandle={peerHandle} onVerify={() => onVerify?.()} />
                   ) : (
                     <div className="px-3 py-1">
                       <TypingDots handle={peerHandle} />

@@ -33,10 +33,18 @@ export type Shown =
   /** Not sent to this tab: a locked chat without a PIN grant. */
   | { kind: 'withheld' }
   /** This browser does not hold the account's keys (signed in before it had them, or storage cleared). */
-  | { kind: 'nokeys' };
+  | { kind: 'nokeys' }
+  /** Sealed to keys from before a password reset, not unlocked (yet). */
+  | { kind: 'locked' };
 
 export const UNVERIFIED_TEXT = "This message couldn't be verified";
 export const NO_KEYS_TEXT = '🔒 Sign in again on this browser to read this message';
+export const LOCKED_TEXT = '🔒 Sent before your password reset';
+
+/** A notice in place of the text (shown muted): it could not be read here. */
+export function isNotice(s: Shown | null): boolean {
+  return s?.kind === 'deleted' || s?.kind === 'unverified' || s?.kind === 'nokeys' || s?.kind === 'locked';
+}
 
 /** The words a bubble or a preview shows for `s` ('' while opening, or withheld). */
 export function shownText(s: Shown | null): string {
@@ -45,6 +53,7 @@ export function shownText(s: Shown | null): string {
   if (s.kind === 'deleted') return DELETED_TEXT;
   if (s.kind === 'unverified') return UNVERIFIED_TEXT;
   if (s.kind === 'nokeys') return NO_KEYS_TEXT;
+  if (s.kind === 'locked') return LOCKED_TEXT;
   return '';
 }
 
@@ -53,6 +62,7 @@ const UNVERIFIED: Shown = Object.freeze({ kind: 'unverified' });
 const DELETED: Shown = Object.freeze({ kind: 'deleted' });
 const WITHHELD: Shown = Object.freeze({ kind: 'withheld' });
 const NO_KEYS: Shown = Object.freeze({ kind: 'nokeys' });
+const LOCKED: Shown = Object.freeze({ kind: 'locked' });
 
 /** The newest message of a chat summary, or null. */
 export function refOfSummary(c: ChatSummary, me: string): SealedRef | null {
@@ -144,13 +154,20 @@ export class MessageCrypto {
       const e2ee = await loadE2ee();
       const { epoch } = e2ee.messageHeader(ct);
       const key = await this.keys.keyFor(r.chatId, epoch);
-      if (!key) return UNVERIFIED;
+      if (!key) return (await this.keys.locked(r.chatId, epoch)) ? LOCKED : UNVERIFIED;
       const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
       const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
       return { kind: 'text', text: opened.text };
     } catch (e) {
       return e instanceof RequestError ? null : UNVERIFIED;
     }
+  }
+
+  /** Opens everything again (this account's keys changed: earlier ones were unlocked). */
+  reset(): void {
+    this.keys.reset();
+    for (const [k, v] of this.cache) if (v.ct !== null) this.cache.delete(k);
+    this.changed();
   }
 
   /** This tab wrote `text` as revision `rev` of a message: no need to open it again. */

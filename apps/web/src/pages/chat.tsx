@@ -4,10 +4,12 @@ import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
+import { SafetyNumberDialog } from '@/components/chat/safety-number-dialog';
 import { MessageInfoDialog } from '@/components/message-info-dialog';
 import { ActionMenu } from '@/components/ui/action-menu';
 import { useFillViewport } from '@/hooks/use-fill-viewport';
 import { useMessageActions } from '@/hooks/use-message-actions';
+import { usePeerTrust } from '@/hooks/use-peer-trust';
 import {
   useAccess,
   useChatClient,
@@ -18,6 +20,7 @@ import {
   useTyping,
   useUser,
 } from '@/lib/chat-hooks';
+import { isBlocked, setVerified } from '@/lib/keys/peer-trust';
 import { useSession } from '@/lib/session';
 
 export default function ChatPage() {
@@ -42,6 +45,9 @@ export default function ChatPage() {
   useMarkRead(peerId, view, !gated);
   const actions = useMessageActions(client, me?.id);
   const [sentCount, setSentCount] = useState(0);
+  const [verifyOpen, setVerifyOpen] = useState(false);
+  const trust = usePeerTrust(peer ? peerId : '', view.messages.length);
+  const keyChanges = useMemo(() => trust?.identities.slice(1).map((i) => i.since) ?? [], [trust]);
 
   const handle = peer ? `@${peer.username}` : peer === null ? DELETED_ACCOUNT : '';
   const { infoId, setInfoId, setEditing } = actions;
@@ -55,12 +61,12 @@ export default function ChatPage() {
     <div ref={fill.ref} style={fill.style} className="flex flex-col bg-muted md:py-6">
       <div className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
         <ChatHeader
-          peerId={peerId}
           peer={peer}
           handle={handle}
           presence={presence}
           typing={typing}
           onBack={() => navigate('/home')}
+          onVerify={() => setVerifyOpen(true)}
         />
         <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
           <ChatBody
@@ -73,6 +79,8 @@ export default function ChatPage() {
             access={access}
             typing={typing}
             sentCount={sentCount}
+            keyChanges={keyChanges}
+            onVerify={() => setVerifyOpen(true)}
             onLoadOlder={onLoadOlder}
             onMenu={actions.onMenu}
           />
@@ -85,6 +93,9 @@ export default function ChatPage() {
             handle={handle}
             access={access}
             editing={actions.editing}
+            codeChanged={isBlocked(trust)}
+            onVerify={() => setVerifyOpen(true)}
+            onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, false)}
             onEditDone={() => setEditing(null)}
             onSent={() => setSentCount((n) => n + 1)}
           />
@@ -98,6 +109,15 @@ export default function ChatPage() {
         onClose={actions.closeMenu}
       />
       <MessageInfoDialog message={info} onClose={() => setInfoId(null)} />
+      {peer ? (
+        <SafetyNumberDialog
+          peerId={peerId}
+          handle={handle}
+          trust={trust}
+          open={verifyOpen}
+          onOpenChange={setVerifyOpen}
+        />
+      ) : null}
     </div>
   );
 }

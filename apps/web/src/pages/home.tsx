@@ -5,6 +5,7 @@ import { FloatingLink } from '@/components/floating-link';
 import { HiddenChatsNav } from '@/components/home/hidden-chats-nav';
 import { HomeChatList } from '@/components/home/home-chat-list';
 import { HomeHeader } from '@/components/home/home-header';
+import { KeysBanner } from '@/components/home/keys-banner';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
 import { useChatList, useConnectionStatus, useNotifications } from '@/lib/chat-hooks';
 
@@ -48,6 +49,7 @@ export default function HomePage() {
           query={query}
           setQuery={setQuery}
         />
+        <KeysBanner />
         <HiddenChatsNav archivedCount={archived.length} archivedUnread={archivedUnread} lockedCount={lockedCount} />
         <HomeChatList
           list={list}

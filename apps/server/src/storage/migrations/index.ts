@@ -6,6 +6,7 @@ import * as m004 from './004-lean-indexes.ts';
 import * as m005 from './005-rate-limits.ts';
 import * as m006 from './006-e2ee-keys.ts';
 import * as m007 from './007-e2ee-messages.ts';
+import * as m008 from './008-identity-history.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005-rate-limits': m005,
   '006-e2ee-keys': m006,
   '007-e2ee-messages': m007,
+  '008-identity-history': m008,
 };

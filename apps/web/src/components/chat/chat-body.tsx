@@ -16,6 +16,8 @@ export function ChatBody(props: {
   access: Access | undefined;
   typing: boolean;
   sentCount: number;
+  keyChanges: readonly number[];
+  onVerify(): void;
   onLoadOlder(): void;
   onMenu(message: UiMessage, anchor: MenuAnchor): void;
 }) {
@@ -39,6 +41,8 @@ export function ChatBody(props: {
         }
         typing={props.typing}
         sentCount={props.sentCount}
+        keyChanges={props.keyChanges}
+        onVerify={props.onVerify}
         onLoadOlder={props.onLoadOlder}
         onMenu={props.onMenu}
       />

@@ -1,6 +1,7 @@
 import type { Access } from '@app/protocol';
-import { MailQuestion } from 'lucide-react';
+import { MailQuestion, ShieldAlert } from 'lucide-react';
 import { MessageInput } from '@/components/message-input';
+import { Button } from '@/components/ui/button';
 import type { ChatClient } from '@/lib/chat-client';
 import { useRequestText } from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
@@ -36,9 +37,31 @@ function RequestPending({
   );
 }
 
+/** In place of the composer when a verified peer's security code changed (Signal's behaviour). */
+function CodeChanged({ handle, onVerify, onAccept }: { handle: string; onVerify(): void; onAccept(): void }) {
+  return (
+    <section aria-label="Security code changed" className="border-t border-border bg-background p-4">
+      <p className="flex items-start gap-2 text-sm">
+        <ShieldAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
+        <span>
+          {handle}&rsquo;s security code changed since you verified it. Compare the new code with {handle}, or accept it
+          to keep chatting.
+        </span>
+      </p>
+      <div className="mt-3 flex justify-end gap-2">
+        <Button variant="outline" onClick={onVerify}>
+          Verify
+        </Button>
+        <Button onClick={onAccept}>Accept</Button>
+      </div>
+    </section>
+  );
+}
+
 /**
  * The bottom of a chat: the composer, or why there is none (the peer's account is gone,
- * or the user's request waits), with a note when the first message will be a request.
+ * the user's request waits, or a verified peer's security code changed), with a note when
+ * the first message will be a request.
  */
 export function ChatComposer(props: {
   client: ChatClient | null;
@@ -47,6 +70,10 @@ export function ChatComposer(props: {
   handle: string;
   access: Access | undefined;
   editing: UiMessage | null;
+  /** A verified peer's identity changed: sending waits for Verify or Accept. */
+  codeChanged: boolean;
+  onVerify(): void;
+  onAcceptCode(): void;
   onEditDone(): void;
   onSent(): void;
 }) {
@@ -57,6 +84,9 @@ export function ChatComposer(props: {
         This account no longer exists. You cannot reply to this conversation.
       </p>
     );
+  }
+  if (props.codeChanged) {
+    return <CodeChanged handle={handle} onVerify={props.onVerify} onAccept={props.onAcceptCode} />;
   }
   if (access?.state === 'pending') {
     return <RequestPending handle={handle} peerId={props.peerId} request={access} />;

@@ -1,21 +1,21 @@
 import type { Presence, PublicUser } from '@app/protocol';
 import { DELETED_ACCOUNT } from '@app/protocol';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { ConnectionBar } from '@/components/connection-bar';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { presenceText } from '@/lib/format-time';
-import { SafetyNumberDialog } from './safety-number-dialog';
 
 /** The chat's header: back, the peer (deleted, or loading: undefined), presence or typing. */
 export function ChatHeader(props: {
-  peerId: string;
   peer: PublicUser | null | undefined;
   handle: string;
   presence: Presence | undefined;
   typing: boolean;
   onBack(): void;
+  /** Opens "Verify security code". */
+  onVerify(): void;
 }) {
   const { peer, handle, presence, typing } = props;
   return (
@@ -36,7 +36,17 @@ export function ChatHeader(props: {
             </p>
           ) : null}
         </div>
-        {peer ? <SafetyNumberDialog peerId={props.peerId} handle={handle} /> : null}
+        {peer ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Verify security code"
+            title="Verify security code"
+            onClick={props.onVerify}
+          >
+            <ShieldCheck />
+          </Button>
+        ) : null}
       </div>
       <ConnectionBar />
     </header>

@@ -5,20 +5,41 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
+  DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from '@/components/ui/dialog';
+import { notifyError } from '@/components/ui/toaster';
 import { useChatClient } from '@/lib/chat-hooks';
+import { isVerified, type PeerTrust, setVerified } from '@/lib/keys/peer-trust';
 import { type SafetyNumber, safetyNumberOf } from '@/lib/keys/safety-number';
 
-/** "Verify security code": the chat's safety number, to compare with the peer's screen. */
-export function SafetyNumberDialog({ peerId, handle }: { peerId: string; handle: string }) {
+/**
+ * "Verify security code": the chat's safety number, to compare with the peer's screen,
+ * and the "Mark as verified" switch (kept in this browser; a later change of the peer's
+ * identity then blocks sending until the user looks again).
+ */
+export function SafetyNumberDialog({
+  peerId,
+  handle,
+  trust,
+  open,
+  onOpenChange,
+}: {
+  peerId: string;
+  handle: string;
+  trust: PeerTrust | null;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
   const client = useChatClient();
-  const [open, setOpen] = useState(false);
   const [number, setNumber] = useState<SafetyNumber | null>(null);
+  const [busy, setBusy] = useState(false);
+  const verified = isVerified(trust);
+  // Computed again when the identity changes while the dialog is open.
+  const ik = trust?.ik;
   useEffect(() => {
-    if (!open || !client) return;
+    if (!open || !client || ik === undefined) return;
     let live = true;
     setNumber(null);
     safetyNumberOf(client.keys, client.userId, peerId).then(
@@ -28,15 +49,22 @@ export function SafetyNumberDialog({ peerId, handle }: { peerId: string; handle:
     return () => {
       live = false;
     };
-  }, [open, client, peerId]);
+  }, [open, client, peerId, ik]);
+
+  const mark = async (next: boolean) => {
+    if (!client) return;
+    setBusy(true);
+    try {
+      await setVerified(client.keys, client.userId, peerId, next);
+    } catch {
+      notifyError('Could Not Save', 'Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Verify security code" title="Verify security code">
-          <ShieldCheck />
-        </Button>
-      </DialogTrigger>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Verify security code</DialogTitle>
@@ -64,6 +92,22 @@ export function SafetyNumberDialog({ peerId, handle }: { peerId: string; handle:
                 : 'This browser does not hold your keys: sign in again to see the code.'}
           </p>
         )}
+        {number?.kind === 'number' ? (
+          <DialogFooter className="items-center gap-3 sm:justify-between">
+            <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+              {verified ? (
+                <>
+                  <ShieldCheck className="size-4 text-success" aria-hidden /> You verified {handle}.
+                </>
+              ) : (
+                `${handle} is not verified.`
+              )}
+            </p>
+            <Button variant={verified ? 'outline' : 'default'} disabled={busy} onClick={() => mark(!verified)}>
+              {verified ? 'Clear verification' : 'Mark as verified'}
+            </Button>
+          </DialogFooter>
+        ) : null}
       </DialogContent>
     </Dialog>
   );

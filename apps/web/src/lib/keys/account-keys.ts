@@ -8,7 +8,15 @@
  */
 import type { BundleContents, CryptoKey, PublicKeys } from '@app/e2ee';
 import type { PasswordKeys } from '@app/e2ee/kdf';
-import { API, type Me, MSG, type OwnKeys, ownKeysResponseSchema } from '@app/protocol';
+import {
+  API,
+  type ArchivedBundle,
+  keysArchiveResponseSchema,
+  type Me,
+  MSG,
+  type OwnKeys,
+  ownKeysResponseSchema,
+} from '@app/protocol';
 import { ApiError, api } from '../api';
 import { loadLocalKeys, saveLocalKeys } from './local-keys';
 import { derivePasswordKeys, newCredentials, prelogin } from './password-keys';
@@ -17,12 +25,14 @@ function publicPart(k: PublicKeys) {
   return { ik: k.ik, ukEpoch: k.ukEpoch, uk: k.uk, ukSig: k.ukSig };
 }
 
-async function putKeys(
+/** Seals `contents` under `wrapKey` as bundle `bundleVersion`, stores it (and `identity`, a new one), keeps it here. */
+export async function putKeys(
   userId: string,
   contents: BundleContents,
   wrapKey: CryptoKey,
   bundleVersion: number,
   identity: PublicKeys | null,
+  merged: number[] = [],
 ): Promise<void> {
   const { sealBundle } = await import('@app/e2ee');
   const bundle = await sealBundle(contents, wrapKey, userId, bundleVersion);
@@ -30,11 +40,28 @@ async function putKeys(
     bundle,
     bundleVersion,
     ...(identity ? { keys: publicPart(identity) } : {}),
+    ...(merged.length ? { merged } : {}),
   });
   await saveLocalKeys(userId, contents);
 }
 
-/** Brings this browser's keys in line with what the server holds for `user` (see above). */
+/** The bundles sealed by a password from before a reset whose keys are not the current ones. */
+export async function lockedArchive(): Promise<ArchivedBundle[]> {
+  return (await api(keysArchiveResponseSchema, 'GET', API.keysArchive)).archived;
+}
+
+/** The archived bundles whose keys `contents` holds (its identity, or one it had before). */
+export function coveredBy(archive: readonly ArchivedBundle[], contents: BundleContents): number[] {
+  const iks = new Set([contents.ik.x, ...(contents.past ?? [])]);
+  return archive.filter((a) => iks.has(a.ik)).map((a) => a.bundleVersion);
+}
+
+/**
+ * Brings this browser's keys in line with what the server holds for `user` (see above).
+ * A copy here from an identity older than the server's (this browser was used before a
+ * password reset that another browser answered with new keys) is merged in, so the
+ * history before the reset is readable again everywhere.
+ */
 export async function settleKeys(user: Me, own: OwnKeys | null, wrapKey: CryptoKey): Promise<void> {
   const e2ee = await import('@app/e2ee');
   if (!own) {
@@ -42,18 +69,35 @@ export async function settleKeys(user: Me, own: OwnKeys | null, wrapKey: CryptoK
     await putKeys(user.id, made.contents, wrapKey, 1, made.publicKeys);
     return;
   }
+  const local = await loadLocalKeys(user.id);
+  const next = own.bundleVersion + 1;
   if (own.stale) {
-    const next = own.bundleVersion + 1;
-    const local = await loadLocalKeys(user.id);
     if (local && local.ik.x === own.publicKeys.ik) {
       await putKeys(user.id, local, wrapKey, next, null);
       return;
     }
     const made = await e2ee.createAccount(user.id, own.publicKeys.ukEpoch + 1);
-    await putKeys(user.id, made.contents, wrapKey, next, made.publicKeys);
+    if (!local) {
+      await putKeys(user.id, made.contents, wrapKey, next, made.publicKeys);
+      return;
+    }
+    const merged = e2ee.mergeBundles(made.contents, local);
+    await putKeys(user.id, merged, wrapKey, next, made.publicKeys, coveredBy(await lockedArchive(), local));
     return;
   }
-  await saveLocalKeys(user.id, await e2ee.openBundle(own.bundle, wrapKey, user.id, own.bundleVersion));
+  const opened = await e2ee.openBundle(own.bundle, wrapKey, user.id, own.bundleVersion);
+  if (local && e2ee.bundleAdds(opened, local)) {
+    const merged = e2ee.mergeBundles(opened, local);
+    try {
+      await putKeys(user.id, merged, wrapKey, next, null, coveredBy(await lockedArchive(), local));
+      return;
+    } catch {
+      // Another browser changed the keys meanwhile: use the merge here, put it next time.
+      await saveLocalKeys(user.id, merged);
+      return;
+    }
+  }
+  await saveLocalKeys(user.id, opened);
 }
 
 /**

@@ -5,10 +5,10 @@
  * request; an envelope is opened only if its creator's identity signed it). Chat keys are
  * opened once per chat and epoch and kept in memory, non-extractable.
  */
-import type { AccountKeys, BundleContents, ChatKeyEnvelope, CryptoKey, PublicKeys } from '@app/e2ee';
-import { chatIdOf } from '@app/protocol';
+import type { AccountKeys, BundleContents, ChatKeyEnvelope, CryptoKey } from '@app/e2ee';
+import { chatIdOf, type PublicKeysWire } from '@app/protocol';
 import { type ChatSocket, RequestError } from '../chat-socket';
-import { loadLocalKeys } from './local-keys';
+import { loadLocalKeys, loadVerified } from './local-keys';
 
 type E2ee = typeof import('@app/e2ee');
 
@@ -24,6 +24,8 @@ interface ChatState {
    * stored message, and the key it brought is not stored).
    */
   made: Map<string, CryptoKey>;
+  /** Envelopes (by signature) for which the creator's keys were fetched again once. */
+  recheckedFor: Set<string>;
   fetched: Promise<void> | null;
 }
 
@@ -44,8 +46,11 @@ export class ChatKeys {
   private readonly userId: string;
   private readonly socket: KeyRequests;
   private account: Promise<AccountKeys | null> | null = null;
-  private readonly publics = new Map<string, Promise<PublicKeys | null>>();
+  private readonly publics = new Map<string, Promise<PublicKeysWire | null>>();
   private readonly chats = new Map<string, ChatState>();
+  /** The identity key last fetched for each person, to tell when it changes. */
+  private readonly seenIk = new Map<string, string>();
+  private readonly identityListeners = new Set<(userId: string) => void>();
   private readonly source: () => Promise<BundleContents | null>;
 
   constructor(userId: string, socket: KeyRequests, source?: () => Promise<BundleContents | null>) {
@@ -68,14 +73,24 @@ export class ChatKeys {
     return held;
   }
 
+  /** Calls `listener` with a person's id when a fetch finds their identity key changed. */
+  onIdentityChange(listener: (userId: string) => void): () => void {
+    this.identityListeners.add(listener);
+    return () => this.identityListeners.delete(listener);
+  }
+
   /** Someone's public keys, checked (null: none, or their certificate does not verify). */
-  publicKeys(userId: string, fresh = false): Promise<PublicKeys | null> {
+  publicKeys(userId: string, fresh = false): Promise<PublicKeysWire | null> {
     let p = fresh ? undefined : this.publics.get(userId);
     if (!p) {
       p = (async () => {
         const [e2ee, r] = await Promise.all([loadE2ee(), this.socket.request('keys', { userIds: [userId] })]);
         const k = r.keys.find((x) => x.userId === userId);
-        return k && (await e2ee.verifyPublicKeys(k)) ? k : null;
+        const checked = k && (await e2ee.verifyPublicKeys(k)) ? k : null;
+        const before = this.seenIk.get(userId);
+        if (checked) this.seenIk.set(userId, checked.ik);
+        if (checked && before !== undefined && before !== checked.ik) for (const l of this.identityListeners) l(userId);
+        return checked;
       })();
       this.publics.set(userId, p);
       p.catch(() => this.publics.delete(userId));
@@ -86,7 +101,7 @@ export class ChatKeys {
   private state(chatId: string): ChatState {
     let s = this.chats.get(chatId);
     if (!s) {
-      s = { envelopes: [], opened: new Map(), made: new Map(), fetched: null };
+      s = { envelopes: [], opened: new Map(), made: new Map(), recheckedFor: new Set(), fetched: null };
       this.chats.set(chatId, s);
     }
     return s;
@@ -107,10 +122,22 @@ export class ChatKeys {
     return s.fetched as Promise<void>;
   }
 
-  /** The identity key that must have signed an envelope of `creatorId`. */
-  private async identityOf(creatorId: string, me: AccountKeys): Promise<string | null> {
-    if (creatorId === this.userId) return me.ikPublic;
-    return (await this.publicKeys(creatorId))?.ik ?? null;
+  /**
+   * The identity keys that may have signed an envelope of `creatorId`, current first:
+   * one's own (with the earlier ones the bundle holds after an unlock), or the peer's as
+   * the server lists them (a key made before their password reset is signed by an old one).
+   */
+  private async identitiesOf(creatorId: string, me: AccountKeys): Promise<string[]> {
+    if (creatorId === this.userId) return [me.ikPublic, ...me.pastIks];
+    const theirs = await this.publicKeys(creatorId);
+    if (!theirs) return [];
+    return [
+      theirs.ik,
+      ...theirs.identities
+        .map((i) => i.ik)
+        .filter((ik) => ik !== theirs.ik)
+        .reverse(),
+    ];
   }
 
   private async open(s: ChatState, envelope: ChatKeyEnvelope): Promise<CryptoKey | null> {
@@ -122,11 +149,44 @@ export class ChatKeys {
       return made;
     }
     const me = await this.me();
-    const ik = me && (await this.identityOf(envelope.creatorId, me));
-    const key = me && ik ? await (await loadE2ee()).openChatKey(me, envelope, ik).catch(() => null) : null;
+    if (!me) return null;
+    const e2ee = await loadE2ee();
+    const tryOpen = async () => {
+      for (const ik of await this.identitiesOf(envelope.creatorId, me)) {
+        const key = await e2ee.openChatKey(me, envelope, ik).catch(() => null);
+        if (key) return key;
+      }
+      return null;
+    };
+    let key = await tryOpen();
+    if (!key && envelope.creatorId !== this.userId && !s.recheckedFor.has(envelope.sig)) {
+      // Signed by an identity this tab has not seen: the peer's keys may have changed since they were fetched.
+      s.recheckedFor.add(envelope.sig);
+      await this.publicKeys(envelope.creatorId, true).catch(() => null);
+      key = await tryOpen();
+    }
     // Only what opened is kept: a failure (keys not loaded yet, say) is tried again next time.
     if (key) s.opened.set(envelope.epoch, key);
     return key;
+  }
+
+  /**
+   * True when the chat's key of `epoch` was sealed to one of this account's encryption
+   * keys that this browser does not hold, older than its current one: a message from
+   * before a password reset, locked until the old password unlocks those keys.
+   */
+  async locked(chatId: string, epoch: number): Promise<boolean> {
+    const me = await this.me();
+    const envelope = this.state(chatId).envelopes.find((e) => e.epoch === epoch);
+    const seal = envelope?.seals.find((x) => x.userId === this.userId);
+    return Boolean(me && seal && !me.ukPrivate.has(seal.ukEpoch) && seal.ukEpoch < me.ukEpoch);
+  }
+
+  /** Forgets every key and envelope (this account's keys changed: earlier ones were unlocked). */
+  reset(): void {
+    this.account = null;
+    this.chats.clear();
+    this.publics.clear();
   }
 
   /** The chat's key of `epoch` (fetched when unknown), or null when it cannot be opened here. */
@@ -163,6 +223,11 @@ export class ChatKeys {
       throw new RequestError('forbidden', 'This browser has no keys: sign in again to unlock your messages.');
     }
     if (!theirs) throw new RequestError('recipient_no_keys', 'This person has not set up encryption yet.');
+    const verified = await loadVerified(this.userId, peerId);
+    if (verified && verified !== theirs.ik) {
+      // Marked verified, and the identity changed since: nothing is sealed to it until the user says so.
+      throw new RequestError('forbidden', 'Their security code changed: verify it or accept it, then send again.');
+    }
     const s = this.state(chatId);
     const newest = s.envelopes.at(-1);
     const current = (e: ChatKeyEnvelope) =>

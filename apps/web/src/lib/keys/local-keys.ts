@@ -78,6 +78,38 @@ export function loadLocalKeys(userId: string): Promise<BundleContents | null> {
   }).catch(() => null);
 }
 
+interface VerifiedRecord {
+  id: string;
+  ik: string;
+}
+
+const verifiedId = (userId: string, peerId: string) => `verified:${userId}:${peerId}`;
+
+/** The identity key of `peerId` that `userId` marked as verified in this browser, or null. */
+export async function loadVerified(userId: string, peerId: string): Promise<string | null> {
+  const db = await open();
+  if (!db) return null;
+  try {
+    return (await read<VerifiedRecord>(db, verifiedId(userId, peerId)))?.ik ?? null;
+  } finally {
+    db.close();
+  }
+}
+
+/** Marks `ik` as `peerId`'s verified identity key (null: not verified). */
+export async function saveVerified(userId: string, peerId: string, ik: string | null): Promise<void> {
+  const db = await open();
+  if (!db) return;
+  try {
+    const tx = db.transaction(STORE, 'readwrite');
+    if (ik) tx.objectStore(STORE).put({ id: verifiedId(userId, peerId), ik } satisfies VerifiedRecord);
+    else tx.objectStore(STORE).delete(verifiedId(userId, peerId));
+    await txDone(tx);
+  } finally {
+    db.close();
+  }
+}
+
 /** Deletes every key this browser holds (sign-out). */
 export async function wipeLocalKeys(): Promise<void> {
   if (typeof indexedDB === 'undefined') return;

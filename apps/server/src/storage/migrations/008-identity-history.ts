@@ -1,0 +1,25 @@
+/**
+ * Issue 14: every identity key an account has had (design e2ee.md 2.5, 2.7). A password
+ * reset without a browser that holds the keys starts a new identity; the old one still
+ * signed the chat keys of the history before it, so browsers need it to check those
+ * envelopes once the old keys are unlocked, and peers are told when (and that) a
+ * person's security code changed. One row per identity generation, written with it.
+ */
+import { type Kysely, sql } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('user_identities')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('id_version', 'integer', (c) => c.notNull())
+    .addColumn('ik_pub', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('user_identities_pk', ['user_id', 'id_version'])
+    .execute();
+  await sql`INSERT INTO user_identities (user_id, id_version, ik_pub, created_at)
+    SELECT user_id, id_version, ik_pub, updated_at FROM user_keys`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('user_identities').ifExists().execute();
+}

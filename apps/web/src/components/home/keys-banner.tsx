@@ -1,0 +1,118 @@
+import type { Me } from '@app/protocol';
+import { LockKeyhole } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import { Banner } from '@/components/banner';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { type KeyStatus, keyStatus, unlockHistory, unlockThisBrowser } from '@/lib/keys/locked-history';
+import { useSession } from '@/lib/session';
+import { type UnlockField, UnlockForm } from './unlock-form';
+
+const CURRENT: UnlockField = {
+  id: 'unlock-current-password',
+  label: 'Current Password',
+  autoComplete: 'current-password',
+};
+
+interface Ask {
+  banner: string;
+  title: string;
+  description: string;
+  fields: UnlockField[];
+  unlock: (user: Me, values: string[]) => Promise<unknown>;
+}
+
+const THIS_BROWSER: Ask = {
+  banner: 'Enter your password to read your messages on this browser.',
+  title: 'Unlock your messages',
+  description: 'Your messages are end-to-end encrypted with keys your password protects.',
+  fields: [{ ...CURRENT, label: 'Password' }],
+  unlock: (user, [password]) => unlockThisBrowser(user, password ?? ''),
+};
+
+const ASKS: Record<Exclude<KeyStatus, 'ok'>, Ask> = {
+  locked: {
+    banner:
+      'Messages from before your password reset are locked. Unlock them with your old password, or by signing in on a browser you used before.',
+    title: 'Unlock earlier messages',
+    description:
+      'Enter the password you had before the reset to unlock those messages, and your current password to keep them unlocked on all your browsers.',
+    fields: [{ id: 'unlock-old-password', label: 'Old Password', autoComplete: 'off' }, CURRENT],
+    unlock: (user, [old, current]) => unlockHistory(user, old ?? '', current ?? ''),
+  },
+  nokeys: THIS_BROWSER,
+  behind: {
+    ...THIS_BROWSER,
+    banner: 'Earlier messages were unlocked on another browser. Enter your password to read them here too.',
+  },
+};
+
+/** Keys this browser lacks, asked again each time the chat list shows. */
+function useKeyStatus(user: Me | null): [KeyStatus, () => void] {
+  const [status, setStatus] = useState<KeyStatus>('ok');
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (!user || round < 0) return;
+    let live = true;
+    keyStatus(user).then(
+      (s) => live && setStatus(s),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [user, round]);
+  return [status, useCallback(() => setRound((r) => r + 1), [])];
+}
+
+/**
+ * Tells the user which messages this browser cannot read and why (history locked by a
+ * password reset, or keys this browser lacks), and unlocks them with a password.
+ */
+export function KeysBanner() {
+  const { user } = useSession();
+  const [status, recheck] = useKeyStatus(user);
+  const [open, setOpen] = useState(false);
+  if (!user || status === 'ok') return null;
+  const ask = ASKS[status];
+  return (
+    <Banner
+      icon={LockKeyhole}
+      action={
+        <Dialog open={open} onOpenChange={setOpen}>
+          <DialogTrigger asChild>
+            <Button size="sm" variant="outline" className="ml-7 sm:ml-0">
+              Unlock
+            </Button>
+          </DialogTrigger>
+          <DialogContent>
+            <DialogHeader>
+              <DialogTitle>{ask.title}</DialogTitle>
+              <DialogDescription>{ask.description}</DialogDescription>
+            </DialogHeader>
+            <UnlockForm
+              key={status}
+              fields={ask.fields}
+              unlock={async (values) => {
+                await ask.unlock(user, values);
+              }}
+              done={() => {
+                setOpen(false);
+                recheck();
+              }}
+            />
+          </DialogContent>
+        </Dialog>
+      }
+    >
+      {ask.banner}
+    </Banner>
+  );
+}

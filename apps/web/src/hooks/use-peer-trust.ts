@@ -1,0 +1,25 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { useChatClient } from '@/lib/chat-hooks';
+import { type PeerTrust, refreshTrust, subscribeTrust, trustOf } from '@/lib/keys/peer-trust';
+
+/**
+ * The peer's identities and verified mark (keys/peer-trust.ts): fetched from the server
+ * when the chat opens, and read again when the tab finds their identity changed (a chat key
+ * signed by a new one) or when `recheck` changes (each new message).
+ */
+export function usePeerTrust(peerId: string, recheck: unknown): PeerTrust | null {
+  const client = useChatClient();
+  const get = () => (client ? trustOf(client.userId, peerId) : null);
+  const trust = useSyncExternalStore(subscribeTrust, get, get);
+  useEffect(() => {
+    if (!client || !peerId) return;
+    void refreshTrust(client.keys, client.userId, peerId, true);
+    return client.keys.onIdentityChange((id) => {
+      if (id === peerId) void refreshTrust(client.keys, client.userId, peerId);
+    });
+  }, [client, peerId]);
+  useEffect(() => {
+    if (client && peerId && recheck !== undefined) void refreshTrust(client.keys, client.userId, peerId);
+  }, [client, peerId, recheck]);
+  return trust;
+}

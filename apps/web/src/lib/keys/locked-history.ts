@@ -1,0 +1,91 @@
+/**
+ * Keys this browser lacks (design e2ee.md 2.5): history locked by a password reset, or
+ * this browser behind the account. A reset answered by a browser without the keys starts
+ * a new identity; the old keys stay on the server in a bundle sealed by the old password,
+ * which opens it here, while the current one seals the merged keys (the new identity and
+ * every earlier encryption key) for every browser. A browser whose copy is missing, or
+ * older than what another browser unlocked, opens the account's bundle again with the
+ * current password.
+ */
+import { API, type Me, MSG, ownKeysResponseSchema } from '@app/protocol';
+import { ApiError, api } from '../api';
+import { coveredBy, lockedArchive, putKeys, settleKeys } from './account-keys';
+import { loadLocalKeys } from './local-keys';
+import { derivePasswordKeys, prelogin } from './password-keys';
+
+const SIGN_IN_AGAIN = 'Sign out and sign in again to unlock your messages.';
+
+function wrongPassword(message: string = MSG.wrongPassword): ApiError {
+  return new ApiError(403, { error: 'wrong_password', message });
+}
+
+/**
+ * Unlocks the history from before a reset with `oldPassword` (any earlier password that
+ * sealed an archived bundle); `currentPassword` seals the result. Returns how many
+ * archived bundles were brought back (0: nothing was locked).
+ */
+export async function unlockHistory(user: Me, oldPassword: string, currentPassword: string): Promise<number> {
+  const archive = await lockedArchive();
+  if (archive.length === 0) return 0;
+  const e2ee = await import('@app/e2ee');
+  const pre = await prelogin(user.username);
+  if (!('salt' in pre)) throw wrongPassword();
+  const now = await derivePasswordKeys(currentPassword, pre.salt, pre.kdf);
+  const own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
+  if (!own || own.stale) throw new ApiError(409, { error: 'conflict', message: SIGN_IN_AGAIN });
+  const current = await e2ee
+    .openBundle(own.bundle, now.wrapKey, user.id, own.bundleVersion)
+    .catch(() => Promise.reject(wrongPassword()));
+  let contents = current;
+  // Each salt is one earlier password: derive once per salt.
+  const bySalt = new Map<string, typeof archive>();
+  for (const a of archive) bySalt.set(a.salt, [...(bySalt.get(a.salt) ?? []), a]);
+  for (const entries of bySalt.values()) {
+    const first = entries[0];
+    if (!first) continue;
+    const old = await derivePasswordKeys(oldPassword, first.salt, first.kdf);
+    for (const a of entries) {
+      const opened = await e2ee.openBundle(a.bundle, old.wrapKey, user.id, a.bundleVersion).catch(() => null);
+      if (opened) contents = e2ee.mergeBundles(contents, opened);
+    }
+  }
+  const merged = coveredBy(archive, contents);
+  if (merged.length === 0) throw wrongPassword('The old password is incorrect');
+  await putKeys(user.id, contents, now.wrapKey, own.bundleVersion + 1, null, merged);
+  return merged.length;
+}
+
+/**
+ * - `locked`: history from before a reset is sealed by an old password;
+ * - `nokeys`: this browser holds no copy of the keys (signed in before it kept one, or storage cleared);
+ * - `behind`: another browser brought back keys this copy lacks (or the identity changed).
+ */
+export type KeyStatus = 'ok' | 'locked' | 'nokeys' | 'behind';
+
+export async function keyStatus(user: Me): Promise<KeyStatus> {
+  const [local, archive, own] = await Promise.all([
+    loadLocalKeys(user.id),
+    lockedArchive(),
+    api(ownKeysResponseSchema, 'GET', API.keys),
+  ]);
+  if (!own.keys) return 'ok';
+  if (!local) return 'nokeys';
+  if (archive.length > 0) return 'locked';
+  const held = new Set([local.ik.x, ...(local.past ?? [])]);
+  // Every earlier identity is either locked (archived) or merged into the account's bundle.
+  const missing = own.keys.publicKeys.identities.some((i) => !held.has(i.ik));
+  return missing ? 'behind' : 'ok';
+}
+
+/** Opens the account's bundle with the current password and keeps it here (merged with this copy). */
+export async function unlockThisBrowser(user: Me, password: string): Promise<void> {
+  const pre = await prelogin(user.username);
+  if (!('salt' in pre)) throw wrongPassword(MSG.invalidCredentials);
+  const keys = await derivePasswordKeys(password, pre.salt, pre.kdf);
+  const own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
+  // Nothing to open, or sealed by a password this one cannot be checked against: a sign-in settles it.
+  if (!own || own.stale) throw new ApiError(409, { error: 'conflict', message: SIGN_IN_AGAIN });
+  await settleKeys(user, own, keys.wrapKey).catch((e) => {
+    throw e instanceof ApiError ? e : wrongPassword(MSG.invalidCredentials);
+  });
+}
