@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatStore } from '../storage/chat-store.ts';
 import { type Db, migrate, openDb } from '../storage/db.ts';
+import { NotificationStore } from '../storage/notification-store.ts';
 import { compact } from '../storage/plaintext-purge.ts';
 import {
   CONTROL_HANDLE,
@@ -193,6 +194,13 @@ describe('npm run admin -- purge-plaintext (SQLite)', () => {
       expect(holds(Buffer.concat([db, wal]), gone), gone).toBe(false);
     }
     for (const kept of [CONTROL_HANDLE, SEALED_CT]) expect(holds(db, kept), kept).toBe(true);
+
+    // Accepting a purged request opens the chat with no message (never an empty one in the clear).
+    await withDb(async (d) => {
+      await new NotificationStore(d.kysely).respondRequest(alice, 'r2', true, Date.now());
+      const rows = await d.kysely.selectFrom('messages').select('id').where('id', '=', 'r2-msg').execute();
+      expect(rows).toEqual([]);
+    });
   });
 
   it('says when the WAL cannot be truncated: another connection still reads an older snapshot', async () => {

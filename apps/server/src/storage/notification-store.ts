@@ -140,7 +140,9 @@ export class NotificationStore {
           .executeTakeFirst();
         // The same sealed text becomes the message (same id, so the same associated data).
         const body = { text: n.message, sealed: n.sealed === 1 };
-        if (!exists) entries.push(...(await insertMessage(tx, from.id, userId, msgId, body, now)).entries);
+        // A text from before encryption that the operator purged becomes no message at all.
+        const purged = n.sealed === 0 && n.message === '';
+        if (!exists && !purged) entries.push(...(await insertMessage(tx, from.id, userId, msgId, body, now)).entries);
         const me = await tx.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
         const info = {
           id: newId(),
