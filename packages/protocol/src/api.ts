@@ -35,6 +35,11 @@ export const publicSettingsSchema = z.object({
   uploadUrl: z.string(),
   /** scrypt's parameters for a new password (sign-up, reset, change). */
   kdf: z.object({ alg: z.literal('scrypt'), N: z.number().int(), r: z.number().int(), p: z.number().int() }),
+  /**
+   * When the newest message sent before end-to-end encryption was sent (ms), or null on a
+   * deployment that never had one: chats mark where encryption began.
+   */
+  e2eeSince: z.number().int().nullable(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

@@ -30,8 +30,11 @@ const PINNED: Record<number, string> = {
    * `rekey_required`, `recipient_no_keys`.
    */
   7: '02a610b25ffb7edc',
-  /** Every identity a user has had, in public keys (`identities`); the locked-history archive; `merged` in PUT keys. */
-  8: '5fc9690695c8bc7d',
+  /**
+   * Every identity a user has had, in public keys (`identities`); the locked-history archive;
+   * `merged` in PUT keys; `migrate` (legacy messages re-encrypted); `e2eeSince` in public settings.
+   */
+  8: '797c64f48ad5a614',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -71,6 +71,23 @@ export const editSchema = z.strictObject({
   ct: ciphertextSchema,
 });
 
+/** How many messages from before encryption one `migrate` frame re-encrypts at most. */
+export const MIGRATE_BATCH = 100;
+
+/**
+ * One's own messages from before end-to-end encryption, re-encrypted by their sender
+ * (design e2ee.md 2.10): each as revision 0 under the chat's current key, once.
+ */
+export const migrateSchema = z.strictObject({
+  t: z.literal('migrate'),
+  id: requestId,
+  chatId: chatIdSchema,
+  items: z
+    .array(z.strictObject({ msgId: messageIdSchema, ct: ciphertextSchema }))
+    .min(1)
+    .max(MIGRATE_BATCH),
+});
+
 /** Public keys of these users (those who have any). */
 export const keysSchema = z.strictObject({
   t: z.literal('keys'),
@@ -164,6 +181,7 @@ export const upFrameSchema = z.discriminatedUnion('t', [
   helloSchema,
   sendSchema,
   editSchema,
+  migrateSchema,
   deleteSchema,
   deliveredSchema,
   readSchema,

@@ -22,9 +22,9 @@ import {
 } from '@app/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { kdfParams } from '../auth/credentials.ts';
 import { type AppContext, authOf, requireAdmin } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
+import { publicSettingsOf } from '../http/public-settings.ts';
 import { toBroadcast } from '../storage/notification-store.ts';
 
 const broadcastIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/);
@@ -122,7 +122,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     if (await admin.setHelpLink(actorOf(req), helpLink, Date.now())) {
       realtime.broadcast({ kind: 'settings', helpLink });
     }
-    return { helpLink, uploadUrl: ctx.config.uploadUrl, kdf: kdfParams(ctx.config) };
+    return publicSettingsOf(ctx);
   });
 
   app.get(API.adminAudit, { preHandler }, async (req): Promise<AuditPage> => {

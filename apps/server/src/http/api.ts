@@ -4,12 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAdminRoutes } from '../admin/admin-routes.ts';
 import { registerAccountRoutes } from '../auth/account-routes.ts';
-import { kdfParams } from '../auth/credentials.ts';
 import { registerKeyRoutes } from '../auth/key-routes.ts';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import type { AppContext } from '../context.ts';
 import { registerMeRoutes } from '../social/me-routes.ts';
-import { HELP_LINK_KEY } from '../storage/admin-store.ts';
+import { publicSettingsOf } from './public-settings.ts';
 
 /** The JSON API under /api, behind the per-client request limit (counted in Redis when there are several processes). */
 export async function registerApi(app: FastifyInstance, ctx: AppContext, redis: Redis | null): Promise<void> {
@@ -30,13 +29,7 @@ export async function registerApi(app: FastifyInstance, ctx: AppContext, redis: 
     registerAccountRoutes(api, ctx);
     registerMeRoutes(api, ctx);
     registerKeyRoutes(api, ctx);
-    api.get(API.publicSettings, async (): Promise<PublicSettings> => {
-      return {
-        helpLink: await ctx.store.getSetting(HELP_LINK_KEY),
-        uploadUrl: config.uploadUrl,
-        kdf: kdfParams(config),
-      };
-    });
+    api.get(API.publicSettings, (): Promise<PublicSettings> => publicSettingsOf(ctx));
     registerAdminRoutes(api, ctx);
   });
 }

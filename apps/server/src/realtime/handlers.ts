@@ -91,6 +91,14 @@ export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
     return { message: viewMessage(s.view(), r.message) };
   },
 
+  /** One's own messages from before encryption, re-encrypted (the store checks sender and key). */
+  async migrate(s, f, now) {
+    ownChat(s, f.chatId);
+    const r = await s.deps.chat.migrate(s.userId, f.chatId, f.items, now, s.tokenHash);
+    s.deps.publish(r.updates);
+    return { migrated: r.migrated };
+  },
+
   /** Anyone's public keys: they are what one seals chat keys to (no secret in them). */
   async keys(s, f) {
     return { keys: await s.deps.chat.publicKeys([...new Set(f.userIds)]) };

@@ -13,6 +13,7 @@ import type { LimitStore, Pace } from '../security/limits.ts';
 export const PACED_FRAMES: ReadonlySet<UpFrame['t']> = new Set([
   'send',
   'edit',
+  'migrate',
   'delete',
   'delivered',
   'read',

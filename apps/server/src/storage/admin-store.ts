@@ -27,6 +27,8 @@ import type { AuditLogTable, Database, NotificationsTable, UsersTable } from './
 export type Actor = { id: string; username: string } | null;
 
 export const HELP_LINK_KEY = 'helpLink';
+/** The newest message sent before end-to-end encryption (ms; migration 008), if any. */
+export const E2EE_SINCE_KEY = 'e2ee_since';
 
 type UserRow = Pick<
   Selectable<UsersTable>,

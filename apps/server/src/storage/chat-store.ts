@@ -14,7 +14,7 @@ import {
   UPDATE_LOG_KEEP,
   type Update,
 } from '@app/protocol';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { acceptSealedEdit, chatKeysOf } from './chat-keys.ts';
 import {
   appendLog,
@@ -31,9 +31,11 @@ import {
 } from './chat-rows.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { KeyStore } from './key-store.ts';
+import { migrateLegacy } from './legacy-migrate.ts';
 import { lockPeople } from './people-locks.ts';
 import type { Database } from './schema.ts';
 import { type SendResult, sendProgram } from './send-program.ts';
+import { refreshSummaries } from './summaries.ts';
 
 /** The message `userId` may change: theirs, and not deleted. */
 function ownMessage(current: ChatMessage | null, userId: string): ChatMessage {
@@ -43,24 +45,6 @@ function ownMessage(current: ChatMessage | null, userId: string): ChatMessage {
   if (current.senderId !== userId) throw new ChatError('forbidden', 'Only the sender can change a message');
   if (current.deleted) throw new ChatError('conflict', 'This message was deleted');
   return current;
-}
-
-/** Both summaries of a chat get its newest message anew (in user id order, as a send locks them); their new rows, logged. */
-async function refreshSummaries(
-  tx: Transaction<Database>,
-  chatId: string,
-  people: string[],
-  last: { last_message: string; last_rev: number; last_sealed: 0 | 1; last_deleted: 0 | 1 },
-): Promise<{ userId: string; update: Update }[]> {
-  for (const uid of [...people].sort()) {
-    await tx.updateTable('user_chats').set(last).where('user_id', '=', uid).where('chat_id', '=', chatId).execute();
-  }
-  const out: { userId: string; update: Update }[] = [];
-  for (const uid of people) {
-    const chat = await summaryOf(tx, uid, chatId);
-    if (chat) out.push({ userId: uid, update: { kind: 'chat', chat } });
-  }
-  return out;
 }
 
 export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
@@ -253,6 +237,17 @@ export class ChatStore {
       }
       return { message, updates: await appendLog(tx, entries, now) };
     });
+  }
+
+  /** One's own messages from before encryption, re-encrypted (see legacy-migrate.ts). */
+  migrate(
+    userId: string,
+    chatId: string,
+    items: readonly { msgId: string; ct: string }[],
+    now: number,
+    session: string | null = null,
+  ) {
+    return migrateLegacy(this.db, userId, chatId, items, now, session);
   }
 
   edit(userId: string, chatId: string, msgId: string, ct: string, now: number, session: string | null = null) {

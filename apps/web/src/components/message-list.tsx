@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MessageCircle, ShieldAlert } from 'lucide-react';
+import { LockKeyhole, MessageCircle, ShieldAlert } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { ConversationView, UiMessage } from '@/lib/conversation';
+import { useE2eeSince } from '@/lib/public-settings';
 import { MessageBubble } from './message-bubble';
 import { Spinner } from './spinner';
 import { TypingDots } from './typing-dots';
@@ -14,24 +15,40 @@ const AT_END_PX = 96;
 const LOAD_OLDER_PX = 800;
 const TYPING_KEY = '__typing__';
 
-type Row = { kind: 'message'; m: UiMessage } | { kind: 'keys'; key: string };
+type Marker = { kind: 'keys' | 'e2ee'; key: string; at: number };
+type Row = { kind: 'message'; m: UiMessage } | Marker;
 
 /**
- * The messages with a "security code changed" line at each time the peer's identity
- * changed during the conversation (after its first loaded message).
+ * The messages with lines between them: "security code changed" at each time the peer's
+ * identity changed, and where end-to-end encryption began on this deployment, each after
+ * the messages sent up to then (and only when the loaded conversation began before it).
  */
-function rowsOf(messages: readonly UiMessage[], keyChanges: readonly number[]): Row[] {
+function rowsOf(messages: readonly UiMessage[], keyChanges: readonly number[], e2eeSince: number | null): Row[] {
   const first = messages[0];
-  const changes = first ? keyChanges.filter((t) => t > first.timestamp) : [];
+  if (!first) return [];
+  const markers: Marker[] = keyChanges.map((at) => ({ kind: 'keys' as const, key: `keys:${at}`, at }));
+  if (e2eeSince !== null) markers.push({ kind: 'e2ee', key: 'e2ee', at: e2eeSince });
+  const due = markers.filter((k) => k.at >= first.timestamp).sort((a, b) => a.at - b.at);
   const rows: Row[] = [];
-  let c = 0;
+  let next = 0;
   for (const m of messages) {
-    while (c < changes.length && (changes[c] as number) <= m.timestamp)
-      rows.push({ kind: 'keys', key: `keys:${changes[c++]}` });
+    for (; next < due.length && (due[next] as Marker).at < m.timestamp; next++) rows.push(due[next] as Marker);
     rows.push({ kind: 'message', m });
   }
-  while (c < changes.length) rows.push({ kind: 'keys', key: `keys:${changes[c++]}` });
+  rows.push(...due.slice(next));
   return rows;
+}
+
+/** "Messages above were sent before end-to-end encryption" (WhatsApp's and Signal's line). */
+function E2eeLine() {
+  return (
+    <div className="flex justify-center px-3 py-1.5">
+      <p className="flex items-center gap-1.5 rounded-full bg-background/90 px-3 py-1 text-xs text-muted-foreground shadow-sm">
+        <LockKeyhole className="size-3.5 shrink-0" aria-hidden />
+        Messages above were sent before end-to-end encryption
+      </p>
+    </div>
+  );
 }
 
 /** "@bob's security code changed. Tap to verify." */
@@ -84,7 +101,8 @@ export function MessageList({
 }) {
   const scrollRef = useRef<HTMLElement>(null);
   const { messages } = view;
-  const rows = useMemo(() => rowsOf(messages, keyChanges), [messages, keyChanges]);
+  const e2eeSince = useE2eeSince();
+  const rows = useMemo(() => rowsOf(messages, keyChanges, e2eeSince), [messages, keyChanges, e2eeSince]);
   const count = rows.length + (typing ? 1 : 0);
 
   const virtualizer = useVirtualizer({
@@ -181,8 +199,10 @@ export function MessageList({
                 >
                   {row?.kind === 'message' ? (
                     <MessageBubble message={row.m} own={row.m.senderId === me} onMenu={onMenu} />
-                  ) : row ? (
+                  ) : row?.kind === 'keys' ? (
                     <KeyChangeLine peerHandle={peerHandle} onVerify={() => onVerify?.()} />
+                  ) : row ? (
+                    <E2eeLine />
                   ) : (
                     <div className="px-3 py-1">
                       <TypingDots handle={peerHandle} />

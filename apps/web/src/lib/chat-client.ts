@@ -19,11 +19,12 @@ import {
 import { type Alert, Alerts } from './alerts';
 import { UpdateApplier } from './apply-update';
 import { ChatList } from './chat-list';
-import { ChatSocket, type ConnectionStatus, RequestError, type SocketHandlers } from './chat-socket';
+import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './chat-socket';
 import type { ChatListView, ConversationView } from './conversation';
 import { Conversations } from './conversations';
 import { ChatKeys } from './keys/chat-keys';
 import { openLocal, sealLocal } from './keys/local-keys';
+import { LegacyMigration } from './legacy-migration';
 import { MessageCrypto } from './message-crypto';
 import { messageTextError } from './message-text';
 import { NotificationCenter, type NotificationsView } from './notification-center';
@@ -31,6 +32,7 @@ import type { OutboxStore } from './outbox';
 import { type LocalSealing, Outbox } from './outbox-queue';
 import { refreshPublicSettings, setHelpLink } from './public-settings';
 import { Receipts } from './receipts';
+import { sealedEdit } from './sealed-edit';
 import type { SocketEnv } from './socket-env';
 import { Typing } from './typing';
 import { UpdateReplay } from './update-replay';
@@ -85,6 +87,7 @@ export class ChatClient {
   /** Keys to seal and open messages, and what messages say (end-to-end encryption). */
   readonly keys: ChatKeys;
   readonly crypto: MessageCrypto;
+  private readonly legacy: LegacyMigration;
 
   constructor(userId: string, events: ClientEvents, env: ClientEnv = {}) {
     this.userId = userId;
@@ -94,6 +97,15 @@ export class ChatClient {
     const changed = () => this.changed();
     this.keys = new ChatKeys(userId, this.socket, env.accountKeys);
     this.crypto = new MessageCrypto(this.keys, changed);
+    this.legacy = new LegacyMigration({
+      userId,
+      socket: this.socket,
+      keys: this.keys,
+      migrated: (m, text) => {
+        this.crypto.remember(m.chatId, m.id, 0, text);
+        this.updates.applyMessage(m);
+      },
+    });
     this.users = new UserDirectory(this.socket, changed);
     this.receipts = new Receipts(this.socket);
     this.typing = new Typing(this.socket, changed);
@@ -116,7 +128,10 @@ export class ChatClient {
       users: this.users,
       replay: this.replay,
       apply,
-      seen: (m) => this.updates.seen(m),
+      seen: (m) => {
+        this.updates.seen(m);
+        this.legacy.offer(m);
+      },
       setAccess: (peerId, access) => this.updates.setAccess(peerId, access),
       pending: (peerId) => this.outbox.messagesTo(peerId),
       closed: (peerId) => this.stopTyping(peerId),
@@ -315,16 +330,7 @@ export class ChatClient {
   async editMessage(m: ChatMessage, text: string): Promise<void> {
     const problem = messageTextError(text);
     if (problem !== null) throw new Error(problem);
-    const edit = async () =>
-      this.socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: await this.crypto.sealEdit(m, text) });
-    // A chat key that moved on since this tab fetched it: fetched again, sealed again, once.
-    const r = await edit().catch((e: unknown) => {
-      if (!(e instanceof RequestError && e.code === 'rekey_required')) throw e;
-      this.keys.invalidate(m.chatId, m.senderId === this.userId ? m.recipientId : m.senderId);
-      return edit();
-    });
-    this.crypto.remember(m.chatId, m.id, r.message.rev, text);
-    this.updates.applyMessage(r.message);
+    this.updates.applyMessage(await sealedEdit(this.socket, this.keys, this.crypto, m, text));
     this.changed();
   }
 

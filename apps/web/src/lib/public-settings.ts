@@ -59,6 +59,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** When end-to-end encryption began on this deployment (see PublicSettings.e2eeSince); null until known or never. */
+export function useE2eeSince(): number | null {
+  return useSyncExternalStore(subscribe, () => current?.e2eeSince ?? null);
+}
+
 /**
  * The help link when one is set and safe to open, null when none, undefined while the
  * settings load.

@@ -74,6 +74,7 @@ export function sampleFrames(peerId = SAMPLE_PEER_ID, chatId = SAMPLE_CHAT_ID): 
     { t: 'respondRequest', id: 'r14', notificationId: 'AAAAAAAAAAAAAAAAAAAA', accept: true },
     { t: 'keys', id: 'r15', userIds: [peerId] },
     { t: 'chatKeys', id: 'r16', chatId },
+    { t: 'migrate', id: 'r17', chatId, items: [{ msgId: 'msg-00000001', ct: sampleCiphertext() }] },
   ];
 }
 

@@ -4,6 +4,9 @@
  * signed the chat keys of the history before it, so browsers need it to check those
  * envelopes once the old keys are unlocked, and peers are told when (and that) a
  * person's security code changed. One row per identity generation, written with it.
+ * Also: the setting `e2ee_since`, the time of the newest message sent before end-to-end
+ * encryption (absent on a deployment that never had one): chats show "Messages above
+ * were sent before end-to-end encryption" after it.
  */
 import { type Kysely, sql } from 'kysely';
 
@@ -18,8 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`INSERT INTO user_identities (user_id, id_version, ik_pub, created_at)
     SELECT user_id, id_version, ik_pub, updated_at FROM user_keys`.execute(db);
+  await sql`INSERT INTO settings (key, value)
+    SELECT 'e2ee_since', CAST(MAX(timestamp) AS TEXT) FROM messages WHERE sealed = 0 HAVING COUNT(*) > 0`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('user_identities').ifExists().execute();
+  await sql`DELETE FROM settings WHERE key = 'e2ee_since'`.execute(db);
 }

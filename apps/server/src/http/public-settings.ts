@@ -1,0 +1,18 @@
+/** What anyone may read of this deployment's settings (GET /api/settings, and the admin's PUT answer). */
+import type { PublicSettings } from '@app/protocol';
+import { kdfParams } from '../auth/credentials.ts';
+import type { AppContext } from '../context.ts';
+import { E2EE_SINCE_KEY, HELP_LINK_KEY } from '../storage/admin-store.ts';
+
+export async function publicSettingsOf(ctx: AppContext): Promise<PublicSettings> {
+  const [helpLink, since] = await Promise.all([
+    ctx.store.getSetting(HELP_LINK_KEY),
+    ctx.store.getSetting(E2EE_SINCE_KEY),
+  ]);
+  return {
+    helpLink,
+    uploadUrl: ctx.config.uploadUrl,
+    kdf: kdfParams(ctx.config),
+    e2eeSince: since === null ? null : Number(since),
+  };
+}

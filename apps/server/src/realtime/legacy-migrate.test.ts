@@ -1,0 +1,156 @@
+/**
+ * `migrate` (design e2ee.md 2.10): a sender re-encrypts their own messages from before
+ * end-to-end encryption. Only their own rows, only rows still in the clear and not
+ * deleted, each once, as revision 0 under the chat's current key; the peer opens the
+ * result as the same text; the summary follows when the newest message is migrated.
+ * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
+ */
+import { chatIdOf } from '@app/protocol';
+import { sampleCiphertext } from '@app/protocol/test/samples';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
+import { connectedPerson, type Person } from '../test/people.ts';
+
+describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url }) => {
+  const t = useTestServer({ engine: url, tag: 'migrate', config: { rateLimits: LOOSE_LIMITS } });
+  const db = () => t.server.ctx.chat.db;
+
+  /** A chat with a key (one sealed message), then `texts` from before encryption inserted older than it. */
+  async function chatWithLegacy(a: Person, b: Person, legacy: { id: string; from: Person; text: string }[]) {
+    const sealed = await a.ws.sendMessage(b.user.id, 'sealed hello');
+    const chatId = chatIdOf(a.user.id, b.user.id);
+    for (const [i, m] of legacy.entries()) {
+      const to = m.from === a ? b : a;
+      await db()
+        .insertInto('messages')
+        .values({
+          chat_id: chatId,
+          id: m.id,
+          sender_id: m.from.user.id,
+          recipient_id: to.user.id,
+          text: m.text,
+          sealed: 0,
+          rev: 0,
+          timestamp: sealed.timestamp - 1000 + i,
+          status: 'read',
+          edited: 0,
+          deleted: 0,
+          delivered_at: null,
+          read_at: null,
+        })
+        .execute();
+    }
+    return { chatId, sealed };
+  }
+
+  const row = (chatId: string, id: string) =>
+    db()
+      .selectFrom('messages')
+      .selectAll()
+      .where('chat_id', '=', chatId)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('the sender re-encrypts their own legacy messages, once; the peer reads the same text', async () => {
+    const a = await connectedPerson(t);
+    const b = await connectedPerson(t);
+    const { chatId } = await chatWithLegacy(a, b, [
+      { id: 'legacy-a-1', from: a, text: 'old words of a' },
+      { id: 'legacy-b-1', from: b, text: 'old words of b' },
+      { id: 'legacy-a-2', from: a, text: 'deleted words of a' },
+    ]);
+    await db().updateTable('messages').set({ deleted: 1, text: '' }).where('id', '=', 'legacy-a-2').execute();
+    const items = [
+      await a.ws.sealedEdit(chatId, 'legacy-a-1', 'old words of a', 0),
+      // Not a's own, and deleted: skipped, not refused.
+      await a.ws.sealedEdit(chatId, 'legacy-b-1', 'forged words', 0),
+      await a.ws.sealedEdit(chatId, 'legacy-a-2', 'revived words', 0),
+    ].map(({ msgId, ct }) => ({ msgId, ct }));
+    expect(await a.ws.request('migrate', { chatId, items })).toEqual({ migrated: 1 });
+    expect(await row(chatId, 'legacy-a-1')).toMatchObject({ sealed: 1, rev: 0, text: items[0]?.ct });
+    expect(await row(chatId, 'legacy-b-1')).toMatchObject({ sealed: 0, text: 'old words of b' });
+    expect(await row(chatId, 'legacy-a-2')).toMatchObject({ sealed: 0, deleted: 1, text: '' });
+
+    const history = (await b.ws.request('history', { peerId: a.user.id })).messages;
+    const migrated = history.find((m) => m.id === 'legacy-a-1');
+    expect(migrated).toMatchObject({ ct: items[0]?.ct, legacyText: null, rev: 0 });
+    expect(migrated && (await b.ws.textOf(migrated))).toBe('old words of a');
+    expect(history.find((m) => m.id === 'legacy-b-1')).toMatchObject({ ct: null, legacyText: 'old words of b' });
+
+    // Once: the same items again change nothing.
+    const again = await a.ws.sealedEdit(chatId, 'legacy-a-1', 'rewritten later', 0);
+    const items2 = [{ msgId: again.msgId, ct: again.ct }];
+    expect(await a.ws.request('migrate', { chatId, items: items2 })).toEqual({ migrated: 0 });
+    expect((await row(chatId, 'legacy-a-1')).text).toBe(items[0]?.ct);
+  });
+
+  it('refuses another revision, an old key, a batch under two keys, and a chat of others', async () => {
+    const a = await connectedPerson(t);
+    const b = await connectedPerson(t);
+    const eve = await connectedPerson(t);
+    const { chatId } = await chatWithLegacy(a, b, [{ id: 'legacy-x', from: a, text: 'plain' }]);
+    const rev1 = await a.ws.sealedEdit(chatId, 'legacy-x', 'plain', 1);
+    expect((await a.ws.requestError('migrate', { chatId, items: [{ msgId: 'legacy-x', ct: rev1.ct }] })).code).toBe(
+      'conflict',
+    );
+    const oldKey = { msgId: 'legacy-x', ct: sampleCiphertext(7, 0) };
+    expect((await a.ws.requestError('migrate', { chatId, items: [oldKey] })).code).toBe('rekey_required');
+    const good = await a.ws.sealedEdit(chatId, 'legacy-x', 'plain', 0);
+    const mixed = [{ msgId: 'legacy-x', ct: good.ct }, oldKey];
+    expect((await a.ws.requestError('migrate', { chatId, items: mixed })).code).toBe('conflict');
+    expect((await eve.ws.requestError('migrate', { chatId, items: [{ msgId: 'legacy-x', ct: good.ct }] })).code).toBe(
+      'not_found',
+    );
+    for (const bad of [[], Array.from({ length: 101 }, () => ({ msgId: 'legacy-x', ct: good.ct }))]) {
+      expect((await a.ws.requestError('migrate', { chatId, items: bad })).code).toBe('invalid_frame');
+    }
+    expect(await row(chatId, 'legacy-x')).toMatchObject({ sealed: 0, text: 'plain' });
+  });
+
+  it('a migrated newest message becomes the sealed preview of both summaries', async () => {
+    const a = await connectedPerson(t);
+    const b = await connectedPerson(t);
+    const { chatId, sealed } = await chatWithLegacy(a, b, []);
+    // The newest message is from before (as an upgraded deployment can have it).
+    await db()
+      .insertInto('messages')
+      .values({
+        chat_id: chatId,
+        id: 'legacy-newest',
+        sender_id: a.user.id,
+        recipient_id: b.user.id,
+        text: 'newest plain',
+        sealed: 0,
+        rev: 0,
+        timestamp: sealed.timestamp + 1000,
+        status: 'sent',
+        edited: 0,
+        deleted: 0,
+        delivered_at: null,
+        read_at: null,
+      })
+      .execute();
+    await db()
+      .updateTable('user_chats')
+      .set({
+        last_id: 'legacy-newest',
+        last_sender: a.user.id,
+        last_message: 'newest plain',
+        last_sealed: 0,
+        last_rev: 0,
+      })
+      .where('chat_id', '=', chatId)
+      .execute();
+    const item = await a.ws.sealedEdit(chatId, 'legacy-newest', 'newest plain', 0);
+    expect(await a.ws.request('migrate', { chatId, items: [{ msgId: item.msgId, ct: item.ct }] })).toEqual({
+      migrated: 1,
+    });
+    for (const p of [a, b]) {
+      const chat = (await p.ws.request('chats')).chats.find((c) => c.chatId === chatId);
+      expect(chat?.last).toMatchObject({ id: 'legacy-newest', ct: item.ct, legacyText: null });
+      expect(chat && (await p.ws.lastText(chat))).toBe('newest plain');
+    }
+    const raw = await db().selectFrom('user_chats').select('last_message').where('chat_id', '=', chatId).execute();
+    expect(raw.map((r) => r.last_message)).toEqual([item.ct, item.ct]);
+  });
+});

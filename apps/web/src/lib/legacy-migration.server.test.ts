@@ -1,0 +1,106 @@
+/**
+ * Messages from before end-to-end encryption, re-encrypted by the real ChatClient against
+ * a real server (SQLite, and PostgreSQL when TEST_DATABASE_URL is set): loading a page
+ * hands this user's own legacy messages to the background migration, the server ends up
+ * holding ciphertext for them (and still the peer's own, which only the peer may seal),
+ * and both people read the same words throughout.
+ */
+import { chatIdOf } from '@app/protocol';
+import { ENGINES, LOOSE_LIMITS, startEngineServer, type TestServer } from '@app/server/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUser, online, openTab, type TestTab, textsOf, until } from '@/test/chat-clients';
+
+describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)', ({ url }) => {
+  let t: TestServer;
+  const tabs: TestTab[] = [];
+  const tab = (...args: Parameters<typeof openTab>) => {
+    const x = openTab(...args);
+    tabs.push(x);
+    return x;
+  };
+  beforeAll(async () => {
+    t = await startEngineServer(url, 'legacymigrate', { config: { rateLimits: LOOSE_LIMITS } });
+  });
+  afterAll(async () => {
+    for (const x of tabs) x.stop();
+    await t?.close();
+  });
+
+  /** The tab's texts of the chat with `peerId`, once its page of `n` messages has loaded and opened. */
+  async function loaded(x: TestTab, peerId: string, n: number): Promise<string[]> {
+    await until(() => x.client.getConversation(peerId).messages.length === n, `${n} messages`);
+    return textsOf(x, peerId);
+  }
+
+  it("each sender's tab seals its own legacy messages; the server keeps no text of theirs; both read the same", async () => {
+    const [alice, bob] = [await newUser(t), await newUser(t)];
+    const a = tab(t, alice);
+    await online(a);
+    a.client.openConversation(bob.id);
+    expect(a.client.sendMessage(bob.id, 'first sealed')).toBeNull();
+    const db = t.server.ctx.chat.db;
+    const chatId = chatIdOf(alice.id, bob.id);
+    await until(() => a.client.getConversation(bob.id).messages.some((m) => m.ct !== null && !m.pending), 'the send');
+    const sealed = a.client.getConversation(bob.id).messages[0];
+    const legacy = [
+      { id: 'legacy-1', from: alice, to: bob, text: 'plain one from alice' },
+      { id: 'legacy-2', from: bob, to: alice, text: 'plain one from bob' },
+      { id: 'legacy-3', from: alice, to: bob, text: 'plain two from alice 🙂' },
+    ];
+    for (const [i, m] of legacy.entries()) {
+      await db
+        .insertInto('messages')
+        .values({
+          chat_id: chatId,
+          id: m.id,
+          sender_id: m.from.id,
+          recipient_id: m.to.id,
+          text: m.text,
+          sealed: 0,
+          rev: 0,
+          timestamp: (sealed?.timestamp ?? Date.now()) - 10_000 + i,
+          status: 'read',
+          edited: 0,
+          deleted: 0,
+          delivered_at: null,
+          read_at: null,
+        })
+        .execute();
+    }
+    const rows = () =>
+      db.selectFrom('messages').select(['id', 'sealed', 'text']).where('chat_id', '=', chatId).orderBy('id').execute();
+
+    // Alice loads the conversation in a new tab: her two legacy messages are sealed in the background.
+    const a2 = tab(t, alice);
+    await online(a2);
+    a2.client.openConversation(bob.id);
+    const want = ['plain one from alice', 'plain one from bob', 'plain two from alice 🙂', 'first sealed'];
+    expect(await loaded(a2, bob.id, 4)).toEqual(want);
+    let now = await rows();
+    for (let i = 0; i < 100 && now.filter((r) => r.sealed === 1).length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      now = await rows();
+    }
+    const byId = new Map(now.map((r) => [r.id, r]));
+    expect(byId.get('legacy-1')?.sealed).toBe(1);
+    expect(byId.get('legacy-3')?.sealed).toBe(1);
+    expect(byId.get('legacy-1')?.text).not.toContain('plain');
+    // Bob's stays in the clear until Bob's own tab seals it.
+    expect(byId.get('legacy-2')).toMatchObject({ sealed: 0, text: 'plain one from bob' });
+    expect(await textsOf(a2, bob.id)).toEqual(want);
+
+    const b = tab(t, bob);
+    await online(b);
+    b.client.openConversation(alice.id);
+    expect(await loaded(b, alice.id, 4)).toEqual(want);
+    for (let i = 0; i < 100 && (await rows()).some((r) => r.sealed === 0); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await rows()).map((r) => r.sealed)).toEqual([1, 1, 1, 1]);
+    // A third tab of Bob's opens everything from ciphertext.
+    const b2 = tab(t, bob);
+    await online(b2);
+    b2.client.openConversation(alice.id);
+    expect(await loaded(b2, alice.id, 4)).toEqual(want);
+  });
+});

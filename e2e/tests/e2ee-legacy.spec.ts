@@ -1,0 +1,91 @@
+/**
+ * An upgraded deployment (issue 14, design e2ee.md 2.10): messages from before end-to-end
+ * encryption show under "Messages above were sent before end-to-end encryption", and each
+ * sender's browser re-encrypts its own in the background as soon as it shows them, so
+ * the server stops holding their text; both people read the same words throughout.
+ */
+import { bubble, expect, openChat, type Person, send, shotSizes, test } from './chat-helpers.ts';
+import { withE2eDb } from './e2e-db.ts';
+
+const DIVIDER = 'Messages above were sent before end-to-end encryption';
+
+function insertLegacy(chatId: string, rows: { id: string; from: Person; to: Person; text: string; at: number }[]) {
+  withE2eDb((db) => {
+    const insert = db.prepare(
+      `INSERT INTO messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted)
+       VALUES (?, ?, ?, ?, ?, 0, 0, ?, 'read', 0, 0)`,
+    );
+    for (const r of rows) insert.run(chatId, r.id, r.from.id, r.to.id, r.text, r.at);
+  });
+}
+
+function sealedOf(ids: string[]): Record<string, number> {
+  return withE2eDb((db) => {
+    const out: Record<string, number> = {};
+    for (const id of ids) {
+      const r = db.prepare('SELECT sealed FROM messages WHERE id = ?').get(id) as { sealed: number } | undefined;
+      out[id] = r?.sealed ?? -1;
+    }
+    return out;
+  });
+}
+
+test.describe('messages from before end-to-end encryption', () => {
+  test('show under a divider, and each sender re-encrypts their own in the background', async ({ people }) => {
+    test.setTimeout(60_000);
+    const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
+    await openChat(alice.page, bob);
+    await send(alice.page, 'sealed after the upgrade');
+    await expect(bubble(alice.page, 'sealed after the upgrade').getByRole('img', { name: 'Sent' })).toBeVisible();
+    const chatId = [alice.id, bob.id].sort().join('_');
+    const start = Date.now() - 3_600_000;
+    const legacy = [
+      { id: `legacy-a1-${alice.id}`, from: alice, to: bob, text: 'from before, by alice', at: start },
+      { id: `legacy-b1-${alice.id}`, from: bob, to: alice, text: 'from before, by bob', at: start + 1 },
+      { id: `legacy-a2-${alice.id}`, from: alice, to: bob, text: 'also from before 🙂', at: start + 2 },
+    ];
+    insertLegacy(chatId, legacy);
+    const ids = legacy.map((l) => l.id);
+    const previous = withE2eDb((db) => db.prepare("SELECT value FROM settings WHERE key = 'e2ee_since'").get()) as
+      | { value: string }
+      | undefined;
+    withE2eDb((db) =>
+      db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('e2ee_since', ?)").run(String(start + 2)),
+    );
+    try {
+      // Bob opens the chat: everything reads the same, the divider sits after the old messages.
+      await openChat(bob.page, alice);
+      for (const l of legacy) await expect(bubble(bob.page, l.text)).toBeVisible();
+      const divider = bob.page.getByText(DIVIDER);
+      await expect(divider).toBeVisible();
+      const y = async (text: string) => (await bubble(bob.page, text).boundingBox())?.y ?? 0;
+      const dividerY = (await divider.boundingBox())?.y ?? 0;
+      expect(dividerY).toBeGreaterThan(await y('also from before 🙂'));
+      expect(dividerY).toBeLessThan(await y('sealed after the upgrade'));
+      await shotSizes(bob.page, 'e2ee-legacy-divider');
+      // Bob's browser sealed his own; Alice's wait for hers.
+      await expect
+        .poll(() => sealedOf(ids))
+        .toEqual({ [ids[0] as string]: 0, [ids[1] as string]: 1, [ids[2] as string]: 0 });
+
+      await alice.page.goto('/home');
+      await openChat(alice.page, bob);
+      await expect(bubble(alice.page, 'also from before 🙂')).toBeVisible();
+      await expect.poll(() => Object.values(sealedOf(ids))).toEqual([1, 1, 1]);
+      const stored = withE2eDb((db) =>
+        db.prepare(`SELECT text FROM messages WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids),
+      ) as { text: string }[];
+      for (const r of stored) expect(r.text).not.toMatch(/before/);
+
+      // A reload reads the re-encrypted messages from their ciphertext; the divider stays where it was.
+      await bob.page.reload();
+      for (const l of legacy) await expect(bubble(bob.page, l.text)).toBeVisible();
+      await expect(bob.page.getByText(DIVIDER)).toBeVisible();
+    } finally {
+      withE2eDb((db) => {
+        if (previous) db.prepare("UPDATE settings SET value = ? WHERE key = 'e2ee_since'").run(previous.value);
+        else db.prepare("DELETE FROM settings WHERE key = 'e2ee_since'").run();
+      });
+    }
+  });
+});
