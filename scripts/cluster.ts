@@ -83,21 +83,26 @@ http {
 `,
 );
 
+// Every process started, from the moment it is spawned (not once it is ready): a server
+// still starting when a sibling fails, or when this script is told to stop, is stopped too
+// instead of being left running after this script exits.
 const children: ChildProcess[] = [];
-let stopping = false;
-async function stop(code = 0): Promise<never> {
-  stopping = true;
-  const exits = children
-    .filter((c) => c.exitCode === null && c.signalCode === null)
-    .map((c) => {
-      const exited = once(c, 'exit');
-      c.kill('SIGTERM');
-      const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
-      return exited.finally(() => clearTimeout(t));
-    });
-  await Promise.allSettled(exits);
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(code);
+let stopping: Promise<never> | null = null;
+function stop(code = 0): Promise<never> {
+  stopping ??= (async () => {
+    const exits = children
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map((c) => {
+        const exited = once(c, 'exit');
+        c.kill('SIGTERM');
+        const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
+        return exited.finally(() => clearTimeout(t));
+      });
+    await Promise.allSettled(exits);
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(code);
+  })();
+  return stopping;
 }
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
@@ -110,6 +115,7 @@ const procs = await Promise.all(
       healthz: url,
       output: 'inherit',
       timeoutMs: 60_000,
+      onSpawn: (child) => children.push(child),
       env: {
         ...env,
         PORT: String(port),
@@ -121,13 +127,14 @@ const procs = await Promise.all(
         ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, url].filter(Boolean).join(','),
       },
     });
-    children.push(server.child);
     return { child: server.child, port, url };
   }),
 ).catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : String(e));
   return stop(1);
 });
+// Told to stop while the servers started: no nginx (it would outlive this script).
+if (stopping) await stopping;
 const nginx = spawn(findNginx(), ['-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], {
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -143,7 +150,8 @@ for (const c of children) {
 }
 
 async function healthy(url: string): Promise<boolean> {
-  return fetch(`${url}/healthz`).then(
+  // Bounded: something else on the port that accepts and never answers must not hang this.
+  return fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
     (r) => r.ok,
     () => false,
   );

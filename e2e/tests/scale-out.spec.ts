@@ -49,10 +49,25 @@ const test = base.extend<{ cluster: Cluster }>({
           RATE_LIMIT_MAIL_PER_IP: '10000',
           RATE_LIMIT_API_PER_MINUTE: '100000',
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // The cluster's stderr (its servers' too): shown as it comes, and kept for the error
+      // if it does not start, so a failure explains itself.
+      let stderr = '';
+      child.stderr?.on('data', (d: Buffer) => {
+        process.stderr.write(d);
+        stderr = (stderr + d.toString()).slice(-20_000);
+      });
+      const dropSchema = async () => {
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await c.end();
+      };
+      const closed = new Promise<void>((r) => child.on('close', () => r()));
+      const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(code ?? signal)));
       const ready = await new Promise<Omit<Cluster, 'child' | 'redisPrefix'>>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('cluster did not start')), 60_000);
+        const timer = setTimeout(() => reject(new Error('did not start in 60 s')), 60_000);
         createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
           try {
             const entry = JSON.parse(line) as { msg?: string } & Omit<Cluster, 'child' | 'redisPrefix'>;
@@ -64,20 +79,39 @@ const test = base.extend<{ cluster: Cluster }>({
             // a server log line
           }
         });
-        child.on('exit', (code) => reject(new Error(`cluster exited (${code})`)));
+        void exited.then(async (code) => {
+          clearTimeout(timer);
+          // All of its stderr: it is read to the end once the pipe closes.
+          await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000))]);
+          reject(new Error(`exited (${code})`));
+        });
+      }).catch(async (e: Error) => {
+        // Stopped (with everything it started) before the test fails: nothing is left running.
+        child.kill('SIGTERM');
+        await exited;
+        await dropSchema();
+        throw new Error(`cluster ${e.message}; its stderr:\n${stderr || '(empty)'}`);
       });
       await use({ ...ready, child, redisPrefix: `e2e_${tag}` });
-      const exited = new Promise((r) => child.on('exit', r));
       child.kill('SIGTERM');
       await exited;
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
+      await dropSchema();
+      // The cluster stops its processes before it exits: none may be left running.
+      const left = ready.processes.filter((p) => alive(p.pid));
+      if (left.length) throw new Error(`server processes left running: ${left.map((p) => p.pid).join(', ')}`);
     },
     { timeout: 90_000 },
   ],
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The process a user's socket is on: the one whose instance id holds their presence in Redis. */
 async function processOf(cluster: Cluster, userId: string): Promise<{ pid: number; url: string }> {

@@ -26,6 +26,12 @@ export interface SpawnOptions {
   /** The child's output: kept (and shown when it fails to start), or the parent's own. */
   output?: 'keep' | 'inherit';
   timeoutMs?: number;
+  /**
+   * Called with the child as soon as it is spawned, before it is ready: for a caller that
+   * must be able to stop it while it starts (the cluster, when a sibling fails or it is
+   * told to stop), since spawnServer hands the child back only once it is ready.
+   */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export interface SpawnedServer {
@@ -61,7 +67,8 @@ export async function freePort(): Promise<number> {
 }
 
 async function healthy(url: string): Promise<boolean> {
-  return fetch(`${url}/healthz`).then(
+  // Bounded: something else on the port that accepts and never answers must not hang this.
+  return fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
     (r) => r.ok,
     () => false,
   );
@@ -85,6 +92,7 @@ export async function spawnServer(o: SpawnOptions): Promise<SpawnedServer> {
     env: o.env,
     stdio: ['ignore', keep || !o.healthz ? 'pipe' : 'inherit', keep ? 'pipe' : 'inherit'],
   });
+  o.onSpawn?.(child);
   let output = '';
   if (keep) {
     child.stdout?.on('data', (d) => (output += d));
@@ -100,7 +108,9 @@ export async function spawnServer(o: SpawnOptions): Promise<SpawnedServer> {
   const deadline = Date.now() + (o.timeoutMs ?? 30_000);
   const server: SpawnedServer = { child, url: o.healthz ?? '', output: () => output, stop: () => stopProcess(child) };
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output}`);
+    }
     if (o.healthz) {
       if (await healthy(o.healthz)) return server;
       await pause(100);

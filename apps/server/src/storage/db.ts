@@ -41,16 +41,34 @@ export interface OpenOptions {
   pgSchema?: string;
 }
 
+/**
+ * Creates the schema unless it exists. Processes started at once on one new schema (the
+ * cluster) take turns: `CREATE SCHEMA IF NOT EXISTS` alone lets two of them both see the
+ * name free, and the second then fails on pg_namespace's unique index (23505). Under a
+ * transaction-scoped advisory lock on the name, the second waits for the first to commit
+ * and then finds the schema there.
+ */
+async function createSchema(databaseUrl: string, schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    await c.query('BEGIN');
+    await c.query(`SELECT pg_advisory_xact_lock(hashtext('parley:create-schema'), hashtext($1))`, [schema]);
+    await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await c.query('COMMIT');
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    await c.end();
+  }
+}
+
 export async function openDb(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     const schema = opts.pgSchema;
     if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Bad schema name ${schema}`);
-    if (schema) {
-      const c = new pg.Client({ connectionString: opts.databaseUrl });
-      await c.connect();
-      await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await c.end();
-    }
+    if (schema) await createSchema(opts.databaseUrl, schema);
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
