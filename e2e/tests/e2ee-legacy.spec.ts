@@ -4,8 +4,29 @@
  * sender's browser re-encrypts its own in the background as soon as it shows them, so
  * the server stops holding their text; both people read the same words throughout.
  */
+import { legacyPasswordHash } from '@app/server/test';
+import { expectToast, submitSignIn } from './auth-helpers.ts';
 import { bubble, expect, openChat, type Person, send, shotSizes, test } from './chat-helpers.ts';
 import { withE2eDb } from './e2e-db.ts';
+import { createUserViaApi, makeUser, type NewUser } from './fixtures.ts';
+
+/** Turns an account into one from before end-to-end encryption: argon2id of the password itself, no KDF, no keys. */
+async function makeLegacy(user: NewUser, id: string): Promise<void> {
+  const hash = await legacyPasswordHash(user.password);
+  withE2eDb((db) => {
+    db.prepare('UPDATE users SET password_hash = ?, auth_version = 0, kdf = NULL, kdf_salt = NULL WHERE id = ?').run(
+      hash,
+      id,
+    );
+    for (const table of ['user_keys', 'user_identities', 'user_key_archive']) {
+      db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(id);
+    }
+  });
+}
+
+async function ownKeys(page: import('@playwright/test').Page): Promise<{ publicKeys: { ik: string } } | null> {
+  return (await (await page.request.get('/api/me/keys')).json()).keys;
+}
 
 const DIVIDER = 'Messages above were sent before end-to-end encryption';
 
@@ -87,5 +108,63 @@ test.describe('messages from before end-to-end encryption', () => {
         else db.prepare("DELETE FROM settings WHERE key = 'e2ee_since'").run();
       });
     }
+  });
+});
+
+test.describe('an account from before end-to-end encryption', () => {
+  test('signs in with its password once and gets keys; a session from before is asked for it once', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    const user = makeUser('legacy');
+    const { id } = await createUserViaApi(request, user);
+    await makeLegacy(user, id);
+    // A session that began before the upgrade (the password was sent as it used to be).
+    const signedIn = await page.request.post('/api/auth/signin', {
+      data: { login: user.email, password: user.password },
+    });
+    expect(signedIn.status()).toBe(200);
+    expect(await ownKeys(page)).toBeNull();
+    await page.goto('/home');
+    const banner = page.getByRole('status').filter({ hasText: 'Parley now encrypts your messages end to end.' });
+    await expect(banner).toBeVisible();
+    await shotSizes(page, 'e2ee-legacy-setup-banner');
+    await banner.getByRole('button', { name: 'Set up' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set up end-to-end encryption' });
+    await dialog.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await dialog.getByRole('button', { name: 'Set up' }).click();
+    await expectToast(page, 'Could Not Unlock', 'The current password is incorrect');
+    await dialog.getByLabel('Password', { exact: true }).fill(user.password);
+    await dialog.getByRole('button', { name: 'Set up' }).click();
+    await expectToast(page, 'Encryption Set Up');
+    await expect(banner).toHaveCount(0);
+    const keys = await ownKeys(page);
+    expect(keys?.publicKeys.ik).toBeTruthy();
+
+    // Another account from before signs in through the form: the password goes once, keys come with it.
+    const other = makeUser('legacy');
+    const otherId = (await createUserViaApi(request, other)).id;
+    await makeLegacy(other, otherId);
+    const context = await browser.newContext();
+    const fresh = await context.newPage();
+    const sent: string[] = [];
+    fresh.on('request', (r) => {
+      if ((r.postData() ?? '').includes(other.password)) sent.push(new URL(r.url()).pathname);
+    });
+    await fresh.goto('/signin');
+    await submitSignIn(fresh, other.email, other.password);
+    await expectToast(fresh, 'Welcome Back!', 'Successfully signed in');
+    await expect(fresh).toHaveURL(/\/home$/);
+    expect((await ownKeys(fresh))?.publicKeys.ik).toBeTruthy();
+    await expect(fresh.getByRole('status').filter({ hasText: 'end to end' })).toHaveCount(0);
+    // The password reached the server this one last time: the sign-in and the upgrade, nothing else.
+    expect(sent.sort()).toEqual(['/api/auth/signin', '/api/me/upgrade-auth']);
+    // From now on only the derived secret works: the password itself is refused.
+    const again = await fresh.request.post('/api/auth/signin', {
+      data: { login: other.email, password: other.password },
+    });
+    expect(again.status()).toBe(401);
+    await context.close();
   });
 });

@@ -17,6 +17,12 @@ import {
   sealBundle,
 } from '@app/e2ee';
 import type { OwnKeys, PreloginResponse } from '@app/protocol';
+import { hashSecret } from '../auth/passwords.ts';
+
+/** What a server from before end-to-end encryption stored for a password: argon2id of the password itself. */
+export function legacyPasswordHash(password: string): Promise<string> {
+  return hashSecret(password);
+}
 
 /** Cheap scrypt for tests (servers under test run with KDF_COST=10). */
 export const TEST_KDF: KdfParams = { alg: 'scrypt', N: 2 ** 10, r: 8, p: 1 };

@@ -11,6 +11,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { upgradeLegacy } from '@/lib/keys/account-keys';
 import { type KeyStatus, keyStatus, unlockHistory, unlockThisBrowser } from '@/lib/keys/locked-history';
 import { useSession } from '@/lib/session';
 import { type UnlockField, UnlockForm } from './unlock-form';
@@ -23,6 +24,9 @@ const CURRENT: UnlockField = {
 
 interface Ask {
   banner: string;
+  /** The banner's button and the form's submit (default 'Unlock'). */
+  action?: string;
+  success?: string;
   title: string;
   description: string;
   fields: UnlockField[];
@@ -48,6 +52,16 @@ const ASKS: Record<Exclude<KeyStatus, 'ok'>, Ask> = {
     unlock: (user, [old, current]) => unlockHistory(user, old ?? '', current ?? ''),
   },
   nokeys: THIS_BROWSER,
+  legacy: {
+    banner: 'Parley now encrypts your messages end to end. Enter your password once to set it up.',
+    title: 'Set up end-to-end encryption',
+    action: 'Set up',
+    success: 'Encryption Set Up',
+    description:
+      'Your password makes the keys that encrypt your messages; after this, it never leaves your browser again.',
+    fields: [{ ...CURRENT, label: 'Password' }],
+    unlock: (user, [password]) => upgradeLegacy(user, password ?? ''),
+  },
   behind: {
     ...THIS_BROWSER,
     banner: 'Earlier messages were unlocked on another browser. Enter your password to read them here too.',
@@ -89,7 +103,7 @@ export function KeysBanner() {
         <Dialog open={open} onOpenChange={setOpen}>
           <DialogTrigger asChild>
             <Button size="sm" variant="outline" className="ml-7 sm:ml-0">
-              Unlock
+              {ask.action ?? 'Unlock'}
             </Button>
           </DialogTrigger>
           <DialogContent>
@@ -100,6 +114,8 @@ export function KeysBanner() {
             <UnlockForm
               key={status}
               fields={ask.fields}
+              {...(ask.success ? { success: ask.success } : {})}
+              {...(ask.action ? { action: ask.action } : {})}
               unlock={async (values) => {
                 await ask.unlock(user, values);
               }}

@@ -20,10 +20,16 @@ export interface UnlockField {
  */
 export function UnlockForm({
   fields,
+  success = 'Messages Unlocked',
+  action = 'Unlock',
   unlock,
   done,
 }: {
   fields: UnlockField[];
+  /** The toast's title once it worked. */
+  success?: string;
+  /** The submit button's label. */
+  action?: string;
   unlock: (values: string[]) => Promise<void>;
   done: () => void;
 }) {
@@ -37,7 +43,7 @@ export function UnlockForm({
     try {
       await unlock(values);
       client?.crypto.reset();
-      notify('Messages Unlocked');
+      notify(success);
       done();
     } catch (e) {
       notifyError('Could Not Unlock', e instanceof Error ? e.message : undefined);
@@ -57,7 +63,7 @@ export function UnlockForm({
       ))}
       <DialogFooter>
         <Button type="submit" disabled={busy}>
-          {busy ? 'Unlocking...' : 'Unlock'}
+          {busy ? `${action}...` : action}
         </Button>
       </DialogFooter>
     </form>

@@ -58,9 +58,10 @@ export async function unlockHistory(user: Me, oldPassword: string, currentPasswo
 /**
  * - `locked`: history from before a reset is sealed by an old password;
  * - `nokeys`: this browser holds no copy of the keys (signed in before it kept one, or storage cleared);
- * - `behind`: another browser brought back keys this copy lacks (or the identity changed).
+ * - `behind`: another browser brought back keys this copy lacks (or the identity changed);
+ * - `legacy`: an account from before end-to-end encryption, signed in since before it: no keys yet.
  */
-export type KeyStatus = 'ok' | 'locked' | 'nokeys' | 'behind';
+export type KeyStatus = 'ok' | 'locked' | 'nokeys' | 'behind' | 'legacy';
 
 export async function keyStatus(user: Me): Promise<KeyStatus> {
   const [local, archive, own] = await Promise.all([
@@ -68,7 +69,10 @@ export async function keyStatus(user: Me): Promise<KeyStatus> {
     lockedArchive(),
     api(ownKeysResponseSchema, 'GET', API.keys),
   ]);
-  if (!own.keys) return 'ok';
+  if (!own.keys) {
+    const pre = await prelogin(user.username);
+    return 'salt' in pre ? 'ok' : 'legacy';
+  }
   if (!local) return 'nokeys';
   if (archive.length > 0) return 'locked';
   const held = new Set([local.ik.x, ...(local.past ?? [])]);
