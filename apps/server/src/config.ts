@@ -1,6 +1,6 @@
 /** Every setting the server reads, from the environment, with embedded defaults. */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -125,12 +125,25 @@ function int(value: string | undefined, fallback: number): number {
 }
 
 /** A random secret kept in DATA_DIR, so sessions survive restarts without any set-up. */
-function loadOrCreateSecret(dataDir: string): string {
+/**
+ * The session secret in the data folder, made on first start. Several processes starting
+ * at once on a new folder agree on one: each writes its candidate to a file of its own and
+ * links it into place, which only the first link does (a reader never sees a half-written file).
+ */
+export function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'session-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  if (!existsSync(file)) {
+    const candidate = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(candidate, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    try {
+      linkSync(candidate, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      rmSync(candidate, { force: true });
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
