@@ -5,6 +5,9 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // Always defined, so a normal build keeps neither the test-only null cipher's switch nor its
+  // code (packages/e2ee/src/message.ts); on only in a build made with PARLEY_TEST_NULL_CIPHER=1.
+  define: { __PARLEY_TEST_NULL_CIPHER__: JSON.stringify(process.env.PARLEY_TEST_NULL_CIPHER === '1') },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

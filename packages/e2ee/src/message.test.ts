@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromBase64Url, toBase64Url } from './bytes.ts';
 import { openChatKey } from './chat-key.ts';
 import { E2EEAuthError } from './errors.ts';
@@ -84,5 +84,32 @@ describe('message sealing', () => {
     const ct = await encryptMessage(aliceKey, place, header, 'hello bob');
     const bobKey = await openChatKey(bob.keys, envelope, alice.publicKeys.ik);
     expect((await decryptMessage(bobKey, place, ct)).text).toBe('hello bob');
+  });
+});
+
+describe('the test-only null cipher', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('is off unless a build defines the switch: the text is nowhere in the ciphertext', async () => {
+    const ct = await encryptMessage(await key(), place, header, 'plain words');
+    expect(Buffer.from(fromBase64Url(ct)).includes(Buffer.from('plain words'))).toBe(false);
+  });
+
+  it('when a test build turns it on, carries the padded text in the same header and length, and reads it back', async () => {
+    vi.stubGlobal('__PARLEY_TEST_NULL_CIPHER__', true);
+    vi.resetModules();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const nulled = await import('./message.ts');
+    const k = await key();
+    const ct = await nulled.encryptMessage(k, place, { epoch: 3, rev: 2 }, 'plain words');
+    expect(Buffer.from(fromBase64Url(ct)).includes(Buffer.from('plain words'))).toBe(true);
+    expect(nulled.messageHeader(ct)).toEqual({ epoch: 3, rev: 2 });
+    expect(ct.length).toBe((await encryptMessage(k, place, { epoch: 3, rev: 2 }, 'plain words')).length);
+    expect((await nulled.decryptMessage(k, place, ct, { epoch: 3, rev: 2 })).text).toBe('plain words');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('PARLEY TEST BUILD'));
   });
 });

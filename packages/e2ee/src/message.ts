@@ -21,6 +21,18 @@ const LABEL = 'parley/msg/v1';
 const HEADER_BYTES = 7;
 export const MESSAGE_OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES;
 
+/**
+ * The test-only null cipher, a build-time constant. apps/web's Vite config always defines
+ * it: `false`, unless the build ran with PARLEY_TEST_NULL_CIPHER=1, so a normal build
+ * holds neither the switch nor the code behind it (the minifier drops both). When on,
+ * messages carry their padded plaintext where the AES-GCM output goes (a zero nonce and
+ * tag around it, same header and length, so the server takes them): the browser test
+ * that builds the web app so proves its scan for plaintext at rest can fail
+ * (e2e/tests/e2ee-at-rest.spec.ts). Anything else (Node, Vitest) leaves it undefined: off.
+ */
+declare const __PARLEY_TEST_NULL_CIPHER__: boolean | undefined;
+const NULL_CIPHER = typeof __PARLEY_TEST_NULL_CIPHER__ !== 'undefined' && __PARLEY_TEST_NULL_CIPHER__ === true;
+
 /** Who and where a message is: what the server says about it, and what its AAD binds. */
 export interface MessagePlace {
   chatId: string;
@@ -49,6 +61,11 @@ export async function encryptMessage(
   text: string,
 ): Promise<string> {
   const plain = pad(concat(new Uint8Array([TEXT]), utf8(text)));
+  if (NULL_CIPHER) {
+    console.warn('PARLEY TEST BUILD: messages are NOT encrypted (PARLEY_TEST_NULL_CIPHER)');
+    const open = concat(new Uint8Array(NONCE_BYTES), plain, new Uint8Array(TAG_BYTES));
+    return toBase64Url(concat(new Uint8Array([FORMAT]), u32(header.epoch), u16(header.rev), open));
+  }
   const sealed = await aeadSeal(await messageKey(chatKey, place, header.rev), plain, aad(place, header));
   return toBase64Url(concat(new Uint8Array([FORMAT]), u32(header.epoch), u16(header.rev), sealed));
 }
@@ -81,7 +98,9 @@ export async function decryptMessage(
     if (expected?.epoch !== undefined && expected.epoch !== header.epoch) throw new E2EEAuthError('The message');
     if (expected?.rev !== undefined && expected.rev !== header.rev) throw new E2EEAuthError('The message');
     const data = fromBase64Url(ct).subarray(HEADER_BYTES);
-    const plain = unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
+    const plain = NULL_CIPHER
+      ? unpad(data.subarray(NONCE_BYTES, data.length - TAG_BYTES))
+      : unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
     if (plain[0] !== TEXT) throw new E2EEAuthError('The message');
     return { text: fromUtf8(plain.subarray(1)), ...header };
   });
