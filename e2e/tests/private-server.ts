@@ -15,11 +15,22 @@ export interface PrivateServer {
   dataDir: string;
   /** The server's SQLite file, for rows the tests write directly. */
   dbFile: string;
+  /** Everything it has printed (its log). */
+  output(): string;
   stop(): Promise<void>;
 }
 
+export interface PrivateServerOptions {
+  /** The web build it serves (WEB_DIST); default: the suite's. */
+  webDist?: string;
+  /** Default 'warn'. */
+  logLevel?: string;
+  /** More settings (DATABASE_URL and REDIS_URL put it on PostgreSQL and Redis). */
+  env?: Record<string, string>;
+}
+
 /** Starts apps/server (serving the same web build as the suite's server) and waits for /healthz. */
-export async function startPrivateServer(): Promise<PrivateServer> {
+export async function startPrivateServer(opts: PrivateServerOptions = {}): Promise<PrivateServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -31,11 +42,13 @@ export async function startPrivateServer(): Promise<PrivateServer> {
     DATA_DIR: dataDir,
     PUBLIC_URL: baseURL,
     ADMIN_EMAIL: 'admin@example.com',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: opts.logLevel ?? 'warn',
     RATE_LIMIT_SIGNUP_PER_IP: '10000',
     RATE_LIMIT_SIGNIN_PER_IP: '10000',
     RATE_LIMIT_MAIL_PER_IP: '10000',
     RATE_LIMIT_API_PER_MINUTE: '100000',
+    ...(opts.webDist ? { WEB_DIST: opts.webDist } : {}),
+    ...opts.env,
   });
   const server = await spawnServer({ env, healthz: baseURL }).catch((e: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
@@ -45,7 +58,7 @@ export async function startPrivateServer(): Promise<PrivateServer> {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { baseURL, dataDir, dbFile: path.join(dataDir, 'parley.sqlite'), stop };
+  return { baseURL, dataDir, dbFile: path.join(dataDir, 'parley.sqlite'), output: server.output, stop };
 }
 
 /** Runs `fn` on the server's database (busy-waiting up to 5 s for the server's writes). */
