@@ -1,14 +1,30 @@
 /**
  * End-to-end encryption of messages (issue 14): a changed ciphertext shows "This message
- * couldn't be verified", and a new browser reads the whole history after signing in with
- * the password. (What the server keeps is ciphertext only: e2ee-at-rest.spec.ts.)
+ * couldn't be verified"; a new browser reads the whole history after signing in with the
+ * password, again after a password change and after signing out and in; two people
+ * writing first at the same moment end up with one chat key. (What the server keeps is
+ * ciphertext only: e2ee-at-rest.spec.ts.)
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { chatIdOf } from '@app/protocol';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { E2E_DATA_DIR } from '../env.ts';
-import { bubble, expect, openChat, openMessageMenu, send, shotSizes, test } from './chat-helpers.ts';
+import { expectToast } from './auth-helpers.ts';
+import {
+  bubble,
+  chatRow,
+  expect,
+  openChat,
+  openMessageMenu,
+  type Person,
+  send,
+  shotSizes,
+  test,
+  tick,
+} from './chat-helpers.ts';
+import { signInViaApi } from './fixtures.ts';
 
 const DB_FILE = path.join(E2E_DATA_DIR, 'parley.sqlite');
 const UNVERIFIED = "This message couldn't be verified";
@@ -21,6 +37,83 @@ function withDb<T>(run: (db: Database.Database) => T): T {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Reads the chat with `peer` as someone would in this browser: its preview on the chat
+ * list, the newest page, then older ones scrolling up to the first message, then down
+ * again through every row. Every text is there once, in order, and opened.
+ */
+async function readHistory(page: Page, peer: Person, texts: string[]): Promise<void> {
+  const newest = texts.at(-1) as string;
+  await page.goto('/home');
+  await expect(chatRow(page, peer.handle)).toContainText(newest);
+  await openChat(page, peer);
+  await expect(bubble(page, newest)).toBeVisible();
+  const list = page.getByRole('region', { name: `Conversation with ${peer.handle}` });
+  await expect
+    .poll(
+      async () => {
+        await list.evaluate((el) => {
+          el.scrollTop = 0;
+        });
+        return page.getByText(texts[0] as string, { exact: true }).count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+  const shown = page.locator('[data-message-id] p');
+  const read: string[] = [];
+  for (let moved = true; moved; ) {
+    // Rows still opening show no text yet.
+    await expect.poll(() => shown.evaluateAll((ps) => ps.every((p) => p.textContent))).toBe(true);
+    for (const t of await shown.allTextContents()) if (!read.includes(t)) read.push(t);
+    moved = await list.evaluate(async (el) => {
+      const before = el.scrollTop;
+      el.scrollTop = before + el.clientHeight / 2;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return el.scrollTop > before;
+    });
+  }
+  expect(read).toEqual(texts);
+}
+
+/**
+ * Two browsers' first messages cross in flight: each one's first send that brings a chat
+ * key is held (with whatever that socket sends after it, in order) until the other's has
+ * been made too, then both go to the server. Neither can learn the other's key first, on
+ * any machine however fast or slow. Returns the epoch of the key each one made, by
+ * handle, and the handles of those whose send the server refused with 'conflict'.
+ */
+async function crossFirstKeys(people: Person[]): Promise<{ made: Map<string, number>; refused: string[] }> {
+  const made = new Map<string, number>();
+  const refused: string[] = [];
+  let release = () => {};
+  const both = new Promise<void>((r) => {
+    release = r;
+  });
+  for (const p of people) {
+    await p.context.routeWebSocket(/\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        if (typeof message === 'string' && JSON.parse(message).code === 'conflict') refused.push(p.handle);
+        ws.send(message);
+      });
+      let queue = Promise.resolve();
+      ws.onMessage((message) => {
+        queue = queue.then(async () => {
+          const frame = typeof message === 'string' ? JSON.parse(message) : null;
+          if (frame?.t === 'send' && frame.chatKey && !made.has(p.handle)) {
+            made.set(p.handle, frame.chatKey.epoch);
+            if (made.size === people.length) release();
+            await both;
+          }
+          server.send(message);
+        });
+      });
+    });
+  }
+  return { made, refused };
 }
 
 async function idOf(page: Page, text: string): Promise<string> {
@@ -67,33 +160,81 @@ test.describe('sealed messages', () => {
     await shotSizes(fresh, 'message-unverified');
   });
 
-  test('a new browser reads 120 messages of history after signing in, newest first, older on scroll-up', async ({
+  test('a new browser reads 120 messages of history after signing in, again after a password change, and after signing out and in', async ({
     people,
   }) => {
-    test.setTimeout(120_000);
+    // The 120 sends (about 40 s), then the whole history read three times.
+    test.setTimeout(240_000);
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     const tag = randomUUID().slice(0, 6);
+    const texts = Array.from({ length: 120 }, (_, i) => `history ${tag} #${i + 1}`);
     await openChat(alice.page, bob);
-    for (let i = 1; i <= 120; i++) await send(alice.page, `history ${tag} #${i}`);
-    await expect(bubble(alice.page, `history ${tag} #120`).getByRole('img', { name: 'Sent' })).toBeVisible();
+    for (const t of texts) await send(alice.page, t);
+    // The outbox drains in order: the last one sent, all were (a busy machine takes a while).
+    await expect(tick(bubble(alice.page, texts[119] as string), 'Sent')).toBeVisible({ timeout: 30_000 });
 
     // Bob in a browser that has never seen him: only the password.
-    const later = await people.signIn(bob.user, bob.id);
-    await openChat(later.page, alice);
-    await expect(bubble(later.page, `history ${tag} #120`)).toBeVisible();
-    const list = later.page.getByRole('region', { name: /Conversation with/ });
-    await expect
-      .poll(
-        async () => {
-          await list.evaluate((el) => {
-            el.scrollTop = 0;
-          });
-          return later.page.getByText(`history ${tag} #1`, { exact: true }).count();
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(1);
-    await expect(later.page.getByText(UNVERIFIED)).toHaveCount(0);
+    const second = await people.signIn(bob.user, bob.id);
+    await readHistory(second.page, alice, texts);
+
+    // He changes his password there, on the Account screen; a third browser signs in with the new one.
+    const changed = { ...bob.user, password: 'changed-secret-7' };
+    await second.page.goto('/account');
+    const form = second.page.getByRole('region', { name: 'Change Password' });
+    await form.locator('#account-current-password').fill(bob.user.password);
+    await form.locator('#account-new-password').fill(changed.password);
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(second.page, 'Password Updated', undefined, 'success');
+    const third = await people.signIn(changed, bob.id);
+    await readHistory(third.page, alice, texts);
+
+    // He signs out there (this browser's keys go with the session) and in again.
+    await third.page.goto('/account');
+    await third.page.getByRole('button', { name: 'Logout' }).click();
+    await expect(third.page).toHaveURL(/\/signin$/);
+    await signInViaApi(third.page, changed.email, changed.password);
+    await readHistory(third.page, alice, texts);
+  });
+
+  test('two people who never talked write first at the same moment: one chat key, both messages read on both sides', async ({
+    people,
+  }) => {
+    const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
+    const { made, refused } = await crossFirstKeys([alice, bob]);
+    await openChat(alice.page, bob);
+    await openChat(bob.page, alice);
+    const tag = randomUUID().slice(0, 8);
+    const first = { [alice.id]: `first from alice ${tag}`, [bob.id]: `first from bob ${tag}` };
+    const inputs = [alice, bob].map((p) => p.page.getByRole('textbox', { name: 'Message', exact: true }));
+    await Promise.all([alice, bob].map((p, i) => inputs[i]?.fill(first[p.id] as string)));
+    // Both composers submitted together.
+    await Promise.all(inputs.map((input) => input.press('Enter')));
+
+    for (const p of [alice, bob]) {
+      const own = bubble(p.page, first[p.id] as string);
+      await expect(own).toBeVisible();
+      // One of the two is refused (the other's key came first) and sent again under that key.
+      await expect(tick(own, 'Pending')).toHaveCount(0, { timeout: 15_000 });
+    }
+    // Read in both browsers, in a new tab each (from the server, not the sender's own copy).
+    for (const p of [alice, bob]) {
+      const tab = await p.context.newPage();
+      await openChat(tab, p === alice ? bob : alice);
+      for (const text of Object.values(first)) await expect(bubble(tab, text)).toBeVisible();
+      await expect(tab.getByText(UNVERIFIED)).toHaveCount(0);
+    }
+    const keys = withDb((db) =>
+      db.prepare('SELECT epoch FROM chat_keys WHERE chat_id = ?').all(chatIdOf(alice.id, bob.id)),
+    );
+    expect(keys).toEqual([{ epoch: 1 }]);
+    // Both browsers made a key for epoch 1, and the server refused the second to arrive.
+    expect(made).toEqual(
+      new Map([
+        [alice.handle, 1],
+        [bob.handle, 1],
+      ]),
+    );
+    expect(refused).toHaveLength(1);
   });
 
   test('both people see the same security code, 60 digits in 12 groups', async ({ people }) => {
