@@ -84,11 +84,11 @@ test.describe('a password reset', () => {
     await fresh.page.goto('/home');
     await banner.getByRole('button', { name: 'Unlock' }).click();
     const dialog = fresh.page.getByRole('dialog', { name: 'Unlock earlier messages' });
-    await dialog.getByLabel('Old Password', { exact: true }).fill('not-the-old-one');
+    await dialog.getByLabel('Old Password or Recovery Key', { exact: true }).fill('not-the-old-one');
     await dialog.getByLabel('Current Password', { exact: true }).fill(newPassword);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
-    await expectToast(fresh.page, 'Could Not Unlock', 'The old password is incorrect');
-    await dialog.getByLabel('Old Password', { exact: true }).fill(alice.user.password);
+    await expectToast(fresh.page, 'Could Not Unlock', 'The old password or recovery key is incorrect');
+    await dialog.getByLabel('Old Password or Recovery Key', { exact: true }).fill(alice.user.password);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     await expectToast(fresh.page, 'Messages Unlocked');
     await expect(banner).toHaveCount(0);
@@ -140,5 +140,42 @@ test.describe('a password reset', () => {
     await expect(behind).toHaveCount(0);
     await openChat(fresh.page, bob);
     await expect(bubble(fresh.page, 'old from alice')).toBeVisible();
+  });
+
+  test('a recovery key made before the reset unlocks the history', async ({ people, page }) => {
+    test.setTimeout(90_000);
+    const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
+    await conversationWith(alice, bob, ['kept by the key, alice', 'kept by the key, bob']);
+    await alice.page.goto('/account');
+    const section = alice.page.getByRole('region', { name: 'Recovery Key' });
+    await expect(section.getByText('You have no recovery key.')).toBeVisible();
+    await section.getByRole('button', { name: 'Create Recovery Key' }).click();
+    const create = alice.page.getByRole('dialog', { name: 'Create a recovery key' });
+    await create.getByLabel('Password', { exact: true }).fill(alice.user.password);
+    await create.getByRole('button', { name: 'Create' }).click();
+    const shown = alice.page.getByRole('dialog', { name: 'Your recovery key' });
+    const key = (await shown.getByTestId('recovery-key').textContent()) ?? '';
+    expect(key).toMatch(/^([A-Z2-7]{4}-){6}[A-Z2-7]{4}$/);
+    await shotSizes(alice.page, 'e2ee-recovery-key');
+    await shown.getByRole('button', { name: 'I saved it' }).click();
+    await expect(section.getByText(/^You made a recovery key on /)).toBeVisible();
+
+    const newPassword = 'after-reset-pw-3';
+    await resetByMail(page, alice, newPassword);
+    const fresh = await people.signIn({ ...alice.user, password: newPassword }, alice.id);
+    await openChat(fresh.page, bob);
+    await expect(bubbles(fresh.page).filter({ hasText: LOCKED })).toHaveCount(2);
+    await fresh.page.goto('/home');
+    const banner = fresh.page.getByRole('status').filter({ hasText: BANNER });
+    await banner.getByRole('button', { name: 'Unlock' }).click();
+    const dialog = fresh.page.getByRole('dialog', { name: 'Unlock earlier messages' });
+    // Typed as people type it: lower case, spaces for dashes.
+    await dialog.getByLabel('Old Password or Recovery Key', { exact: true }).fill(key.toLowerCase().replace(/-/g, ' '));
+    await dialog.getByLabel('Current Password', { exact: true }).fill(newPassword);
+    await dialog.getByRole('button', { name: 'Unlock' }).click();
+    await expectToast(fresh.page, 'Messages Unlocked');
+    await openChat(fresh.page, bob);
+    await expect(bubble(fresh.page, 'kept by the key, alice')).toBeVisible();
+    await expect(bubble(fresh.page, 'kept by the key, bob')).toBeVisible();
   });
 });

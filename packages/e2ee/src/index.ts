@@ -9,3 +9,4 @@ export * from './fingerprint.ts';
 export * from './kdf.ts';
 export * from './message.ts';
 export { PAD_MIN, paddedLength, padmeLength } from './padding.ts';
+export * from './recovery-key.ts';

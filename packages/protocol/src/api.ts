@@ -104,6 +104,11 @@ export const API = {
    * current one (the history they open is locked until the old password unlocks it).
    */
   keysArchive: '/api/me/keys/archive',
+  /**
+   * GET: the account's keys sealed under its recovery key (null: none). PUT: a new one
+   * (the password confirms it). DELETE: none any more (the password confirms it).
+   */
+  keysRecovery: '/api/me/keys/recovery',
   /** POST: a legacy account's first keys (the password is sent this one last time). */
   upgradeAuth: '/api/me/upgrade-auth',
   verifyPin: '/api/me/pin/verify',

@@ -207,3 +207,14 @@ export const upgradeAuthSchema = z.strictObject({
   credentials: credentialsSchema,
   keys: newKeysSchema,
 });
+
+/**
+ * The account's keys sealed under a recovery key the user wrote down (design 2.5): it
+ * brings back, after a password reset, what the old password would have.
+ */
+export const recoveryBundleSchema = z.strictObject({ bundle: sealedBundleSchema, createdAt: z.number().int() });
+export const recoveryResponseSchema = z.object({ recovery: recoveryBundleSchema.nullable() });
+/** PUT /api/me/keys/recovery. */
+export const putRecoverySchema = z.strictObject({ auth: authSchema, bundle: sealedBundleSchema });
+/** DELETE /api/me/keys/recovery. */
+export const deleteRecoverySchema = z.strictObject({ auth: authSchema });

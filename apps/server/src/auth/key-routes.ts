@@ -6,11 +6,13 @@
 import {
   API,
   type ArchivedBundle,
+  deleteRecoverySchema,
   MSG,
   type OwnKeys,
   type PreloginResponse,
   preloginSchema,
   putKeysSchema,
+  putRecoverySchema,
   upgradeAuthSchema,
 } from '@app/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -26,6 +28,12 @@ function keysMoved(): HttpError {
 export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { keys, config, throttle } = ctx;
   const auth = requireAuth(ctx);
+  /** The password (its `auth`) confirms a change of what can open the keys. */
+  const confirm = async (user: { id: string; passwordHash: string }, given: string) => {
+    if (!(await throttle.confirmPassword(user.id, user.passwordHash, given))) {
+      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
+    }
+  };
 
   app.post(API.prelogin, async (req): Promise<PreloginResponse> => {
     const { login } = parseBody(preloginSchema, req.body);
@@ -42,6 +50,27 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get(API.keysArchive, { preHandler: auth }, async (req): Promise<{ archived: ArchivedBundle[] }> => {
     return { archived: await keys.lockedArchive(authOf(req).user.id) };
+  });
+
+  app.get(API.keysRecovery, { preHandler: auth }, async (req) => {
+    return { recovery: await keys.recovery(authOf(req).user.id) };
+  });
+
+  app.put(API.keysRecovery, { preHandler: auth }, async (req, reply) => {
+    const { user } = authOf(req);
+    const input = parseBody(putRecoverySchema, req.body);
+    await confirm(user, input.auth);
+    await keys.setRecovery(user.id, input.bundle, Date.now());
+    req.log.info({ userId: user.id }, 'recovery key set');
+    return reply.code(204).send();
+  });
+
+  app.delete(API.keysRecovery, { preHandler: auth }, async (req, reply) => {
+    const { user } = authOf(req);
+    await confirm(user, parseBody(deleteRecoverySchema, req.body).auth);
+    await keys.setRecovery(user.id, null, Date.now());
+    req.log.info({ userId: user.id }, 'recovery key removed');
+    return reply.code(204).send();
   });
 
   app.put(API.keys, { preHandler: auth }, async (req): Promise<{ keys: OwnKeys | null }> => {
@@ -65,9 +94,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     const a = authOf(req);
     const input = parseBody(upgradeAuthSchema, req.body);
     if (a.user.authVersion !== 0) throw keysMoved();
-    if (!(await throttle.confirmPassword(a.user.id, a.user.passwordHash, input.password))) {
-      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
-    }
+    await confirm(a.user, input.password);
     const stored = await acceptCredentials(config, input.credentials);
     if (!(await keys.upgrade(a.user.id, stored, input.keys, Date.now()))) throw keysMoved();
     ctx.devices.remember(reply, { id: a.user.id, passwordHash: stored.authHash });

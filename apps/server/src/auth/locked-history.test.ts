@@ -7,10 +7,10 @@
  * it names, and only its owner's. Runs on SQLite, and on PostgreSQL too when
  * TEST_DATABASE_URL is set.
  */
-import { createAccount, mergeBundles, openBundle, sealBundle } from '@app/e2ee';
+import { createAccount, mergeBundles, newRecoveryKey, openBundle, recoveryWrapKey, sealBundle } from '@app/e2ee';
 import { API, type ArchivedBundle, type OwnKeys } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
-import { deriveKeys, ownKeysOf, resetPasswordBody, resetToken } from '../test/accounts.ts';
+import { authOf, deriveKeys, ownKeysOf, randomAuth, resetPasswordBody, resetToken } from '../test/accounts.ts';
 import {
   ENGINES,
   expectError,
@@ -134,5 +134,56 @@ describe.each(ENGINES)('on $name', ({ url }) => {
     // Identity 1 is back; identity 2 (sealed by the second password) is still locked.
     expect((await archiveOf(c)).map((a) => [a.idVersion, a.ik])).toEqual([[2, second.ik]]);
     expect((put.body.keys as OwnKeys).publicKeys.identities).toHaveLength(3);
+  });
+
+  it('a recovery bundle: set and replaced with the password, read by its owner only, survives a reset, goes with the account', async () => {
+    const { client, user, input, secrets } = await signUp(t);
+    const other = await signUp(t);
+    const rec = await newRecoveryKey();
+    const bundle = await sealBundle(secrets.contents, await recoveryWrapKey(rec.key), user.id, 0);
+    const get = async (c: TestClient) =>
+      (await c.request<{ recovery: { bundle: string; createdAt: number } | null }>('GET', API.keysRecovery)).body
+        .recovery;
+    expect(await get(client)).toBeNull();
+    expectError(await client.request('PUT', API.keysRecovery, { auth: randomAuth(), bundle }), 403, 'wrong_password');
+    expectError(await client.request('PUT', API.keysRecovery, { bundle }), 400, 'invalid_input');
+    expectError(
+      await t.client().request('PUT', API.keysRecovery, { auth: randomAuth(), bundle }),
+      401,
+      'unauthenticated',
+    );
+    const auth = await authOf(client, input.password);
+    expect((await client.request('PUT', API.keysRecovery, { auth, bundle })).status).toBe(204);
+    expect(await get(client)).toEqual({ bundle, createdAt: expect.any(Number) });
+    expect(await get(other.client)).toBeNull();
+
+    // After a reset with a new identity, the recovery key opens the old keys and they merge.
+    const after = await resetToNewIdentity(input.email, user.id, 'new-password-5');
+    const kept = await get(after.client);
+    expect(kept?.bundle).toBe(bundle);
+    const opened = await openBundle(kept?.bundle as string, await recoveryWrapKey(rec.key), user.id, 0);
+    expect(opened).toEqual(secrets.contents);
+
+    // Removing it needs the (current) password too.
+    expectError(await after.client.request('DELETE', API.keysRecovery, { auth: randomAuth() }), 403, 'wrong_password');
+    const now = await authOf(after.client, 'new-password-5');
+    expect((await after.client.request('DELETE', API.keysRecovery, { auth: now })).status).toBe(204);
+    expect(await get(after.client)).toBeNull();
+
+    expect(
+      (
+        await other.client.request('PUT', API.keysRecovery, {
+          auth: await authOf(other.client, other.input.password),
+          bundle,
+        })
+      ).status,
+    ).toBe(204);
+    expect((await other.client.del('/api/account')).status).toBe(204);
+    const rows = await t.server.ctx.store.db
+      .selectFrom('user_recovery')
+      .select('user_id')
+      .where('user_id', '=', other.user.id)
+      .execute();
+    expect(rows).toEqual([]);
   });
 });

@@ -290,6 +290,24 @@ export class KeyStore {
     });
   }
 
+  async recovery(userId: string): Promise<{ bundle: string; createdAt: number } | null> {
+    const r = await this.db
+      .selectFrom('user_recovery')
+      .select(['bundle', 'created_at'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return r ? { bundle: r.bundle, createdAt: Number(r.created_at) } : null;
+  }
+
+  /** Replaces (or with null, removes) the account's recovery bundle. */
+  async setRecovery(userId: string, bundle: string | null, now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await lockUser(tx, userId, 'keep');
+      await tx.deleteFrom('user_recovery').where('user_id', '=', userId).execute();
+      if (bundle) await tx.insertInto('user_recovery').values({ user_id: userId, bundle, created_at: now }).execute();
+    });
+  }
+
   /** A legacy account's first keys, with the credentials that replace its password hash. */
   async upgrade(userId: string, c: StoredCredentials, keys: NewKeys, now: number) {
     return this.db.transaction().execute(async (tx) => {
@@ -312,4 +330,5 @@ export async function deleteKeys(tx: Tx, userId: string): Promise<void> {
   await tx.deleteFrom('user_keys').where('user_id', '=', userId).execute();
   await tx.deleteFrom('user_key_archive').where('user_id', '=', userId).execute();
   await tx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
+  await tx.deleteFrom('user_recovery').where('user_id', '=', userId).execute();
 }

@@ -204,6 +204,13 @@ export interface UserIdentitiesTable {
   created_at: number;
 }
 
+/** The account's keys sealed under its recovery key (migration 008). */
+export interface UserRecoveryTable {
+  user_id: string;
+  bundle: string;
+  created_at: number;
+}
+
 /** A chat's key for one epoch (migration 007). */
 export interface ChatKeysTable {
   chat_id: string;
@@ -233,5 +240,6 @@ export interface Database {
   user_keys: UserKeysTable;
   user_key_archive: UserKeyArchiveTable;
   user_identities: UserIdentitiesTable;
+  user_recovery: UserRecoveryTable;
   chat_keys: ChatKeysTable;
 }

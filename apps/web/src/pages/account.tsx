@@ -5,6 +5,7 @@ import { DeleteAccountDialog } from '@/components/delete-account-dialog';
 import { FormSection } from '@/components/form-section';
 import { PageShell } from '@/components/page-shell';
 import { PasswordField } from '@/components/password-field';
+import { RecoveryKeySection } from '@/components/recovery-key-section';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { notify, notifyError } from '@/components/ui/toaster';
@@ -41,6 +42,7 @@ export default function AccountPage() {
       </FormSection>
       <ChangeEmailForm user={user} />
       <ChangePasswordForm user={user} />
+      <RecoveryKeySection user={user} />
       <div className="grid gap-3 border-t border-border pt-6">
         <Button variant="outline" className="w-full" disabled={signingOut} onClick={signOut}>
           <LogOut aria-hidden />

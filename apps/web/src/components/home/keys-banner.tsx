@@ -44,11 +44,11 @@ const THIS_BROWSER: Ask = {
 const ASKS: Record<Exclude<KeyStatus, 'ok'>, Ask> = {
   locked: {
     banner:
-      'Messages from before your password reset are locked. Unlock them with your old password, or by signing in on a browser you used before.',
+      'Messages from before your password reset are locked. Unlock them with your old password, your recovery key, or by signing in on a browser you used before.',
     title: 'Unlock earlier messages',
     description:
-      'Enter the password you had before the reset to unlock those messages, and your current password to keep them unlocked on all your browsers.',
-    fields: [{ id: 'unlock-old-password', label: 'Old Password', autoComplete: 'off' }, CURRENT],
+      'Enter the password you had before the reset (or your recovery key) to unlock those messages, and your current password to keep them unlocked on all your browsers.',
+    fields: [{ id: 'unlock-old-password', label: 'Old Password or Recovery Key', autoComplete: 'off' }, CURRENT],
     unlock: (user, [old, current]) => unlockHistory(user, old ?? '', current ?? ''),
   },
   nokeys: THIS_BROWSER,

@@ -7,11 +7,13 @@
  * older than what another browser unlocked, opens the account's bundle again with the
  * current password.
  */
-import { API, type Me, MSG, ownKeysResponseSchema } from '@app/protocol';
+import type { BundleContents } from '@app/e2ee';
+import { API, type ArchivedBundle, type Me, MSG, ownKeysResponseSchema, recoveryResponseSchema } from '@app/protocol';
 import { ApiError, api } from '../api';
 import { coveredBy, lockedArchive, putKeys, settleKeys } from './account-keys';
 import { loadLocalKeys } from './local-keys';
 import { derivePasswordKeys, prelogin } from './password-keys';
+import { RECOVERY_VERSION } from './recovery';
 
 const SIGN_IN_AGAIN = 'Sign out and sign in again to unlock your messages.';
 
@@ -19,12 +21,39 @@ function wrongPassword(message: string = MSG.wrongPassword): ApiError {
   return new ApiError(403, { error: 'wrong_password', message });
 }
 
+/** The keys an old password or the recovery key opens of what is locked (none: it opens nothing). */
+async function openLocked(user: Me, archive: ArchivedBundle[], secret: string): Promise<BundleContents[]> {
+  const e2ee = await import('@app/e2ee');
+  const recoveryKey = await e2ee.parseRecoveryKey(secret);
+  if (recoveryKey) {
+    const r = (await api(recoveryResponseSchema, 'GET', API.keysRecovery)).recovery;
+    if (!r) return [];
+    const wrap = await e2ee.recoveryWrapKey(recoveryKey);
+    const opened = await e2ee.openBundle(r.bundle, wrap, user.id, RECOVERY_VERSION).catch(() => null);
+    return opened ? [opened] : [];
+  }
+  // Each salt is one earlier password: derive once per salt.
+  const out: BundleContents[] = [];
+  const bySalt = new Map<string, ArchivedBundle[]>();
+  for (const a of archive) bySalt.set(a.salt, [...(bySalt.get(a.salt) ?? []), a]);
+  for (const entries of bySalt.values()) {
+    const first = entries[0];
+    if (!first) continue;
+    const old = await derivePasswordKeys(secret, first.salt, first.kdf);
+    for (const a of entries) {
+      const opened = await e2ee.openBundle(a.bundle, old.wrapKey, user.id, a.bundleVersion).catch(() => null);
+      if (opened) out.push(opened);
+    }
+  }
+  return out;
+}
+
 /**
- * Unlocks the history from before a reset with `oldPassword` (any earlier password that
- * sealed an archived bundle); `currentPassword` seals the result. Returns how many
- * archived bundles were brought back (0: nothing was locked).
+ * Unlocks the history from before a reset with `oldSecret`: any earlier password that
+ * sealed an archived bundle, or the recovery key; `currentPassword` seals the result.
+ * Returns how many archived bundles were brought back (0: nothing was locked).
  */
-export async function unlockHistory(user: Me, oldPassword: string, currentPassword: string): Promise<number> {
+export async function unlockHistory(user: Me, oldSecret: string, currentPassword: string): Promise<number> {
   const archive = await lockedArchive();
   if (archive.length === 0) return 0;
   const e2ee = await import('@app/e2ee');
@@ -37,20 +66,9 @@ export async function unlockHistory(user: Me, oldPassword: string, currentPasswo
     .openBundle(own.bundle, now.wrapKey, user.id, own.bundleVersion)
     .catch(() => Promise.reject(wrongPassword()));
   let contents = current;
-  // Each salt is one earlier password: derive once per salt.
-  const bySalt = new Map<string, typeof archive>();
-  for (const a of archive) bySalt.set(a.salt, [...(bySalt.get(a.salt) ?? []), a]);
-  for (const entries of bySalt.values()) {
-    const first = entries[0];
-    if (!first) continue;
-    const old = await derivePasswordKeys(oldPassword, first.salt, first.kdf);
-    for (const a of entries) {
-      const opened = await e2ee.openBundle(a.bundle, old.wrapKey, user.id, a.bundleVersion).catch(() => null);
-      if (opened) contents = e2ee.mergeBundles(contents, opened);
-    }
-  }
+  for (const opened of await openLocked(user, archive, oldSecret)) contents = e2ee.mergeBundles(contents, opened);
   const merged = coveredBy(archive, contents);
-  if (merged.length === 0) throw wrongPassword('The old password is incorrect');
+  if (merged.length === 0) throw wrongPassword('The old password or recovery key is incorrect');
   await putKeys(user.id, contents, now.wrapKey, own.bundleVersion + 1, null, merged);
   return merged.length;
 }
