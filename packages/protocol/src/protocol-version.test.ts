@@ -32,9 +32,10 @@ const PINNED: Record<number, string> = {
   7: '02a610b25ffb7edc',
   /**
    * Every identity a user has had, in public keys (`identities`); the locked-history archive;
-   * `merged` in PUT keys; `migrate` (legacy messages re-encrypted); `e2eeSince` in public settings.
+   * `merged` in PUT keys; `migrate` (legacy messages re-encrypted); `e2eeSince` in public settings;
+   * the recovery bundle (GET, PUT, DELETE /api/me/keys/recovery).
    */
-  8: '797c64f48ad5a614',
+  8: 'd6ee2280534169f8',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */
