@@ -9,6 +9,7 @@ import { chatIdOf } from '@app/protocol';
 import { sampleCiphertext } from '@app/protocol/test/samples';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, LOOSE_LIMITS, useTestServer } from '../test/harness.ts';
+import { messageRow } from '../test/legacy-plaintext.ts';
 import { connectedPerson, type Person } from '../test/people.ts';
 
 describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url }) => {
@@ -21,24 +22,8 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
     const chatId = chatIdOf(a.user.id, b.user.id);
     for (const [i, m] of legacy.entries()) {
       const to = m.from === a ? b : a;
-      await db()
-        .insertInto('messages')
-        .values({
-          chat_id: chatId,
-          id: m.id,
-          sender_id: m.from.user.id,
-          recipient_id: to.user.id,
-          text: m.text,
-          sealed: 0,
-          rev: 0,
-          timestamp: sealed.timestamp - 1000 + i,
-          status: 'read',
-          edited: 0,
-          deleted: 0,
-          delivered_at: null,
-          read_at: null,
-        })
-        .execute();
+      const row = messageRow(chatId, m.id, m.from.user.id, to.user.id, sealed.timestamp - 1000 + i, { text: m.text });
+      await db().insertInto('messages').values(row).execute();
     }
     return { chatId, sealed };
   }
@@ -112,24 +97,10 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
     const b = await connectedPerson(t);
     const { chatId, sealed } = await chatWithLegacy(a, b, []);
     // The newest message is from before (as an upgraded deployment can have it).
-    await db()
-      .insertInto('messages')
-      .values({
-        chat_id: chatId,
-        id: 'legacy-newest',
-        sender_id: a.user.id,
-        recipient_id: b.user.id,
-        text: 'newest plain',
-        sealed: 0,
-        rev: 0,
-        timestamp: sealed.timestamp + 1000,
-        status: 'sent',
-        edited: 0,
-        deleted: 0,
-        delivered_at: null,
-        read_at: null,
-      })
-      .execute();
+    const newest = messageRow(chatId, 'legacy-newest', a.user.id, b.user.id, sealed.timestamp + 1000, {
+      text: 'newest plain',
+    });
+    await db().insertInto('messages').values(newest).execute();
     await db()
       .updateTable('user_chats')
       .set({

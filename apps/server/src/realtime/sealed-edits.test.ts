@@ -128,6 +128,32 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     );
   });
 
+  it('a deletion also removes every ciphertext of the message from the update log; a resume still replays in order', async () => {
+    const a = await person();
+    const b = await person();
+    const keep = await a.ws.sendMessage(b.user.id, 'stays in the log');
+    const gone = await a.ws.sendMessage(b.user.id, 'first words');
+    const edited = await a.ws.editMessage(gone.chatId, gone.id, 'second words');
+    await b.ws.request('read', { peerId: a.user.id });
+    await waitUpdate(a.ws, 'message', 0, (u) => u.message.id === gone.id && u.message.status === 'read');
+    const logOf = (userId: string) =>
+      db().selectFrom('user_updates').select(['seq', 'payload']).where('user_id', '=', userId).orderBy('seq').execute();
+    const before = await logOf(b.user.id);
+    expect(before.some((r) => r.payload.includes(gone.ct as string))).toBe(true);
+    await a.ws.request('delete', { chatId: gone.chatId, msgId: gone.id });
+    for (const p of [a, b]) {
+      const log = await logOf(p.user.id);
+      for (const ct of [gone.ct, edited.ct]) expect(log.some((r) => r.payload.includes(ct as string))).toBe(false);
+      // The message that stays is still in the log as it was.
+      expect(log.some((r) => r.payload.includes(keep.ct as string))).toBe(true);
+    }
+    // Entries keep their seqs: a client resuming from before the send gets every entry, and ends on the deletion.
+    const replay = await t.server.ctx.chat.updatesSince(b.user.id, Number(before[0]?.seq) - 1);
+    expect(replay?.map((u) => u.seq)).toEqual((await logOf(b.user.id)).map((r) => Number(r.seq)));
+    const last = replay?.filter((u) => u.update.kind === 'message' && u.update.message.id === gone.id).at(-1);
+    expect(last?.update).toMatchObject({ kind: 'message', message: { id: gone.id, deleted: true, ct: null } });
+  });
+
   it('a request keeps the sealed first message; Accept makes it the message with the same ciphertext', async () => {
     const a = await person();
     const b = await person();

@@ -32,6 +32,7 @@ import {
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { KeyStore } from './key-store.ts';
 import { migrateLegacy } from './legacy-migrate.ts';
+import { scrubDeletedFromLog } from './log-scrub.ts';
 import { lockPeople } from './people-locks.ts';
 import type { Database } from './schema.ts';
 import { type SendResult, sendProgram } from './send-program.ts';
@@ -235,6 +236,7 @@ export class ChatStore {
         } as const;
         entries.push(...(await refreshSummaries(tx, chatId, [current.senderId, current.recipientId], last)));
       }
+      if (change.deleted) await scrubDeletedFromLog(tx, message);
       return { message, updates: await appendLog(tx, entries, now) };
     });
   }

@@ -6,4 +6,5 @@
 export { type OutboxMail, readOutbox } from '../mail/outbox.ts';
 export * from './accounts.ts';
 export * from './harness.ts';
+export { messageRow } from './legacy-plaintext.ts';
 export * from './sealing.ts';

@@ -38,6 +38,35 @@ export interface LegacyWorld {
   orphan: string;
 }
 
+/**
+ * A messages row as a server stores it: by default as one from before end-to-end
+ * encryption stored it (its text in the clear, `sealed` 0), read and delivered.
+ */
+export function messageRow(
+  chat: string,
+  id: string,
+  from: string,
+  to: string,
+  timestamp: number,
+  body: { text: string; sealed?: 0 | 1; deleted?: 0 | 1; edited?: 0 | 1 },
+) {
+  return {
+    chat_id: chat,
+    id,
+    sender_id: from,
+    recipient_id: to,
+    text: body.text,
+    sealed: body.sealed ?? 0,
+    rev: 0,
+    timestamp,
+    status: 'read' as const,
+    edited: body.edited ?? 0,
+    deleted: body.deleted ?? 0,
+    delivered_at: timestamp + 1,
+    read_at: timestamp + 2,
+  };
+}
+
 export async function seedLegacy(database: Db): Promise<LegacyWorld> {
   const db = database.kysely;
   const store = new Store(database);
@@ -61,28 +90,7 @@ export async function seedLegacy(database: Db): Promise<LegacyWorld> {
   const bc = chatIdOf(bob, carol);
   const orphan = chatIdOf(alice, 'gone-user');
 
-  const message = (
-    chat: string,
-    id: string,
-    from: string,
-    to: string,
-    timestamp: number,
-    body: { text: string; sealed?: 0 | 1; deleted?: 0 | 1; edited?: 0 | 1 },
-  ) => ({
-    chat_id: chat,
-    id,
-    sender_id: from,
-    recipient_id: to,
-    text: body.text,
-    sealed: body.sealed ?? 0,
-    rev: 0,
-    timestamp,
-    status: 'read' as const,
-    edited: body.edited ?? 0,
-    deleted: body.deleted ?? 0,
-    delivered_at: timestamp + 1,
-    read_at: timestamp + 2,
-  });
+  const message = messageRow;
   await db
     .insertInto('messages')
     .values([

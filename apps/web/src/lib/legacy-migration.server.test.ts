@@ -6,7 +6,7 @@
  * and both people read the same words throughout.
  */
 import { chatIdOf } from '@app/protocol';
-import { ENGINES, LOOSE_LIMITS, startEngineServer, type TestServer } from '@app/server/test';
+import { ENGINES, LOOSE_LIMITS, messageRow, startEngineServer, type TestServer } from '@app/server/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, online, openTab, type TestTab, textsOf, until } from '@/test/chat-clients';
 
@@ -48,23 +48,10 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
       { id: 'legacy-3', from: alice, to: bob, text: 'plain two from alice 🙂' },
     ];
     for (const [i, m] of legacy.entries()) {
+      const at = (sealed?.timestamp ?? Date.now()) - 10_000 + i;
       await db
         .insertInto('messages')
-        .values({
-          chat_id: chatId,
-          id: m.id,
-          sender_id: m.from.id,
-          recipient_id: m.to.id,
-          text: m.text,
-          sealed: 0,
-          rev: 0,
-          timestamp: (sealed?.timestamp ?? Date.now()) - 10_000 + i,
-          status: 'read',
-          edited: 0,
-          deleted: 0,
-          delivered_at: null,
-          read_at: null,
-        })
+        .values(messageRow(chatId, m.id, m.from.id, m.to.id, at, { text: m.text }))
         .execute();
     }
     const rows = () =>
