@@ -182,7 +182,7 @@ describe.each(engines)('on $name', ({ url }) => {
       const before = await auditOf(null, 'settings.helpLink');
       const res = await admin.client.request('PUT', API.adminSettings, { helpLink: link });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ helpLink: link, uploadUrl: t.config.uploadUrl, kdf: TEST_KDF });
+      expect(res.body).toEqual({ helpLink: link, uploadUrl: t.config.uploadUrl, kdf: TEST_KDF, e2eeSince: null });
       for (const p of everyone) {
         expect(await waitGlobal(p.ws, 'settings', (e) => e.helpLink === link)).toEqual([
           { kind: 'settings', helpLink: link },
@@ -192,6 +192,8 @@ describe.each(engines)('on $name', ({ url }) => {
         helpLink: link,
         uploadUrl: t.config.uploadUrl,
         kdf: TEST_KDF,
+        // A deployment that never had a message in the clear.
+        e2eeSince: null,
       });
       const logged = await auditOf(null, 'settings.helpLink');
       expect(logged).toHaveLength(before.length + 1);

@@ -155,6 +155,8 @@ describe.each(engines)('on $name', ({ url }) => {
         helpLink: 'https://help.example.com/faq',
         uploadUrl: t.config.uploadUrl,
         kdf: TEST_KDF,
+        // A deployment that never had a message in the clear.
+        e2eeSince: null,
       });
       expect((await t.client().get(API.publicSettings)).body.helpLink).toBe('https://help.example.com/faq');
 
@@ -166,6 +168,8 @@ describe.each(engines)('on $name', ({ url }) => {
         helpLink: null,
         uploadUrl: t.config.uploadUrl,
         kdf: TEST_KDF,
+        // A deployment that never had a message in the clear.
+        e2eeSince: null,
       });
 
       await clockPast(Date.now());

@@ -6,20 +6,20 @@
  */
 import path from 'node:path';
 import { type Access, API, type ChatMessage, chatIdOf, DELETED_TEXT, type NotificationItem } from '@app/protocol';
-import { ENGINES, LOOSE_LIMITS, signUp, startEngineServer, type TestServer, verifyEmail } from '@app/server/test';
+import { ENGINES, signUp, verifyEmail } from '@app/server/test';
 import SQLite from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   newUser,
   online,
   opened,
-  openTab,
   shown,
   type TestTab,
   type TestUser,
   textsNow,
   textsOf,
   until,
+  useTabServer,
 } from '@/test/chat-clients';
 import { testSealing } from '@/test/local-sealing';
 import { memoryOutbox } from '@/test/memory-outbox';
@@ -46,26 +46,13 @@ function flipMiddle(ct: string): string {
 }
 
 describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ url }) => {
-  let t: TestServer;
-  const tabs: TestTab[] = [];
-  const tab = (...args: Parameters<typeof openTab>) => {
-    const x = openTab(...args);
-    tabs.push(x);
-    return x;
-  };
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'webclient', { config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    for (const x of tabs) x.stop();
-    await t?.close();
-  });
+  const { t, tab } = useTabServer(url, 'webclient');
 
   /** Two users, each with a tab online and the conversation with the other open. */
   async function pair(): Promise<[TestUser, TestUser, TestTab, TestTab]> {
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(t, alice);
-    const b = tab(t, bob);
+    const a = tab(alice);
+    const b = tab(bob);
     await Promise.all([online(a), online(b)]);
     a.client.openConversation(bob.id);
     b.client.openConversation(alice.id);
@@ -120,7 +107,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
       1,
     );
     // A tab opened later (nothing cached) reads them too, and the chat list preview.
-    const b2 = tab(t, bob);
+    const b2 = tab(bob);
     await online(b2);
     b2.client.openConversation(alice.id);
     await until(() => shown(b2, alice.id).length === 2, 'the history in a new tab');
@@ -160,7 +147,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     expect(await previewOf(b, alice.id)).toEqual({ kind: 'deleted' });
 
     // A new tab reads the edited and deleted history the same way.
-    const b2 = tab(t, bob);
+    const b2 = tab(bob);
     await online(b2);
     b2.client.openConversation(alice.id);
     await until(() => shown(b2, alice.id).length === 3, 'the history in a new tab');
@@ -199,7 +186,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
       [bob, alice],
       [alice, bob],
     ] as const) {
-      const reloaded = tab(t, user);
+      const reloaded = tab(user);
       await online(reloaded);
       reloaded.client.openConversation(peer.id);
       await until(() => shown(reloaded, peer.id).length === 3, 'the history');
@@ -214,7 +201,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     const first = shown(a, bob.id)[0]?.ct as string;
     const third = shown(a, bob.id)[2]?.id as string;
     await overwriteStored(chatIdOf(alice.id, bob.id), third, () => first);
-    const again = tab(t, bob);
+    const again = tab(bob);
     await online(again);
     again.client.openConversation(alice.id);
     await until(() => shown(again, alice.id).length === 3, 'the history');
@@ -249,7 +236,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     expect(chatKeys.map((k) => k.epoch)).toEqual([1]);
     expect(await textsOf(b, alice.id)).toEqual(['first, answer lost', 'second', 'third']);
     // A new tab of Alice's (nothing cached) too.
-    const a2 = tab(t, alice);
+    const a2 = tab(alice);
     await online(a2);
     a2.client.openConversation(bob.id);
     await until(() => shown(a2, bob.id).length === 3, 'the history in a new tab');
@@ -262,8 +249,8 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     asBob.cookie = bob.cookie;
     const privacy = { readReceipts: true, lastSeen: true, requireRequest: true };
     expect((await asBob.request('PUT', API.privacy, privacy)).status).toBe(200);
-    const a = tab(t, alice);
-    const b = tab(t, bob);
+    const a = tab(alice);
+    const b = tab(bob);
     await Promise.all([online(a), online(b)]);
     a.client.openConversation(bob.id);
     a.client.sendMessage(bob.id, 'may I write to you?');
@@ -282,7 +269,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
       text: 'may I write to you?',
     });
     // A new tab of Alice's opens her own waiting request.
-    const a2 = tab(t, alice);
+    const a2 = tab(alice);
     await online(a2);
     expect(await a2.client.crypto.open(refOfRequest(pending, alice.id, bob.id))).toEqual({
       kind: 'text',
@@ -331,7 +318,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     const [alice, bob, a, b] = await pair();
     a.client.sendMessage(bob.id, 'for keyed tabs');
     await until(() => shown(b, alice.id).length === 1, 'the message');
-    const keyless = tab(t, bob, { accountKeys: async () => null });
+    const keyless = tab(bob, { accountKeys: async () => null });
     await online(keyless);
     keyless.client.openConversation(alice.id);
     await until(() => shown(keyless, alice.id).length === 1, 'the history in the keyless tab');
@@ -348,7 +335,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     const [alice, bob] = [await newUser(t), await newUser(t)];
     const outbox = memoryOutbox();
     const sealing = testSealing();
-    const a = tab(t, alice, { outboxStore: outbox.store, localSealing: sealing });
+    const a = tab(alice, { outboxStore: outbox.store, localSealing: sealing });
     await online(a);
     a.env.goOffline();
     a.client.sendMessage(bob.id, 'cnry-waiting-offline');
@@ -356,8 +343,8 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     expect(JSON.stringify([...outbox.rows.values()])).not.toContain('cnry');
     a.stop();
     // A reload: the same storage and browser key, a new tab.
-    const a2 = tab(t, alice, { outboxStore: outbox.store, localSealing: sealing });
-    const b = tab(t, bob);
+    const a2 = tab(alice, { outboxStore: outbox.store, localSealing: sealing });
+    const b = tab(bob);
     await Promise.all([online(a2), online(b)]);
     b.client.openConversation(alice.id);
     await until(() => shown(b, alice.id).length === 1, 'the message after the reload');
@@ -367,8 +354,8 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
 
   it('resumes after a gap: what was sent while it was offline arrives once, in order', async () => {
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(t, alice);
-    const b = tab(t, bob);
+    const a = tab(alice);
+    const b = tab(bob);
     await Promise.all([online(a), online(b)]);
     const release = a.client.openConversation(bob.id);
     b.client.openConversation(alice.id);
@@ -393,8 +380,8 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
 
   it('resumes after the connection is cut without a close', async () => {
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(t, alice);
-    const b = tab(t, bob);
+    const a = tab(alice);
+    const b = tab(bob);
     await Promise.all([online(a), online(b)]);
     a.client.openConversation(bob.id);
     a.env.cut();
@@ -407,7 +394,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     const admin = await signUp(t, { email: 'admin@example.com' });
     await verifyEmail(t, 'admin@example.com');
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(t, alice);
+    const a = tab(alice);
     await online(a);
     a.client.openConversation(bob.id);
     const block = (blocked: boolean) => admin.client.request('PATCH', `/api/admin/users/${bob.id}`, { blocked });
@@ -428,7 +415,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     // opened here by a new tab of Alice's, which has nothing cached).
     const page = await t.server.ctx.chat.history(chatIdOf(alice.id, bob.id), 50);
     expect(page.messages.map((m) => m.id)).toEqual([failed?.id]);
-    const fresh = tab(t, alice);
+    const fresh = tab(alice);
     await online(fresh);
     expect(await fresh.client.crypto.open(page.messages[0] as ChatMessage)).toEqual({
       kind: 'text',
@@ -438,12 +425,12 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
 
   it('loads that race with live updates end with every message and the right chat row', async () => {
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const b = tab(t, bob);
+    const b = tab(bob);
     await online(b);
     b.client.sendMessage(alice.id, 'before');
     await until(() => shown(b, alice.id).length === 0 && b.client.chatWith(alice.id) !== undefined, 'the first send');
     // Alice's tab starts (welcome → chat list and history loads) while Bob keeps sending.
-    const a = tab(t, alice);
+    const a = tab(alice);
     a.client.openConversation(bob.id);
     const texts = Array.from({ length: 20 }, (_, i) => `live ${i}`);
     for (const text of texts) b.client.sendMessage(alice.id, text);
@@ -456,9 +443,9 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
 
   it("one of a user's tabs reads a chat: the other's unread count goes to zero", async () => {
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const b = tab(t, bob);
-    const a1 = tab(t, alice);
-    const a2 = tab(t, alice);
+    const b = tab(bob);
+    const a1 = tab(alice);
+    const a2 = tab(alice);
     await Promise.all([online(a1), online(a2), online(b)]);
     for (const text of ['hi', 'are you', 'there']) b.client.sendMessage(alice.id, text);
     for (const a of [a1, a2]) await until(() => a.client.chatWith(bob.id)?.unreadCount === 3, 'three unread');

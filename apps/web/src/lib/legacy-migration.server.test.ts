@@ -6,25 +6,12 @@
  * and both people read the same words throughout.
  */
 import { chatIdOf } from '@app/protocol';
-import { ENGINES, LOOSE_LIMITS, messageRow, startEngineServer, type TestServer } from '@app/server/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, online, openTab, type TestTab, textsOf, until } from '@/test/chat-clients';
+import { ENGINES, messageRow } from '@app/server/test';
+import { describe, expect, it } from 'vitest';
+import { newUser, online, type TestTab, textsOf, until, useTabServer } from '@/test/chat-clients';
 
 describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)', ({ url }) => {
-  let t: TestServer;
-  const tabs: TestTab[] = [];
-  const tab = (...args: Parameters<typeof openTab>) => {
-    const x = openTab(...args);
-    tabs.push(x);
-    return x;
-  };
-  beforeAll(async () => {
-    t = await startEngineServer(url, 'legacymigrate', { config: { rateLimits: LOOSE_LIMITS } });
-  });
-  afterAll(async () => {
-    for (const x of tabs) x.stop();
-    await t?.close();
-  });
+  const { t, tab } = useTabServer(url, 'legacymigrate');
 
   /** The tab's texts of the chat with `peerId`, once its page of `n` messages has loaded and opened. */
   async function loaded(x: TestTab, peerId: string, n: number): Promise<string[]> {
@@ -34,7 +21,7 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
 
   it("each sender's tab seals its own legacy messages; the server keeps no text of theirs; both read the same", async () => {
     const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(t, alice);
+    const a = tab(alice);
     await online(a);
     a.client.openConversation(bob.id);
     expect(a.client.sendMessage(bob.id, 'first sealed')).toBeNull();
@@ -58,7 +45,7 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
       db.selectFrom('messages').select(['id', 'sealed', 'text']).where('chat_id', '=', chatId).orderBy('id').execute();
 
     // Alice loads the conversation in a new tab: her two legacy messages are sealed in the background.
-    const a2 = tab(t, alice);
+    const a2 = tab(alice);
     await online(a2);
     a2.client.openConversation(bob.id);
     const want = ['plain one from alice', 'plain one from bob', 'plain two from alice 🙂', 'first sealed'];
@@ -76,7 +63,7 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
     expect(byId.get('legacy-2')).toMatchObject({ sealed: 0, text: 'plain one from bob' });
     expect(await textsOf(a2, bob.id)).toEqual(want);
 
-    const b = tab(t, bob);
+    const b = tab(bob);
     await online(b);
     b.client.openConversation(alice.id);
     expect(await loaded(b, alice.id, 4)).toEqual(want);
@@ -85,7 +72,7 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
     }
     expect((await rows()).map((r) => r.sealed)).toEqual([1, 1, 1, 1]);
     // A third tab of Bob's opens everything from ciphertext.
-    const b2 = tab(t, bob);
+    const b2 = tab(bob);
     await online(b2);
     b2.client.openConversation(alice.id);
     expect(await loaded(b2, alice.id, 4)).toEqual(want);

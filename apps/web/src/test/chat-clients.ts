@@ -6,7 +6,8 @@
  */
 import type { BundleContents } from '@app/e2ee';
 import { type ChatMessage, chatIdOf } from '@app/protocol';
-import { signUp, type TestServer } from '@app/server/test';
+import { LOOSE_LIMITS, signUp, standIn, startEngineServer, type TestServer } from '@app/server/test';
+import { afterAll, beforeAll } from 'vitest';
 import { ChatClient } from '@/lib/chat-client';
 import type { UiMessage } from '@/lib/conversation';
 import { type Shown, shownText } from '@/lib/message-crypto';
@@ -125,4 +126,30 @@ export function textsNow(tab: TestTab, peerId: string): string[] | null {
 
 export function chatOf(a: TestUser, b: TestUser): string {
   return chatIdOf(a.id, b.id);
+}
+
+/**
+ * A real server for a suite (on `engine`: '' for SQLite, or a PostgreSQL URL), started
+ * before its tests and stopped after them with every tab they opened; `t` reads through
+ * to it inside a test.
+ */
+export function useTabServer(engine: string, tag: string) {
+  let server: TestServer | null = null;
+  const tabs: TestTab[] = [];
+  beforeAll(async () => {
+    server = await startEngineServer(engine, tag, { config: { rateLimits: LOOSE_LIMITS } });
+  });
+  afterAll(async () => {
+    for (const x of tabs) x.stop();
+    await server?.close();
+    server = null;
+  });
+  const t = standIn(() => server, 'the test server');
+  /** A tab of `user` on this server (see openTab), stopped after the suite. */
+  const tab = (user: TestUser, options: TabOptions = {}) => {
+    const x = openTab(t, user, options);
+    tabs.push(x);
+    return x;
+  };
+  return { t, tab };
 }
