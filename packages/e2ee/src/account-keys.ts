@@ -129,8 +129,9 @@ export async function addEncryptionEpoch(
 
 /**
  * The current bundle with an older one's keys brought back (design 2.5, unlocking history
- * after a password reset): its encryption keys (epochs are unique across identities, so
- * the current ones win only a clash that cannot happen) and its identity as a past one.
+ * after a password reset): its encryption keys (epoch numbers are unique across an
+ * account's identities, as the server takes a new identity only with a later epoch than
+ * every earlier one; on a clash the current key is kept) and its identity as a past one.
  * The current identity, ADK and newest epoch stay.
  */
 export function mergeBundles(current: BundleContents, older: BundleContents): BundleContents {

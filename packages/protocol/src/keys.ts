@@ -79,8 +79,12 @@ export const preloginResponseSchema = z.union([
 ]);
 export type PreloginResponse = z.infer<typeof preloginResponseSchema>;
 
-/** One identity key a user has had, and since when (the server's clock, ms). */
-export const identitySchema = z.strictObject({ ik: publicKeySchema, since: z.number().int().nonnegative() });
+/** One identity key a user has had: its generation, and since when (the server's clock, ms). */
+export const identitySchema = z.strictObject({
+  ik: publicKeySchema,
+  idVersion: z.number().int().min(1),
+  since: z.number().int().nonnegative(),
+});
 export type IdentityWire = z.infer<typeof identitySchema>;
 
 /** How many earlier identities the server lists (each password reset without the keys adds one). */
@@ -177,23 +181,26 @@ export const changeEmailRequestSchema = changeEmailSchema.omit({ currentPassword
  * after a reset either the same keys re-sealed under the new password (`keys` absent) or
  * a new identity (`keys` present; the old bundle stays archived).
  */
-export const putKeysSchema = z.strictObject({
-  bundle: sealedBundleSchema,
-  bundleVersion,
-  keys: newKeysSchema.omit({ bundle: true }).optional(),
-  /**
-   * Archived bundles (by version) whose keys this bundle now holds too (the old password
-   * unlocked them, or a browser that still had them brought them back): deleted with the put.
-   */
-  merged: z.array(bundleVersion).min(1).max(MAX_IDENTITIES).optional(),
-});
+export const putKeysSchema = z
+  .strictObject({
+    bundle: sealedBundleSchema,
+    bundleVersion,
+    keys: newKeysSchema.omit({ bundle: true }).optional(),
+    /**
+     * Archived bundles (by version) whose keys this bundle now holds too (the old password
+     * unlocked them, or a browser that still had them brought them back): deleted with the
+     * put, which the current password (`auth`) must confirm.
+     */
+    merged: z.array(bundleVersion).min(1).max(MAX_IDENTITIES).optional(),
+    auth: authSchema.optional(),
+  })
+  .refine((v) => !v.merged || v.auth, { error: 'Confirm with your password', path: ['auth'] });
 
 /** A bundle sealed by a password from before a reset, with that password's salt (GET /api/me/keys/archive). */
 export const archivedBundleSchema = z.strictObject({
   bundleVersion,
+  /** The identity generation the bundle was sealed in: it holds that identity's keys and those merged into it. */
   idVersion: z.number().int().min(1),
-  /** The identity key the bundle holds (so a browser that still has those keys can tell). */
-  ik: publicKeySchema,
   bundle: sealedBundleSchema,
   kdf: kdfParamsSchema,
   salt: saltSchema,

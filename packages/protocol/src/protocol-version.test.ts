@@ -35,7 +35,7 @@ const PINNED: Record<number, string> = {
    * `merged` in PUT keys; `migrate` (legacy messages re-encrypted); `e2eeSince` in public settings;
    * the recovery bundle (GET, PUT, DELETE /api/me/keys/recovery).
    */
-  8: 'd6ee2280534169f8',
+  8: '462c5c89078abf34',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -40,8 +40,8 @@ export const resultSchemas = {
   respondRequest: z.object({ accepted: z.boolean() }),
   keys: z.object({ keys: z.array(publicKeysSchema) }),
   chatKeys: z.object({ chatKeys: z.array(chatKeyEnvelopeSchema) }),
-  /** How many of the items were re-encrypted (others: not the sender's, not from before, or done already). */
-  migrate: z.object({ migrated: z.number().int().nonnegative() }),
+  /** The items re-encrypted, by message id (others: not the sender's, not from before, or done already). */
+  migrate: z.object({ migrated: z.array(z.string()) }),
 } satisfies Record<RequestFrame['t'], z.ZodType>;
 
 export type RequestKind = keyof typeof resultSchemas;

@@ -77,6 +77,8 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { user } = authOf(req);
     const input = parseBody(putKeysSchema, req.body);
     if (user.authVersion === 0) throw new HttpError(409, 'conflict', 'Set up encryption with your password first');
+    // Deleting archived bundles is for good: the password confirms it (a session alone does not).
+    if (input.merged) await confirm(user, input.auth ?? '');
     const current = input.keys ? await keys.ownKeys(user.id) : null;
     const next = current && input.bundleVersion === current.bundleVersion + 1;
     if (input.keys && next && input.keys.ukEpoch <= current.publicKeys.ukEpoch) {

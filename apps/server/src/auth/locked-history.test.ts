@@ -48,7 +48,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
     const bob = await signUp(t);
     const { client: bobOld, user, input, secrets } = await signUp(t);
     const before = await ownKeysOf(bobOld);
-    expect(before.publicKeys.identities).toEqual([{ ik: before.publicKeys.ik, since: expect.any(Number) }]);
+    expect(before.publicKeys.identities).toEqual([{ ik: before.publicKeys.ik, idVersion: 1, since: expect.any(Number) }]);
     // Nothing is locked while the identity is the one the archive holds (a browser may re-seal it).
     expect(await archiveOf(bobOld)).toEqual([]);
 
@@ -58,7 +58,6 @@ describe.each(ENGINES)('on $name', ({ url }) => {
       {
         bundleVersion: 1,
         idVersion: 1,
-        ik: before.publicKeys.ik,
         bundle: before.bundle,
         kdf: before.kdf,
         salt: before.salt,
@@ -93,16 +92,25 @@ describe.each(ENGINES)('on $name', ({ url }) => {
     const own = await ownKeysOf(after.client);
     const bundleVersion = own.bundleVersion + 1;
     const bundle = await sealBundle(merged, after.wrapKey, user.id, bundleVersion);
-    // Malformed lists are refused before anything is written.
+    const auth = await authOf(after.client, 'new-password-2');
+    // Malformed lists are refused before anything is written, and so is a list the password does not confirm.
     for (const bad of [[], [0], ['1'], Array.from({ length: 51 }, (_, i) => i + 1), 1]) {
       expectError(
-        await after.client.request('PUT', API.keys, { bundle, bundleVersion, merged: bad }),
+        await after.client.request('PUT', API.keys, { bundle, bundleVersion, merged: bad, auth }),
         400,
         'invalid_input',
       );
     }
+    expectError(
+      await after.client.request('PUT', API.keys, { bundle, bundleVersion, merged: [1] }),
+      400,
+      'invalid_input',
+    );
+    const wrong = { bundle, bundleVersion, merged: [1], auth: randomAuth() };
+    expectError(await after.client.request('PUT', API.keys, wrong), 403, 'wrong_password');
+    expect(await archiveOf(after.client)).toHaveLength(1);
     // Naming another account's archived bundle version touches nothing of theirs.
-    const put = await after.client.request('PUT', API.keys, { bundle, bundleVersion, merged: [1] });
+    const put = await after.client.request('PUT', API.keys, { bundle, bundleVersion, merged: [1], auth });
     expect(put.status).toBe(200);
     expect(put.body.keys).toMatchObject({ bundleVersion, idVersion: 2, publicKeys: { ik: after.ik } });
     expect(await archiveOf(after.client)).toEqual([]);
@@ -129,10 +137,12 @@ describe.each(ENGINES)('on $name', ({ url }) => {
     const { userId: _, ...keys } = made.publicKeys;
     const bundleVersion = stale.bundleVersion + 1;
     const bundle = await sealBundle(mergeBundles(made.contents, secrets.contents), wrapKey, user.id, bundleVersion);
-    const put = await c.request('PUT', API.keys, { bundle, bundleVersion, keys, merged: [1] });
+    const auth = await authOf(c, 'new-password-4');
+    const put = await c.request('PUT', API.keys, { bundle, bundleVersion, keys, merged: [1], auth });
     expect(put.status).toBe(200);
     // Identity 1 is back; identity 2 (sealed by the second password) is still locked.
-    expect((await archiveOf(c)).map((a) => [a.idVersion, a.ik])).toEqual([[2, second.ik]]);
+    expect((await archiveOf(c)).map((a) => a.idVersion)).toEqual([2]);
+    expect(second.ik).not.toBe(made.publicKeys.ik);
     expect((put.body.keys as OwnKeys).publicKeys.identities).toHaveLength(3);
   });
 

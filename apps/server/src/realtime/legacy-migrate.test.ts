@@ -51,7 +51,7 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
       await a.ws.sealedEdit(chatId, 'legacy-b-1', 'forged words', 0),
       await a.ws.sealedEdit(chatId, 'legacy-a-2', 'revived words', 0),
     ].map(({ msgId, ct }) => ({ msgId, ct }));
-    expect(await a.ws.request('migrate', { chatId, items })).toEqual({ migrated: 1 });
+    expect(await a.ws.request('migrate', { chatId, items })).toEqual({ migrated: ['legacy-a-1'] });
     expect(await row(chatId, 'legacy-a-1')).toMatchObject({ sealed: 1, rev: 0, text: items[0]?.ct });
     expect(await row(chatId, 'legacy-b-1')).toMatchObject({ sealed: 0, text: 'old words of b' });
     expect(await row(chatId, 'legacy-a-2')).toMatchObject({ sealed: 0, deleted: 1, text: '' });
@@ -65,7 +65,7 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
     // Once: the same items again change nothing.
     const again = await a.ws.sealedEdit(chatId, 'legacy-a-1', 'rewritten later', 0);
     const items2 = [{ msgId: again.msgId, ct: again.ct }];
-    expect(await a.ws.request('migrate', { chatId, items: items2 })).toEqual({ migrated: 0 });
+    expect(await a.ws.request('migrate', { chatId, items: items2 })).toEqual({ migrated: [] });
     expect((await row(chatId, 'legacy-a-1')).text).toBe(items[0]?.ct);
   });
 
@@ -83,6 +83,12 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
     const good = await a.ws.sealedEdit(chatId, 'legacy-x', 'plain', 0);
     const mixed = [{ msgId: 'legacy-x', ct: good.ct }, oldKey];
     expect((await a.ws.requestError('migrate', { chatId, items: mixed })).code).toBe('conflict');
+    // Every item is revision 0, not only the first.
+    const laterRev = [
+      { msgId: 'legacy-x', ct: good.ct },
+      { msgId: 'legacy-x', ct: rev1.ct },
+    ];
+    expect((await a.ws.requestError('migrate', { chatId, items: laterRev })).code).toBe('conflict');
     expect((await eve.ws.requestError('migrate', { chatId, items: [{ msgId: 'legacy-x', ct: good.ct }] })).code).toBe(
       'not_found',
     );
@@ -114,7 +120,7 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
       .execute();
     const item = await a.ws.sealedEdit(chatId, 'legacy-newest', 'newest plain', 0);
     expect(await a.ws.request('migrate', { chatId, items: [{ msgId: item.msgId, ct: item.ct }] })).toEqual({
-      migrated: 1,
+      migrated: ['legacy-newest'],
     });
     for (const p of [a, b]) {
       const chat = (await p.ws.request('chats')).chats.find((c) => c.chatId === chatId);

@@ -154,6 +154,19 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     expect(last?.update).toMatchObject({ kind: 'message', message: { id: gone.id, deleted: true, ct: null } });
   });
 
+  it("deleting one's message leaves the log entries of a message whose id differs only in case", async () => {
+    const a = await person();
+    const b = await person();
+    const theirs = await a.ws.sendMessage(b.user.id, 'must survive', 'casecheck-aaaa1111');
+    const mine = await b.ws.sendMessage(a.user.id, 'will be deleted', 'CASECHECK-AAAA1111');
+    await b.ws.request('delete', { chatId: mine.chatId, msgId: mine.id });
+    for (const p of [a, b]) {
+      const log = await db().selectFrom('user_updates').select('payload').where('user_id', '=', p.user.id).execute();
+      expect(log.some((r) => r.payload.includes(theirs.ct as string))).toBe(true);
+      expect(log.some((r) => r.payload.includes(mine.ct as string))).toBe(false);
+    }
+  });
+
   it('a request keeps the sealed first message; Accept makes it the message with the same ciphertext', async () => {
     const a = await person();
     const b = await person();

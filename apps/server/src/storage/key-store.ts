@@ -36,7 +36,11 @@ export interface AccountKdf {
 function publicOf(userId: string, r: KeyRow, identities: IdentityWire[]): PublicKeysWire {
   // An account's rows are written together; the current identity is last in any case.
   const earlier = identities.filter((i) => i.ik !== r.ik_pub).slice(-(MAX_IDENTITIES - 1));
-  const current = identities.find((i) => i.ik === r.ik_pub) ?? { ik: r.ik_pub, since: r.updated_at };
+  const current = identities.find((i) => i.ik === r.ik_pub) ?? {
+    ik: r.ik_pub,
+    idVersion: r.id_version,
+    since: Number(r.updated_at),
+  };
   return {
     userId,
     ik: r.ik_pub,
@@ -51,7 +55,7 @@ function publicOf(userId: string, r: KeyRow, identities: IdentityWire[]): Public
 async function identitiesOf(tx: Tx, userIds: readonly string[]): Promise<Map<string, IdentityWire[]>> {
   const rows = await tx
     .selectFrom('user_identities')
-    .select(['user_id', 'ik_pub', 'created_at'])
+    .select(['user_id', 'id_version', 'ik_pub', 'created_at'])
     .where('user_id', 'in', userIds)
     .orderBy('user_id')
     .orderBy('id_version')
@@ -59,18 +63,23 @@ async function identitiesOf(tx: Tx, userIds: readonly string[]): Promise<Map<str
   const byUser = new Map<string, IdentityWire[]>();
   for (const r of rows) {
     const list = byUser.get(r.user_id) ?? [];
-    list.push({ ik: r.ik_pub, since: Number(r.created_at) });
+    list.push({ ik: r.ik_pub, idVersion: r.id_version, since: Number(r.created_at) });
     byUser.set(r.user_id, list);
   }
   return byUser;
 }
 
-/** Records generation `idVersion` of an account's identity (once). */
+/** Records generation `idVersion` of an account's identity (once), keeping the newest MAX_IDENTITIES. */
 async function recordIdentity(tx: Tx, userId: string, idVersion: number, ik: string, now: number) {
   await tx
     .insertInto('user_identities')
     .values({ user_id: userId, id_version: idVersion, ik_pub: ik, created_at: now })
     .onConflict((oc) => oc.doNothing())
+    .execute();
+  await tx
+    .deleteFrom('user_identities')
+    .where('user_id', '=', userId)
+    .where('id_version', '<=', idVersion - MAX_IDENTITIES)
     .execute();
 }
 
@@ -146,26 +155,21 @@ export class KeyStore {
   }
 
   /**
-   * The archived bundles whose identity is not the current one: the history they open is
-   * locked until the old password (or a browser that still has the keys) brings it back.
+   * The bundles sealed by a password from before a reset that no later bundle took in:
+   * what they hold is locked until the old password (or a browser that still has the
+   * keys) brings it back and names them in `merged`.
    */
   async lockedArchive(userId: string): Promise<ArchivedBundle[]> {
     const rows = await this.db
-      .selectFrom('user_key_archive as a')
-      .innerJoin('user_keys as k', 'k.user_id', 'a.user_id')
-      .innerJoin('user_identities as i', (j) =>
-        j.onRef('i.user_id', '=', 'a.user_id').onRef('i.id_version', '=', 'a.id_version'),
-      )
-      .select(['a.bundle_version', 'a.id_version', 'a.bundle', 'a.kdf', 'a.kdf_salt', 'i.ik_pub'])
-      .where('a.user_id', '=', userId)
-      .whereRef('a.id_version', '<', 'k.id_version')
-      .orderBy('a.bundle_version', 'desc')
+      .selectFrom('user_key_archive')
+      .select(['bundle_version', 'id_version', 'bundle', 'kdf', 'kdf_salt'])
+      .where('user_id', '=', userId)
+      .orderBy('bundle_version', 'desc')
       .limit(MAX_IDENTITIES)
       .execute();
     return rows.map((r) => ({
       bundleVersion: r.bundle_version,
       idVersion: r.id_version,
-      ik: r.ik_pub,
       bundle: r.bundle,
       kdf: JSON.parse(r.kdf),
       salt: r.kdf_salt,
@@ -273,19 +277,14 @@ export class KeyStore {
         .executeTakeFirst();
       if (!r) return false;
       if (k) await recordIdentity(tx, userId, r.id_version, k.ik, now);
-      // Archived bundles whose keys the new one holds: the same identity re-sealed, or merged ones.
-      const done = input.merged ?? [];
-      if (k && done.length === 0) return true;
-      await tx
-        .deleteFrom('user_key_archive')
-        .where('user_id', '=', userId)
-        .where((eb) =>
-          eb.or([
-            ...(k ? [] : [eb('id_version', '=', r.id_version)]),
-            ...(done.length ? [eb('bundle_version', 'in', done)] : []),
-          ]),
-        )
-        .execute();
+      // Archived bundles whose keys the new one holds (the browser says which: only it can tell).
+      if (input.merged?.length) {
+        await tx
+          .deleteFrom('user_key_archive')
+          .where('user_id', '=', userId)
+          .where('bundle_version', 'in', input.merged)
+          .execute();
+      }
       return true;
     });
   }

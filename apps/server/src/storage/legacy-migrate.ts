@@ -22,18 +22,17 @@ export async function migrateLegacy(
   items: readonly { msgId: string; ct: string }[],
   now: number,
   session: string | null,
-): Promise<{ migrated: number; updates: LoggedUpdate[] }> {
+): Promise<{ migrated: string[]; updates: LoggedUpdate[] }> {
   const first = items[0];
-  if (!first) return { migrated: 0, updates: [] };
-  // One key for the whole batch: every item revision 0 under the same epoch, checked once.
+  if (!first) return { migrated: [], updates: [] };
+  // One key for the whole batch: every item revision 0 under the same epoch (the epoch checked once, below).
   const epoch = sealedHeader(first.ct)?.epoch;
-  if (items.some((i) => sealedHeader(i.ct)?.epoch !== epoch)) {
-    throw new ChatError('conflict', 'Every message of a batch is sealed under one key');
+  if (items.some((i) => sealedHeader(i.ct)?.epoch !== epoch || sealedHeader(i.ct)?.rev !== 0)) {
+    throw new ChatError('conflict', 'Every message of a batch is revision 0 under one key');
   }
   return db.transaction().execute(async (tx) => {
     await lockPeople(tx, userId, peerOf(chatId, userId), session, now);
     await acceptSealedEdit(tx, chatId, first.ct, 0);
-    let migrated = 0;
     const done = new Map<string, string>();
     for (const item of items) {
       const r = await tx
@@ -45,10 +44,7 @@ export async function migrateLegacy(
         .where('sealed', '=', 0)
         .where('deleted', '=', 0)
         .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1) {
-        migrated++;
-        done.set(item.msgId, item.ct);
-      }
+      if (Number(r.numUpdatedRows) === 1) done.set(item.msgId, item.ct);
     }
     const head = await tx
       .selectFrom('user_chats')
@@ -66,6 +62,6 @@ export async function migrateLegacy(
           last_deleted: 0,
         })
       : [];
-    return { migrated, updates: await appendLog(tx, entries, now) };
+    return { migrated: [...done.keys()], updates: await appendLog(tx, entries, now) };
   });
 }

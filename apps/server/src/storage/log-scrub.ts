@@ -1,12 +1,13 @@
 /**
  * A deletion removes the ciphertext for real (design e2ee.md 2.6), including the copies
  * the update log still holds for clients that resume: every logged state of the message
- * (its send and each edit) becomes its deleted state, and every logged chat summary
- * headed by it becomes the chat's summary now. The entries keep their seqs, so a resume
- * is still exactly what was missed, in order, once; replaying the deleted state twice
- * changes nothing.
+ * (its send, each edit, its receipts) becomes its deleted state, and every logged chat
+ * summary headed by it becomes the chat's summary now. The entries keep their seqs, so a
+ * resume is still exactly what was missed, in order, once; replaying the deleted state
+ * twice changes nothing. Entries are found by a text search and then checked exactly on
+ * their parsed payload (SQLite's LIKE ignores case; ids are the clients' own).
  */
-import type { ChatMessage } from '@app/protocol';
+import type { ChatMessage, Update } from '@app/protocol';
 import { sql, type Transaction } from 'kysely';
 import { payloadOf, summaryOf } from './chat-rows.ts';
 import type { Database } from './schema.ts';
@@ -16,28 +17,34 @@ function literal(text: string): string {
   return text.replace(/[!%_]/g, (c) => `!${c}`);
 }
 
+function isOf(update: Update, m: ChatMessage): boolean {
+  if (update.kind === 'message') return update.message.chatId === m.chatId && update.message.id === m.id;
+  if (update.kind === 'chat') return update.chat.chatId === m.chatId && update.chat.last?.id === m.id;
+  return false;
+}
+
 export async function scrubDeletedFromLog(tx: Transaction<Database>, deleted: ChatMessage): Promise<void> {
-  const { chatId, id } = deleted;
-  const people = [deleted.senderId, deleted.recipientId];
-  const ofMessage = `%"chatId":"${literal(chatId)}","id":"${literal(id)}"%`;
-  await tx
-    .updateTable('user_updates')
-    .set({ payload: payloadOf({ kind: 'message', message: deleted }) })
-    .where('user_id', 'in', people)
-    .where('kind', '=', 'message')
-    .where(sql<boolean>`payload LIKE ${ofMessage} ESCAPE '!'`)
-    .execute();
-  const headedBy = `%"last":{"id":"${literal(id)}"%`;
-  for (const userId of people) {
-    const chat = await summaryOf(tx, userId, chatId);
-    if (!chat) continue;
-    await tx
-      .updateTable('user_updates')
-      .set({ payload: payloadOf({ kind: 'chat', chat }) })
+  for (const userId of [deleted.senderId, deleted.recipientId]) {
+    const rows = await tx
+      .selectFrom('user_updates')
+      .select(['seq', 'kind', 'payload'])
       .where('user_id', '=', userId)
-      .where('kind', '=', 'chat')
-      .where(sql<boolean>`payload LIKE ${`%"chatId":"${literal(chatId)}"%`} ESCAPE '!'`)
-      .where(sql<boolean>`payload LIKE ${headedBy} ESCAPE '!'`)
+      .where('kind', 'in', ['message', 'chat'])
+      .where(sql<boolean>`payload LIKE ${`%${literal(deleted.id)}%`} ESCAPE '!'`)
       .execute();
+    const stale = rows.filter((r) => isOf(JSON.parse(r.payload) as Update, deleted));
+    if (stale.length === 0) continue;
+    const chat = stale.some((r) => r.kind === 'chat') ? await summaryOf(tx, userId, deleted.chatId) : null;
+    for (const r of stale) {
+      const now: Update | null =
+        r.kind === 'message' ? { kind: 'message', message: deleted } : chat ? { kind: 'chat', chat } : null;
+      if (!now) continue;
+      await tx
+        .updateTable('user_updates')
+        .set({ payload: payloadOf(now) })
+        .where('user_id', '=', userId)
+        .where('seq', '=', r.seq)
+        .execute();
+    }
   }
 }

@@ -78,8 +78,12 @@ export class LegacyMigration {
       const done = batch;
       batch = [];
       chars = 0;
-      await socket.request('migrate', { chatId, items });
-      for (const { m, ct } of done) this.d.migrated({ ...m, ct, rev: 0, legacyText: null }, m.legacyText ?? '');
+      const { migrated } = await socket.request('migrate', { chatId, items });
+      // Only what the server took (a message deleted or sealed meanwhile stays as the server has it).
+      const took = new Set(migrated);
+      for (const { m, ct } of done) {
+        if (took.has(m.id)) this.d.migrated({ ...m, ct, rev: 0, legacyText: null }, m.legacyText ?? '');
+      }
     };
     for (const m of messages) {
       const place = { chatId, msgId: m.id, senderId: userId, recipientId: peerId };

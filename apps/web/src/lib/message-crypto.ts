@@ -199,6 +199,7 @@ export class MessageCrypto {
 
   /** Seals the next revision of one's own message, under the chat's newest key. */
   async sealEdit(m: ChatMessage, text: string): Promise<string> {
+    await this.keys.assertNotChanged(m.recipientId);
     const e2ee = await loadE2ee();
     const newest = await this.keys.newest(m.chatId);
     if (!newest) throw new Error('This chat has no key yet.');

@@ -95,7 +95,7 @@ export default function ChatPage() {
             editing={actions.editing}
             codeChanged={isBlocked(trust)}
             onVerify={() => setVerifyOpen(true)}
-            onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, false)}
+            onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
             onEditDone={() => setEditing(null)}
             onSent={() => setSentCount((n) => n + 1)}
           />

@@ -39,7 +39,7 @@ export default function SignInPage() {
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };
       const res = await api(signedInResponseSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
-      if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys.wrapKey);
+      if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys);
       else await upgradeLegacy(res.user, password);
       notify('Welcome Back!', 'Successfully signed in');
       // Rendering with a user redirects to the landing path (see below).

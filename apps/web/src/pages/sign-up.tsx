@@ -102,7 +102,7 @@ export default function SignUpPage() {
       ]);
       const { credentials, keys } = await newCredentials(password);
       const { user } = await api(signedInResponseSchema, 'POST', API.signUp, { ...fields, credentials });
-      await settleKeys(user, null, keys.wrapKey);
+      await settleKeys(user, null, keys);
       notify('Account Created!', 'Please check your email to verify your account');
       setUser(user);
       land(user);

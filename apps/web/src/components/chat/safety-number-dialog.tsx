@@ -52,12 +52,12 @@ export function SafetyNumberDialog({
   }, [open, client, peerId, ik]);
 
   const mark = async (next: boolean) => {
-    if (!client) return;
+    if (!client || number?.kind !== 'number') return;
     setBusy(true);
     try {
-      await setVerified(client.keys, client.userId, peerId, next);
-    } catch {
-      notifyError('Could Not Save', 'Please try again.');
+      await setVerified(client.keys, client.userId, peerId, next ? number.peerIk : null);
+    } catch (e) {
+      notifyError('Could Not Save', e instanceof Error ? e.message : 'Please try again.');
     } finally {
       setBusy(false);
     }

@@ -6,11 +6,12 @@
  * archived on the server for an unlock with the old password). Every path ends with the
  * keys in this browser (local-keys.ts). The crypto package loads with the first call.
  */
-import type { BundleContents, CryptoKey, PublicKeys } from '@app/e2ee';
+import type { BundleContents, PublicKeys } from '@app/e2ee';
 import type { PasswordKeys } from '@app/e2ee/kdf';
 import {
   API,
   type ArchivedBundle,
+  type IdentityWire,
   keysArchiveResponseSchema,
   type Me,
   MSG,
@@ -25,73 +26,102 @@ function publicPart(k: PublicKeys) {
   return { ik: k.ik, ukEpoch: k.ukEpoch, uk: k.uk, ukSig: k.ukSig };
 }
 
-/** Seals `contents` under `wrapKey` as bundle `bundleVersion`, stores it (and `identity`, a new one), keeps it here. */
+/**
+ * Seals `contents` under the password's wrap key as bundle `bundleVersion`, stores it
+ * (and `identity`, a new one), keeps it here. Archived bundles named in `merged` are
+ * deleted with it, which the password's `auth` confirms.
+ */
 export async function putKeys(
   userId: string,
   contents: BundleContents,
-  wrapKey: CryptoKey,
+  password: PasswordKeys,
   bundleVersion: number,
   identity: PublicKeys | null,
   merged: number[] = [],
 ): Promise<void> {
   const { sealBundle } = await import('@app/e2ee');
-  const bundle = await sealBundle(contents, wrapKey, userId, bundleVersion);
+  const bundle = await sealBundle(contents, password.wrapKey, userId, bundleVersion);
   await api(ownKeysResponseSchema, 'PUT', API.keys, {
     bundle,
     bundleVersion,
     ...(identity ? { keys: publicPart(identity) } : {}),
-    ...(merged.length ? { merged } : {}),
+    ...(merged.length ? { merged, auth: password.auth } : {}),
   });
   await saveLocalKeys(userId, contents);
 }
 
-/** The bundles sealed by a password from before a reset whose keys are not the current ones. */
+/** The bundles sealed by a password from before a reset that no later bundle took in. */
 export async function lockedArchive(): Promise<ArchivedBundle[]> {
   return (await api(keysArchiveResponseSchema, 'GET', API.keysArchive)).archived;
 }
 
-/** The archived bundles whose keys `contents` holds (its identity, or one it had before). */
-export function coveredBy(archive: readonly ArchivedBundle[], contents: BundleContents): number[] {
-  const iks = new Set([contents.ik.x, ...(contents.past ?? [])]);
-  return archive.filter((a) => iks.has(a.ik)).map((a) => a.bundleVersion);
+/**
+ * The archived bundles whose every key `contents` holds: an archive sealed in identity
+ * generation g holds the keys of generations up to g (merged ones included), so it is
+ * covered when `contents` has each of those identities (`identities`: the account's, as
+ * the server lists them). An archive whose generation is not listed is never covered:
+ * only opening it tells what it holds.
+ */
+export function coveredBy(
+  archive: readonly ArchivedBundle[],
+  contents: BundleContents,
+  identities: readonly IdentityWire[],
+): number[] {
+  const held = new Set([contents.ik.x, ...(contents.past ?? [])]);
+  return archive
+    .filter((a) => {
+      const upTo = identities.filter((i) => i.idVersion <= a.idVersion);
+      return upTo.some((i) => i.idVersion === a.idVersion) && upTo.every((i) => held.has(i.ik));
+    })
+    .map((a) => a.bundleVersion);
 }
 
 /**
- * Brings this browser's keys in line with what the server holds for `user` (see above).
- * A copy here from an identity older than the server's (this browser was used before a
- * password reset that another browser answered with new keys) is merged in, so the
- * history before the reset is readable again everywhere.
+ * Brings this browser's keys in line with what the server holds for `user` (see above),
+ * `password` being what the password just derived. A copy here from an identity older than
+ * the server's (this browser was used before a password reset that another browser
+ * answered with new keys) is merged in, so the history before the reset is readable again
+ * everywhere; the archived bundles it covers go.
  */
-export async function settleKeys(user: Me, own: OwnKeys | null, wrapKey: CryptoKey): Promise<void> {
+export async function settleKeys(user: Me, own: OwnKeys | null, password: PasswordKeys): Promise<void> {
   const e2ee = await import('@app/e2ee');
   if (!own) {
     const made = await e2ee.createAccount(user.id);
-    await putKeys(user.id, made.contents, wrapKey, 1, made.publicKeys);
+    await putKeys(user.id, made.contents, password, 1, made.publicKeys);
     return;
   }
   const local = await loadLocalKeys(user.id);
   const next = own.bundleVersion + 1;
+  const covered = async (contents: BundleContents) =>
+    coveredBy(await lockedArchive(), contents, own.publicKeys.identities);
   if (own.stale) {
     if (local && local.ik.x === own.publicKeys.ik) {
-      await putKeys(user.id, local, wrapKey, next, null);
+      await putKeys(user.id, local, password, next, null, await covered(local));
       return;
     }
     const made = await e2ee.createAccount(user.id, own.publicKeys.ukEpoch + 1);
     if (!local) {
-      await putKeys(user.id, made.contents, wrapKey, next, made.publicKeys);
+      await putKeys(user.id, made.contents, password, next, made.publicKeys);
       return;
     }
-    const merged = e2ee.mergeBundles(made.contents, local);
-    await putKeys(user.id, merged, wrapKey, next, made.publicKeys, coveredBy(await lockedArchive(), local));
+    await putKeys(
+      user.id,
+      e2ee.mergeBundles(made.contents, local),
+      password,
+      next,
+      made.publicKeys,
+      await covered(local),
+    );
     return;
   }
-  const opened = await e2ee.openBundle(own.bundle, wrapKey, user.id, own.bundleVersion);
+  const opened = await e2ee.openBundle(own.bundle, password.wrapKey, user.id, own.bundleVersion);
   if (local && e2ee.bundleAdds(opened, local)) {
     const merged = e2ee.mergeBundles(opened, local);
     try {
-      await putKeys(user.id, merged, wrapKey, next, null, coveredBy(await lockedArchive(), local));
+      await putKeys(user.id, merged, password, next, null, await covered(merged));
       return;
-    } catch {
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 409)) throw e;
       // Another browser changed the keys meanwhile: use the merge here, put it next time.
       await saveLocalKeys(user.id, merged);
       return;
@@ -135,7 +165,7 @@ export async function passwordChange(user: Me, current: string, next: string) {
   const now = await reauth(user, current);
   let own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
   if (!own) {
-    await settleKeys(user, null, now.wrapKey);
+    await settleKeys(user, null, now);
     own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
   }
   if (!own) throw new Error('Your keys could not be set up. Please try again.');

@@ -8,7 +8,8 @@
 import type { AccountKeys, BundleContents, ChatKeyEnvelope, CryptoKey } from '@app/e2ee';
 import { chatIdOf, type PublicKeysWire } from '@app/protocol';
 import { type ChatSocket, RequestError } from '../chat-socket';
-import { loadLocalKeys, loadVerified } from './local-keys';
+import { loadLocalKeys, loadPins, loadVerified, savePins } from './local-keys';
+import { pinIdentities } from './pins';
 
 type E2ee = typeof import('@app/e2ee');
 
@@ -86,7 +87,7 @@ export class ChatKeys {
       p = (async () => {
         const [e2ee, r] = await Promise.all([loadE2ee(), this.socket.request('keys', { userIds: [userId] })]);
         const k = r.keys.find((x) => x.userId === userId);
-        const checked = k && (await e2ee.verifyPublicKeys(k)) ? k : null;
+        const checked = k && (await e2ee.verifyPublicKeys(k)) ? await this.pinned(k) : null;
         const before = this.seenIk.get(userId);
         if (checked) this.seenIk.set(userId, checked.ik);
         if (checked && before !== undefined && before !== checked.ik) for (const l of this.identityListeners) l(userId);
@@ -96,6 +97,15 @@ export class ChatKeys {
       p.catch(() => this.publics.delete(userId));
     }
     return p;
+  }
+
+  /** Someone's keys with only the identities this browser trusts (pins.ts); one's own come from the bundle. */
+  private async pinned(k: PublicKeysWire): Promise<PublicKeysWire> {
+    if (k.userId === this.userId) return k;
+    const listed = k.identities.map((i) => i.ik);
+    const { trusted, save } = pinIdentities(listed, k.ik, await loadPins(this.userId, k.userId));
+    if (save) await savePins(this.userId, k.userId, save);
+    return { ...k, identities: k.identities.filter((i) => trusted.has(i.ik)) };
   }
 
   private state(chatId: string): ChatState {
@@ -207,6 +217,18 @@ export class ChatKeys {
   }
 
   /**
+   * Refuses to seal anything to a peer marked verified whose identity changed since: not
+   * until the user verifies the new code or accepts it (`ik`: their current identity key).
+   */
+  async assertNotChanged(peerId: string, ik?: string): Promise<void> {
+    const current = ik ?? (await this.publicKeys(peerId))?.ik;
+    const verified = await loadVerified(this.userId, peerId);
+    if (verified && current && verified !== current) {
+      throw new RequestError('forbidden', 'Their security code changed: verify it or accept it, then send again.');
+    }
+  }
+
+  /**
    * The key to send to `peerId` under: the chat's newest, when it is sealed to both
    * people's current keys; otherwise a new one for the next epoch (sent with the message).
    * Throws when this browser has no keys or the peer has none.
@@ -223,16 +245,14 @@ export class ChatKeys {
       throw new RequestError('forbidden', 'This browser has no keys: sign in again to unlock your messages.');
     }
     if (!theirs) throw new RequestError('recipient_no_keys', 'This person has not set up encryption yet.');
-    const verified = await loadVerified(this.userId, peerId);
-    if (verified && verified !== theirs.ik) {
-      // Marked verified, and the identity changed since: nothing is sealed to it until the user says so.
-      throw new RequestError('forbidden', 'Their security code changed: verify it or accept it, then send again.');
-    }
+    await this.assertNotChanged(peerId, theirs.ik);
     const s = this.state(chatId);
     const newest = s.envelopes.at(-1);
     const current = (e: ChatKeyEnvelope) =>
       e.seals.every((x) => x.ukEpoch === (x.userId === this.userId ? mine.ukEpoch : theirs.ukEpoch));
-    if (newest && current(newest)) {
+    // Only a key its maker's current identity signed is sent under (not one an earlier identity signed).
+    const makerIk = newest?.creatorId === this.userId ? me.ikPublic : theirs.ik;
+    if (newest && current(newest) && (await (await loadE2ee()).verifyChatKey(newest, makerIk))) {
       const key = await this.open(s, newest);
       if (key) return { epoch: newest.epoch, key };
     }

@@ -78,37 +78,47 @@ export function loadLocalKeys(userId: string): Promise<BundleContents | null> {
   }).catch(() => null);
 }
 
-interface VerifiedRecord {
+/** What this browser keeps about a peer's identity (not secret: public keys). */
+interface PeerRecord<T> {
   id: string;
-  ik: string;
+  value: T;
 }
 
-const verifiedId = (userId: string, peerId: string) => `verified:${userId}:${peerId}`;
-
-/** The identity key of `peerId` that `userId` marked as verified in this browser, or null. */
-export async function loadVerified(userId: string, peerId: string): Promise<string | null> {
+async function loadPeer<T>(kind: string, userId: string, peerId: string): Promise<T | null> {
   const db = await open();
   if (!db) return null;
   try {
-    return (await read<VerifiedRecord>(db, verifiedId(userId, peerId)))?.ik ?? null;
+    return (await read<PeerRecord<T>>(db, `${kind}:${userId}:${peerId}`))?.value ?? null;
   } finally {
     db.close();
   }
 }
 
-/** Marks `ik` as `peerId`'s verified identity key (null: not verified). */
-export async function saveVerified(userId: string, peerId: string, ik: string | null): Promise<void> {
+async function savePeer<T>(kind: string, userId: string, peerId: string, value: T | null): Promise<void> {
   const db = await open();
   if (!db) return;
   try {
     const tx = db.transaction(STORE, 'readwrite');
-    if (ik) tx.objectStore(STORE).put({ id: verifiedId(userId, peerId), ik } satisfies VerifiedRecord);
-    else tx.objectStore(STORE).delete(verifiedId(userId, peerId));
+    const id = `${kind}:${userId}:${peerId}`;
+    if (value === null) tx.objectStore(STORE).delete(id);
+    else tx.objectStore(STORE).put({ id, value } satisfies PeerRecord<T>);
     await txDone(tx);
   } finally {
     db.close();
   }
 }
+
+/** The identity key of `peerId` that `userId` marked as verified in this browser, or null. */
+export const loadVerified = (userId: string, peerId: string) => loadPeer<string>('verified', userId, peerId);
+
+/** Marks `ik` as `peerId`'s verified identity key (null: not verified). */
+export const saveVerified = (userId: string, peerId: string, ik: string | null) =>
+  savePeer('verified', userId, peerId, ik);
+
+/** Every identity key of `peerId` this browser has trusted (null: none seen yet). */
+export const loadPins = (userId: string, peerId: string) => loadPeer<string[]>('pins', userId, peerId);
+
+export const savePins = (userId: string, peerId: string, iks: string[]) => savePeer('pins', userId, peerId, iks);
 
 /** Deletes every key this browser holds (sign-out). */
 export async function wipeLocalKeys(): Promise<void> {

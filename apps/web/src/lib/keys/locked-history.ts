@@ -21,19 +21,25 @@ function wrongPassword(message: string = MSG.wrongPassword): ApiError {
   return new ApiError(403, { error: 'wrong_password', message });
 }
 
-/** The keys an old password or the recovery key opens of what is locked (none: it opens nothing). */
-async function openLocked(user: Me, archive: ArchivedBundle[], secret: string): Promise<BundleContents[]> {
+/**
+ * What an old password or the recovery key opens of what is locked: the contents, and
+ * the archived bundles opened (by version). Nothing: it opens nothing.
+ */
+async function openLocked(
+  user: Me,
+  archive: ArchivedBundle[],
+  secret: string,
+): Promise<{ contents: BundleContents[]; opened: number[] }> {
   const e2ee = await import('@app/e2ee');
   const recoveryKey = await e2ee.parseRecoveryKey(secret);
   if (recoveryKey) {
     const r = (await api(recoveryResponseSchema, 'GET', API.keysRecovery)).recovery;
-    if (!r) return [];
     const wrap = await e2ee.recoveryWrapKey(recoveryKey);
-    const opened = await e2ee.openBundle(r.bundle, wrap, user.id, RECOVERY_VERSION).catch(() => null);
-    return opened ? [opened] : [];
+    const contents = r ? await e2ee.openBundle(r.bundle, wrap, user.id, RECOVERY_VERSION).catch(() => null) : null;
+    return { contents: contents ? [contents] : [], opened: [] };
   }
   // Each salt is one earlier password: derive once per salt.
-  const out: BundleContents[] = [];
+  const out = { contents: [] as BundleContents[], opened: [] as number[] };
   const bySalt = new Map<string, ArchivedBundle[]>();
   for (const a of archive) bySalt.set(a.salt, [...(bySalt.get(a.salt) ?? []), a]);
   for (const entries of bySalt.values()) {
@@ -42,7 +48,10 @@ async function openLocked(user: Me, archive: ArchivedBundle[], secret: string): 
     const old = await derivePasswordKeys(secret, first.salt, first.kdf);
     for (const a of entries) {
       const opened = await e2ee.openBundle(a.bundle, old.wrapKey, user.id, a.bundleVersion).catch(() => null);
-      if (opened) out.push(opened);
+      if (opened) {
+        out.contents.push(opened);
+        out.opened.push(a.bundleVersion);
+      }
     }
   }
   return out;
@@ -65,11 +74,11 @@ export async function unlockHistory(user: Me, oldSecret: string, currentPassword
   const current = await e2ee
     .openBundle(own.bundle, now.wrapKey, user.id, own.bundleVersion)
     .catch(() => Promise.reject(wrongPassword()));
-  let contents = current;
-  for (const opened of await openLocked(user, archive, oldSecret)) contents = e2ee.mergeBundles(contents, opened);
-  const merged = coveredBy(archive, contents);
+  const unlocked = await openLocked(user, archive, oldSecret);
+  const contents = unlocked.contents.reduce((all, c) => e2ee.mergeBundles(all, c), current);
+  const merged = [...new Set([...unlocked.opened, ...coveredBy(archive, contents, own.publicKeys.identities)])];
   if (merged.length === 0) throw wrongPassword('The old password or recovery key is incorrect');
-  await putKeys(user.id, contents, now.wrapKey, own.bundleVersion + 1, null, merged);
+  await putKeys(user.id, contents, now, own.bundleVersion + 1, null, merged);
   return merged.length;
 }
 
@@ -107,7 +116,7 @@ export async function unlockThisBrowser(user: Me, password: string): Promise<voi
   const own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
   // Nothing to open, or sealed by a password this one cannot be checked against: a sign-in settles it.
   if (!own || own.stale) throw new ApiError(409, { error: 'conflict', message: SIGN_IN_AGAIN });
-  await settleKeys(user, own, keys.wrapKey).catch((e) => {
+  await settleKeys(user, own, keys).catch((e) => {
     throw e instanceof ApiError ? e : wrongPassword(MSG.invalidCredentials);
   });
 }

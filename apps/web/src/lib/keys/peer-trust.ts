@@ -55,9 +55,21 @@ export async function refreshTrust(keys: ChatKeys, userId: string, peerId: strin
   return next;
 }
 
-/** Marks the peer's current identity verified (or clears the mark: `verified` false, or accepting a change). */
-export async function setVerified(keys: ChatKeys, userId: string, peerId: string, verified: boolean): Promise<void> {
-  const t = await refreshTrust(keys, userId, peerId, true);
-  await saveVerified(userId, peerId, verified ? t.ik : null);
+/**
+ * Marks `shownIk`, the peer identity whose security code the user compared, as verified;
+ * refused when the peer's identity is another by now (the user compared an old code).
+ * null clears the mark (or accepts a change).
+ */
+export async function setVerified(
+  keys: ChatKeys,
+  userId: string,
+  peerId: string,
+  shownIk: string | null,
+): Promise<void> {
+  if (shownIk !== null) {
+    const t = await refreshTrust(keys, userId, peerId, true);
+    if (t.ik !== shownIk) throw new Error('The security code changed meanwhile: compare the new one.');
+  }
+  await saveVerified(userId, peerId, shownIk);
   await refreshTrust(keys, userId, peerId);
 }

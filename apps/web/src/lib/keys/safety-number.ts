@@ -6,7 +6,9 @@
 import type { ChatKeys } from './chat-keys';
 import { loadE2ee } from './chat-keys';
 
-export type SafetyNumber = { kind: 'number'; groups: string[] } | { kind: 'nokeys' } | { kind: 'peer-nokeys' };
+export type SafetyNumber =
+  /** `peerIk`: the identity key of the peer the number was made from (what "Mark as verified" marks). */
+  { kind: 'number'; groups: string[]; peerIk: string } | { kind: 'nokeys' } | { kind: 'peer-nokeys' };
 
 export async function safetyNumberOf(keys: ChatKeys, me: string, peerId: string): Promise<SafetyNumber> {
   const [e2ee, mine, theirs] = await Promise.all([loadE2ee(), keys.me(), keys.publicKeys(peerId, true)]);
@@ -15,5 +17,6 @@ export async function safetyNumberOf(keys: ChatKeys, me: string, peerId: string)
   return {
     kind: 'number',
     groups: e2ee.safetyNumber({ userId: me, ik: mine.ikPublic }, { userId: peerId, ik: theirs.ik }),
+    peerIk: theirs.ik,
   };
 }
