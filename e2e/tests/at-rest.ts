@@ -8,7 +8,18 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { bubble, expect, openChat, openMessageMenu, type Person, send, setPrivacy, tick } from './chat-helpers.ts';
+import { openHome, rowMenu, setPin, write } from './archive-lock-helpers.ts';
+import {
+  bubble,
+  chatRow,
+  expect,
+  openChat,
+  openMessageMenu,
+  type Person,
+  send,
+  setPrivacy,
+  tick,
+} from './chat-helpers.ts';
 import { sendRequest } from './private-world.ts';
 
 /** Every way a text could sit in a file: UTF-8, UTF-16LE, hex, and base64/base64url at the three alignments. */
@@ -87,6 +98,7 @@ export function makeCanaries() {
     deleted: `${c}-deleted`,
     reply: `${c}-reply`,
     request: `${c}-request`,
+    locked: `${c}-locked`,
     unsent: `${c}-unsent`,
   };
 }
@@ -94,13 +106,13 @@ export function makeCanaries() {
 export type Canaries = ReturnType<typeof makeCanaries>;
 
 /** The canaries a server stores whatever its cipher (all but the deleted one and the one never sent). */
-export const STORED = ['any', 'sent', 'unicode', 'edited', 'reply', 'request'];
+export const STORED = ['any', 'sent', 'unicode', 'edited', 'reply', 'request', 'locked'];
 
 /**
  * The conversation: Alice sends four messages to Bob (one non-ASCII), edits one and
- * deletes one, Bob replies, Carol (a stranger) writes to Bob, who takes messages from
- * contacts only, so hers is a request; then Alice goes offline and one message waits in
- * her outbox. Ends with Alice offline (see `deliverUnsent`).
+ * deletes one, Bob replies, Bob locks the chat (a PIN) and Alice writes into it, Carol (a
+ * stranger) writes to Bob, who takes messages from contacts only, so hers is a request;
+ * then Alice goes offline and one message waits in her outbox. Ends with Alice offline (see `deliverUnsent`).
  */
 export async function leaveCanaries(alice: Person, bob: Person, carol: Person, canaries: Canaries): Promise<void> {
   const beforeEdit = `${canaries.any}-before-edit`;
@@ -120,6 +132,11 @@ export async function leaveCanaries(alice: Person, bob: Person, carol: Person, c
   menu = await openMessageMenu(alice.page, bubble(alice.page, canaries.deleted));
   await menu.getByRole('menuitem', { name: 'Delete' }).click();
   await expect(bubble(bob.page, canaries.deleted)).toHaveCount(0);
+
+  await setPin(bob.page);
+  await openHome(bob.page);
+  await rowMenu(bob.page, chatRow(bob.page, alice.handle), alice.handle, 'Lock', 'button');
+  await write(alice, bob, canaries.locked);
 
   await setPrivacy(bob.page, { requireRequest: true });
   await sendRequest(carol, bob, canaries.request);
