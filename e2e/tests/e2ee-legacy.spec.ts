@@ -5,10 +5,12 @@
  * the server stops holding their text; both people read the same words throughout.
  */
 import { legacyPasswordHash } from '@app/server/test';
+import type Database from 'better-sqlite3';
+import { E2E_DB_FILE } from '../env.ts';
 import { expectToast, submitSignIn } from './auth-helpers.ts';
 import { bubble, expect, openChat, type Person, send, shotSizes, test } from './chat-helpers.ts';
-import { withE2eDb } from './e2e-db.ts';
 import { createUserViaApi, makeUser, type NewUser } from './fixtures.ts';
+import { withDb } from './private-server.ts';
 
 /** Turns an account into one from before end-to-end encryption: argon2id of the password itself, no KDF, no keys. */
 async function makeLegacy(user: NewUser, id: string): Promise<void> {
@@ -27,6 +29,8 @@ async function makeLegacy(user: NewUser, id: string): Promise<void> {
 async function ownKeys(page: import('@playwright/test').Page): Promise<{ publicKeys: { ik: string } } | null> {
   return (await (await page.request.get('/api/me/keys')).json()).keys;
 }
+
+const withE2eDb = <T>(run: (db: Database.Database) => T): T => withDb(E2E_DB_FILE, run);
 
 const DIVIDER = 'Messages above were sent before end-to-end encryption';
 

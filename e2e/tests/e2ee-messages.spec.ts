@@ -6,11 +6,10 @@
  * ciphertext only: e2ee-at-rest.spec.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { chatIdOf } from '@app/protocol';
 import type { Page } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { E2E_DATA_DIR } from '../env.ts';
+import type Database from 'better-sqlite3';
+import { E2E_DB_FILE } from '../env.ts';
 import { expectToast } from './auth-helpers.ts';
 import {
   bubble,
@@ -25,19 +24,10 @@ import {
   tick,
 } from './chat-helpers.ts';
 import { signInViaApi } from './fixtures.ts';
+import { withDb } from './private-server.ts';
 
-const DB_FILE = path.join(E2E_DATA_DIR, 'parley.sqlite');
 const UNVERIFIED = "This message couldn't be verified";
-
-function withDb<T>(run: (db: Database.Database) => T): T {
-  const db = new Database(DB_FILE);
-  try {
-    db.pragma('busy_timeout = 5000');
-    return run(db);
-  } finally {
-    db.close();
-  }
-}
+const withE2eDb = <T>(run: (db: Database.Database) => T): T => withDb(E2E_DB_FILE, run);
 
 /**
  * Reads the chat with `peer` as someone would in this browser: its preview on the chat
@@ -133,7 +123,7 @@ test.describe('sealed messages', () => {
     await expect(bubble(bob.page, three)).toBeVisible();
     const ids = { one: await idOf(bob.page, one), two: await idOf(bob.page, two), three: await idOf(bob.page, three) };
     const ctOf = (id: string) =>
-      withDb((db) => (db.prepare('SELECT text FROM messages WHERE id = ?').get(id) as { text: string }).text);
+      withE2eDb((db) => (db.prepare('SELECT text FROM messages WHERE id = ?').get(id) as { text: string }).text);
     const original = ctOf(ids.three);
 
     // Third: edited (revision 1); its original ciphertext is put back while the server says revision 1.
@@ -144,7 +134,7 @@ test.describe('sealed messages', () => {
     await input.press('Enter');
     await expect(bubble(bob.page, `${three} edited`)).toBeVisible();
 
-    withDb((db) => {
+    withE2eDb((db) => {
       const set = db.prepare('UPDATE messages SET text = ? WHERE id = ?');
       const first = ctOf(ids.one);
       const i = Math.floor(first.length / 2);
@@ -223,7 +213,7 @@ test.describe('sealed messages', () => {
       for (const text of Object.values(first)) await expect(bubble(tab, text)).toBeVisible();
       await expect(tab.getByText(UNVERIFIED)).toHaveCount(0);
     }
-    const keys = withDb((db) =>
+    const keys = withE2eDb((db) =>
       db.prepare('SELECT epoch FROM chat_keys WHERE chat_id = ?').all(chatIdOf(alice.id, bob.id)),
     );
     expect(keys).toEqual([{ epoch: 1 }]);

@@ -48,8 +48,10 @@ describe.each(ENGINES)('on $name', ({ url }) => {
     const bob = await signUp(t);
     const { client: bobOld, user, input, secrets } = await signUp(t);
     const before = await ownKeysOf(bobOld);
-    expect(before.publicKeys.identities).toEqual([{ ik: before.publicKeys.ik, idVersion: 1, since: expect.any(Number) }]);
-    // Nothing is locked while the identity is the one the archive holds (a browser may re-seal it).
+    expect(before.publicKeys.identities).toEqual([
+      { ik: before.publicKeys.ik, idVersion: 1, since: expect.any(Number) },
+    ]);
+    // Nothing is archived before a reset.
     expect(await archiveOf(bobOld)).toEqual([]);
 
     const after = await resetToNewIdentity(input.email, user.id, 'new-password-1');

@@ -8,30 +8,14 @@ import { migrate, openDb } from '../storage/db.ts';
 import { insertKeys } from '../storage/key-store.ts';
 import { Store } from '../storage/store.ts';
 import { deriveKeys, TEST_KDF } from '../test/accounts.ts';
+import { captureOutput } from '../test/cli-output.ts';
 import { RESET_LOCKS_HISTORY, runAdmin } from './admin.ts';
 
 let dir: string;
 /** KDF_COST 10: the CLI derives `auth` with the server's parameters, cheaply here. */
 const env = () => ({ DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com', KDF_COST: '10' });
 
-function capture(answer?: string) {
-  const lines: string[] = [];
-  return {
-    lines,
-    out: {
-      log: (l: string) => lines.push(l),
-      error: (l: string) => lines.push(`ERR ${l}`),
-      ...(answer === undefined
-        ? {}
-        : {
-            ask: async (q: string) => {
-              lines.push(`ASK ${q}`);
-              return answer;
-            },
-          }),
-    },
-  };
-}
+const capture = captureOutput;
 
 async function withStore<T>(f: (s: Store) => Promise<T>): Promise<T> {
   const db = await openDb({ databaseUrl: null, dataDir: dir });

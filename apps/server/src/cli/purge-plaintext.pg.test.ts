@@ -5,15 +5,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, migrate, openDb } from '../storage/db.ts';
+import { captureOutput } from '../test/cli-output.ts';
 import { CUTOFF, expectPurged, type LegacyWorld, seedLegacy, snapshot } from '../test/legacy-plaintext.ts';
 import { PURGE_BACKUPS, runAdmin } from './admin.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
-function capture() {
-  const lines: string[] = [];
-  return { lines, out: { log: (l: string) => lines.push(l), error: (l: string) => lines.push(`ERR ${l}`) } };
-}
+const capture = captureOutput;
 
 if (url) {
   const schema = `purge_${process.pid}_${Date.now().toString(36)}`;

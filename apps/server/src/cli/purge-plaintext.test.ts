@@ -13,6 +13,7 @@ import { ChatStore } from '../storage/chat-store.ts';
 import { type Db, migrate, openDb } from '../storage/db.ts';
 import { NotificationStore } from '../storage/notification-store.ts';
 import { compact } from '../storage/plaintext-purge.ts';
+import { captureOutput } from '../test/cli-output.ts';
 import {
   CONTROL_HANDLE,
   CUTOFF,
@@ -38,22 +39,7 @@ let world: LegacyWorld;
 let other: SQLite.Database;
 const env = () => ({ DATA_DIR: dir });
 
-function capture(answer?: string) {
-  const lines: string[] = [];
-  const out = {
-    log: (l: string) => lines.push(l),
-    error: (l: string) => lines.push(`ERR ${l}`),
-    ...(answer === undefined
-      ? {}
-      : {
-          ask: async (q: string) => {
-            lines.push(`ASK ${q}`);
-            return answer;
-          },
-        }),
-  };
-  return { lines, out };
-}
+const capture = captureOutput;
 
 async function withDb<T>(f: (db: Db) => Promise<T>): Promise<T> {
   const db = await openDb({ databaseUrl: null, dataDir: dir });
