@@ -77,7 +77,11 @@ export async function unlockHistory(user: Me, oldSecret: string, currentPassword
   const unlocked = await openLocked(user, archive, oldSecret);
   const contents = unlocked.contents.reduce((all, c) => e2ee.mergeBundles(all, c), current);
   const merged = [...new Set([...unlocked.opened, ...coveredBy(archive, contents, own.publicKeys.identities)])];
-  if (merged.length === 0) throw wrongPassword('The old password or recovery key is incorrect');
+  if (merged.length === 0) {
+    // The recovery key opened its bundle, but that holds nothing locked (it was made after the reset).
+    if (unlocked.contents.length > 0) throw wrongPassword('This recovery key holds none of the locked messages');
+    throw wrongPassword('The old password or recovery key is incorrect');
+  }
   await putKeys(user.id, contents, now, own.bundleVersion + 1, null, merged);
   return merged.length;
 }
