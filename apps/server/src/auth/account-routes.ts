@@ -22,9 +22,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post(API.changeEmail, { preHandler: auth }, async (req): Promise<UserResponse> => {
     const { user } = authOf(req);
     const input = parseBody(changeEmailRequestSchema, req.body);
-    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.auth))) {
-      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
-    }
+    await ctx.throttle.requirePassword(user, input.auth);
     if (input.newEmail.toLowerCase() === user.email.toLowerCase()) {
       throw new HttpError(400, 'invalid_input', 'That is already your e-mail address');
     }
@@ -45,9 +43,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post(API.changePassword, { preHandler: auth }, async (req, reply): Promise<UserResponse> => {
     const a = authOf(req);
     const input = parseBody(changePasswordRequestSchema, req.body);
-    if (!(await ctx.throttle.confirmPassword(a.user.id, a.user.passwordHash, input.auth))) {
-      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
-    }
+    await ctx.throttle.requirePassword(a.user, input.auth);
     // The same keys, re-sealed by the browser under the new password: the history stays.
     const stored = await acceptCredentials(config, input.credentials);
     if (!(await ctx.keys.changePassword(a.user.id, stored, input.bundle, input.bundleVersion, Date.now()))) {

@@ -7,7 +7,6 @@ import {
   API,
   type ArchivedBundle,
   deleteRecoverySchema,
-  MSG,
   type OwnKeys,
   type PreloginResponse,
   preloginSchema,
@@ -28,13 +27,6 @@ function keysMoved(): HttpError {
 export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { keys, config, throttle } = ctx;
   const auth = requireAuth(ctx);
-  /** The password (its `auth`) confirms a change of what can open the keys. */
-  const confirm = async (user: { id: string; passwordHash: string }, given: string) => {
-    if (!(await throttle.confirmPassword(user.id, user.passwordHash, given))) {
-      throw new HttpError(403, 'wrong_password', MSG.wrongPassword);
-    }
-  };
-
   app.post(API.prelogin, async (req): Promise<PreloginResponse> => {
     const { login } = parseBody(preloginSchema, req.body);
     // Every sign-in asks once; twice the failed sign-ins an address may make is plenty.
@@ -59,7 +51,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.put(API.keysRecovery, { preHandler: auth }, async (req, reply) => {
     const { user } = authOf(req);
     const input = parseBody(putRecoverySchema, req.body);
-    await confirm(user, input.auth);
+    await throttle.requirePassword(user, input.auth);
     await keys.setRecovery(user.id, input.bundle, Date.now());
     req.log.info({ userId: user.id }, 'recovery key set');
     return reply.code(204).send();
@@ -67,7 +59,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.delete(API.keysRecovery, { preHandler: auth }, async (req, reply) => {
     const { user } = authOf(req);
-    await confirm(user, parseBody(deleteRecoverySchema, req.body).auth);
+    await throttle.requirePassword(user, parseBody(deleteRecoverySchema, req.body).auth);
     await keys.setRecovery(user.id, null, Date.now());
     req.log.info({ userId: user.id }, 'recovery key removed');
     return reply.code(204).send();
@@ -78,7 +70,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     const input = parseBody(putKeysSchema, req.body);
     if (user.authVersion === 0) throw new HttpError(409, 'conflict', 'Set up encryption with your password first');
     // Deleting archived bundles is for good: the password confirms it (a session alone does not).
-    if (input.merged) await confirm(user, input.auth ?? '');
+    if (input.merged) await throttle.requirePassword(user, input.auth ?? '');
     const current = input.keys ? await keys.ownKeys(user.id) : null;
     const next = current && input.bundleVersion === current.bundleVersion + 1;
     if (input.keys && next && input.keys.ukEpoch <= current.publicKeys.ukEpoch) {
@@ -96,7 +88,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     const a = authOf(req);
     const input = parseBody(upgradeAuthSchema, req.body);
     if (a.user.authVersion !== 0) throw keysMoved();
-    await confirm(a.user, input.password);
+    await throttle.requirePassword(a.user, input.password);
     const stored = await acceptCredentials(config, input.credentials);
     if (!(await keys.upgrade(a.user.id, stored, input.keys, Date.now()))) throw keysMoved();
     ctx.devices.remember(reply, { id: a.user.id, passwordHash: stored.authHash });

@@ -10,6 +10,7 @@
  *   the owner can still get in.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MSG } from '@app/protocol';
 import type { RateLimits } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
 import type { LimitStore } from '../security/limits.ts';
@@ -99,6 +100,17 @@ export class Throttle {
     const ok = await verifySecret(passwordHash, given);
     if (ok) await this.store.uncount(key);
     return ok;
+  }
+
+  /** confirmPassword, refusing with 403 `wrong_password` (and `message`) when it is not the password. */
+  async requirePassword(
+    user: { id: string; passwordHash: string },
+    given: string,
+    message: string = MSG.wrongPassword,
+  ): Promise<void> {
+    if (!(await this.confirmPassword(user.id, user.passwordHash, given))) {
+      throw new HttpError(403, 'wrong_password', message);
+    }
   }
 
   /** A password reset proved the mailbox: the sign-in counts of the account's logins start again. */

@@ -62,9 +62,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     const pin = await pins.pinState(user.id);
     if (pin.hash !== null) {
       if (!input.auth) throw new HttpError(403, 'wrong_password', SOCIAL_MSG.pinPasswordRequired);
-      if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.auth))) {
-        throw new HttpError(403, 'wrong_password', 'The password is incorrect');
-      }
+      await ctx.throttle.requirePassword(user, input.auth, 'The password is incorrect');
     }
     realtime.publish(await pins.setPin(user.id, await hashSecret(input.pin), Date.now()));
     return privacyResponse(user.id);
@@ -76,9 +74,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: AppContext): void {
     const input = parseBody(removePinSchema, req.body);
     const pin = await pins.pinState(user.id);
     if (pin.hash === null) throw new HttpError(400, 'no_pin', SOCIAL_MSG.noPin);
-    if (!(await ctx.throttle.confirmPassword(user.id, user.passwordHash, input.auth))) {
-      throw new HttpError(403, 'wrong_password', 'The password is incorrect');
-    }
+    await ctx.throttle.requirePassword(user, input.auth, 'The password is incorrect');
     realtime.publish(await pins.setPin(user.id, null, Date.now()));
     return privacyResponse(user.id);
   });

@@ -5,9 +5,9 @@ import { type PeerTrust, refreshTrust, subscribeTrust, trustOf } from '@/lib/key
 /**
  * The peer's identities and verified mark (keys/peer-trust.ts): fetched from the server
  * when the chat opens, and read again when the tab finds their identity changed (a chat key
- * signed by a new one) or when `recheck` changes (each new message).
+ * signed by a new one, or a send told the keys moved).
  */
-export function usePeerTrust(peerId: string, recheck: unknown): PeerTrust | null {
+export function usePeerTrust(peerId: string): PeerTrust | null {
   const client = useChatClient();
   const get = () => (client ? trustOf(client.userId, peerId) : null);
   const trust = useSyncExternalStore(subscribeTrust, get, get);
@@ -18,8 +18,5 @@ export function usePeerTrust(peerId: string, recheck: unknown): PeerTrust | null
       if (id === peerId) void refreshTrust(client.keys, client.userId, peerId);
     });
   }, [client, peerId]);
-  useEffect(() => {
-    if (client && peerId && recheck !== undefined) void refreshTrust(client.keys, client.userId, peerId);
-  }, [client, peerId, recheck]);
   return trust;
 }

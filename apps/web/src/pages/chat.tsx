@@ -46,7 +46,7 @@ export default function ChatPage() {
   const actions = useMessageActions(client, me?.id);
   const [sentCount, setSentCount] = useState(0);
   const [verifyOpen, setVerifyOpen] = useState(false);
-  const trust = usePeerTrust(peer ? peerId : '', view.messages.length);
+  const trust = usePeerTrust(peer ? peerId : '');
   const keyChanges = useMemo(() => trust?.identities.slice(1).map((i) => i.since) ?? [], [trust]);
 
   const handle = peer ? `@${peer.username}` : peer === null ? DELETED_ACCOUNT : '';

@@ -72,8 +72,9 @@ const ASKS: Record<Exclude<KeyStatus, 'ok'>, Ask> = {
 function useKeyStatus(user: Me | null): [KeyStatus, () => void] {
   const [status, setStatus] = useState<KeyStatus>('ok');
   const [round, setRound] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `round` asks again (after an unlock)
   useEffect(() => {
-    if (!user || round < 0) return;
+    if (!user) return;
     let live = true;
     keyStatus(user).then(
       (s) => live && setStatus(s),

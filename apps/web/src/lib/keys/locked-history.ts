@@ -10,7 +10,7 @@
 import type { BundleContents } from '@app/e2ee';
 import { API, type ArchivedBundle, type Me, MSG, ownKeysResponseSchema, recoveryResponseSchema } from '@app/protocol';
 import { ApiError, api } from '../api';
-import { coveredBy, lockedArchive, putKeys, settleKeys } from './account-keys';
+import { coveredBy, lockedArchive, putKeys, reauth, settleKeys } from './account-keys';
 import { loadLocalKeys } from './local-keys';
 import { derivePasswordKeys, prelogin } from './password-keys';
 import { RECOVERY_VERSION } from './recovery';
@@ -66,9 +66,7 @@ export async function unlockHistory(user: Me, oldSecret: string, currentPassword
   const archive = await lockedArchive();
   if (archive.length === 0) return 0;
   const e2ee = await import('@app/e2ee');
-  const pre = await prelogin(user.username);
-  if (!('salt' in pre)) throw wrongPassword();
-  const now = await derivePasswordKeys(currentPassword, pre.salt, pre.kdf);
+  const now = await reauth(user, currentPassword);
   const own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
   if (!own || own.stale) throw new ApiError(409, { error: 'conflict', message: SIGN_IN_AGAIN });
   const current = await e2ee
@@ -114,9 +112,7 @@ export async function keyStatus(user: Me): Promise<KeyStatus> {
 
 /** Opens the account's bundle with the current password and keeps it here (merged with this copy). */
 export async function unlockThisBrowser(user: Me, password: string): Promise<void> {
-  const pre = await prelogin(user.username);
-  if (!('salt' in pre)) throw wrongPassword(MSG.invalidCredentials);
-  const keys = await derivePasswordKeys(password, pre.salt, pre.kdf);
+  const keys = await reauth(user, password);
   const own = (await api(ownKeysResponseSchema, 'GET', API.keys)).keys;
   // Nothing to open, or sealed by a password this one cannot be checked against: a sign-in settles it.
   if (!own || own.stale) throw new ApiError(409, { error: 'conflict', message: SIGN_IN_AGAIN });
