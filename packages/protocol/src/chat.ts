@@ -87,6 +87,25 @@ export const chatSummarySchema = z.object({
 });
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
+/**
+ * A chat-list row without its newest message: what a `message` update carries of the
+ * summary the message made (its `last` is the message itself, see summaryAfter), so the
+ * ciphertext is logged and sent once per user rather than twice.
+ */
+export const chatStateSchema = chatSummarySchema.omit({ last: true });
+export type ChatState = z.infer<typeof chatStateSchema>;
+
+/** A summary's `last` for `m`; null for a message withheld (a locked chat without the PIN). */
+export function lastOf(m: ChatMessage): ChatSummary['last'] {
+  if (m.ct === null && m.legacyText === null && !m.deleted) return null;
+  return { id: m.id, senderId: m.senderId, ct: m.ct, rev: m.rev, legacyText: m.legacyText, deleted: m.deleted };
+}
+
+/** The chat-list row a `message` update describes: its chat state headed by the message. */
+export function summaryAfter(state: ChatState, m: ChatMessage): ChatSummary {
+  return { ...state, last: lastOf(m) };
+}
+
 export const DELETED_TEXT = 'This message deleted';
 export const DELETED_ACCOUNT = 'Deleted account';
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   chatIdSchema,
   chatMessageSchema,
+  chatStateSchema,
   chatSummarySchema,
   messageIdSchema,
   presenceSchema,
@@ -223,7 +224,11 @@ export type WsErrorCode = z.infer<typeof wsErrorCodeSchema>;
 
 /** One entry of a user's update log. Each carries the full new state: applying it twice is harmless. */
 export const updateSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('message'), message: chatMessageSchema }),
+  /**
+   * A message as it is now. A new message carries `chat`: the summary it made, in both
+   * users' logs (the chat list's row is summaryAfter(chat, message)).
+   */
+  z.object({ kind: z.literal('message'), message: chatMessageSchema, chat: chatStateSchema.optional() }),
   z.object({ kind: z.literal('chat'), chat: chatSummarySchema }),
   z.object({ kind: z.literal('chatRemoved'), chatId: z.string() }),
   /** A peer's or contact's public profile changed. */

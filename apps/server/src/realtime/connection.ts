@@ -178,6 +178,8 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   private track(u: Update): void {
     if (u.kind === 'privacy') this.privacy = sharedPrivacy(u.privacy);
     else if (u.kind === 'chat') this.setLocked(u.chat.chatId, u.chat.locked);
+    // A message's summary may say locked (never unlocked: only a `chat` update unlocks).
+    else if (u.kind === 'message' && u.chat?.locked) this.setLocked(u.chat.chatId, true);
     else if (u.kind === 'access') this.typing?.accessChanged(u.peerId);
   }
 

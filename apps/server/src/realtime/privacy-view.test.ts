@@ -83,6 +83,17 @@ describe('privacy view', () => {
     expect(viewChat(view(), summary)).toBe(summary);
   });
 
+  it("withholds a new message's text when its summary or the socket says the chat is locked, keeping the summary", () => {
+    const { last: _, ...state } = summary;
+    const u: Update = { kind: 'message', message: message(), chat: state };
+    expect(viewUpdate(view(), u)).toBe(u);
+    const hidden = { kind: 'message', message: { ...message(), ct: null, legacyText: null }, chat: state };
+    expect(viewUpdate(view({ locked: new Set([CHAT]) }), u)).toEqual(hidden);
+    const lockedThen: Update = { ...u, chat: { ...state, locked: true } };
+    expect(viewUpdate(view(), lockedThen)).toEqual({ ...hidden, chat: { ...state, locked: true } });
+    expect(viewUpdate(view({ granted: true }), lockedThen)).toBe(lockedThen);
+  });
+
   it('returns the same update when nothing is hidden, so the logged JSON can go out as it is', () => {
     const u: Update = { kind: 'message', message: message({ status: 'sent', readAt: null, deliveredAt: null }) };
     expect(viewUpdate(view({ privacy: { ...OPEN, readReceipts: false } }), u)).toBe(u);

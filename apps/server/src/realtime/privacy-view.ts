@@ -59,8 +59,12 @@ export function viewChat(v: PrivacyView, c: ChatSummary): ChatSummary {
 /** An update as the socket may see it. */
 export function viewUpdate(v: PrivacyView, u: Update): Update {
   if (u.kind === 'message') {
-    const message = viewMessage(v, u.message);
-    return message === u.message ? u : { kind: 'message', message };
+    let message = viewMessage(v, u.message);
+    // The summary it carries says whether the chat is locked too.
+    if (u.chat?.locked && !v.granted && (message.ct !== null || message.legacyText !== null)) {
+      message = { ...message, ct: null, legacyText: null };
+    }
+    return message === u.message ? u : { ...u, message };
   }
   if (u.kind === 'chat') {
     const chat = viewChat(v, u.chat);

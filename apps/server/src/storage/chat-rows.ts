@@ -4,6 +4,7 @@
  */
 import {
   type ChatMessage,
+  type ChatState,
   type ChatSummary,
   chatIdOf,
   DELETED_TEXT,
@@ -249,11 +250,24 @@ export async function publicUserOf(tx: Tx, id: string): Promise<PublicUser | nul
   return r ? toPublicUser(r) : null;
 }
 
-export function toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null): ChatSummary {
+/** A summary row without its newest message (see chatStateSchema). */
+export function toChatState(r: Selectable<UserChatsTable>, peer: PublicUser | null): ChatState {
   return {
     chatId: r.chat_id,
     peerId: r.peer_id,
     peer,
+    timestamp: Number(r.timestamp),
+    unreadCount: r.unread_count,
+    archived: r.archived === 1,
+    locked: r.locked === 1,
+  };
+}
+
+export function toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null): ChatSummary {
+  // A summary from before sealed messages said it was deleted in its text.
+  const deleted = r.last_deleted === 1 || (r.last_sealed === 0 && r.last_message === DELETED_TEXT);
+  return {
+    ...toChatState(r, peer),
     last:
       r.last_message === null && r.last_deleted === 0
         ? null
@@ -261,18 +275,9 @@ export function toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null
             id: r.last_id ?? '',
             senderId: r.last_sender ?? '',
             rev: r.last_rev,
-            // A summary from before sealed messages said so in its text.
-            deleted: r.last_deleted === 1 || (r.last_sealed === 0 && r.last_message === DELETED_TEXT),
-            ...wireText(
-              r.last_message,
-              r.last_sealed,
-              r.last_deleted === 1 || (r.last_sealed === 0 && r.last_message === DELETED_TEXT),
-            ),
+            deleted,
+            ...wireText(r.last_message, r.last_sealed, deleted),
           },
-    timestamp: Number(r.timestamp),
-    unreadCount: r.unread_count,
-    archived: r.archived === 1,
-    locked: r.locked === 1,
   };
 }
 
@@ -386,16 +391,12 @@ export function* insertMessageProgram(
     sender = s ? toPublicUser(s) : null;
     recipient = r ? toPublicUser(r) : null;
   }
-  const entries: Entry[] = [
-    { userId: senderId, update: { kind: 'message', message } },
-    ...(senderRow
-      ? [{ userId: senderId, update: { kind: 'chat' as const, chat: toSummary(senderRow, recipient) } }]
-      : []),
-    { userId: recipientId, update: { kind: 'message', message } },
-    ...(recipientRow
-      ? [{ userId: recipientId, update: { kind: 'chat' as const, chat: toSummary(recipientRow, sender) } }]
-      : []),
-  ];
+  // One entry per user: the message with the summary it made (headed by the message).
+  const entry = (userId: string, row: Selectable<UserChatsTable> | undefined, peer: PublicUser | null): Entry => ({
+    userId,
+    update: row ? { kind: 'message', message, chat: toChatState(row, peer) } : { kind: 'message', message },
+  });
+  const entries: Entry[] = [entry(senderId, senderRow, recipient), entry(recipientId, recipientRow, sender)];
   return { message, entries };
 }
 

@@ -32,12 +32,15 @@ export async function scrubDeletedFromLog(tx: Transaction<Database>, deleted: Ch
       .where('kind', 'in', ['message', 'chat'])
       .where(sql<boolean>`payload LIKE ${`%${literal(deleted.id)}%`} ESCAPE '!'`)
       .execute();
-    const stale = rows.filter((r) => isOf(JSON.parse(r.payload) as Update, deleted));
+    const stale = rows
+      .map((r) => ({ seq: r.seq, update: JSON.parse(r.payload) as Update }))
+      .filter((r) => isOf(r.update, deleted));
     if (stale.length === 0) continue;
-    const chat = stale.some((r) => r.kind === 'chat') ? await summaryOf(tx, userId, deleted.chatId) : null;
+    const chat = stale.some((r) => r.update.kind === 'chat') ? await summaryOf(tx, userId, deleted.chatId) : null;
     for (const r of stale) {
+      // A message's entry keeps the summary it carries (which holds no text).
       const now: Update | null =
-        r.kind === 'message' ? { kind: 'message', message: deleted } : chat ? { kind: 'chat', chat } : null;
+        r.update.kind === 'message' ? { ...r.update, message: deleted } : chat ? { kind: 'chat', chat } : null;
       if (!now) continue;
       await tx
         .updateTable('user_updates')

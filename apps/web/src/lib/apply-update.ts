@@ -6,10 +6,12 @@
 import {
   type Access,
   type ChatMessage,
+  type ChatSummary,
   type GlobalEvent,
   PRIVACY_DEFAULTS,
   type Privacy,
   type PublicUser,
+  summaryAfter,
   type Update,
 } from '@app/protocol';
 import type { Alerts } from './alerts';
@@ -63,11 +65,12 @@ export class UpdateApplier {
     const { chats, notifications } = this.d;
     switch (update.kind) {
       case 'message':
+        // A new message carries the summary it made: first, so the chat's lock is known.
+        if (update.chat) this.applySummary(summaryAfter(update.chat, update.message));
         this.applyMessage(update.message);
         return;
       case 'chat':
-        chats.set(update.chat);
-        if (update.chat.peer) this.d.users.remember(update.chat.peer);
+        this.applySummary(update.chat);
         return;
       case 'chatRemoved':
         chats.delete(update.chatId);
@@ -116,6 +119,11 @@ export class UpdateApplier {
         assertNever(e);
         return true;
     }
+  }
+
+  private applySummary(chat: ChatSummary): void {
+    this.d.chats.set(chat);
+    if (chat.peer) this.d.users.remember(chat.peer);
   }
 
   private applyPeer(user: PublicUser): void {
