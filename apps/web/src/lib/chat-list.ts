@@ -3,7 +3,14 @@
  * current by the update log, with the unread messages that arrived while no page was
  * connected acknowledged as delivered after each load.
  */
-import { type ChatMessage, type ChatSummary, HISTORY_PAGE, type PublicUser, type Update } from '@app/protocol';
+import {
+  type ChatMessage,
+  type ChatSummary,
+  HISTORY_PAGE,
+  type PublicUser,
+  summaryAfter,
+  type Update,
+} from '@app/protocol';
 import type { ChatSocket } from './chat-socket';
 import type { ChatListView, LoadStatus } from './conversation';
 import type { UpdateReplay } from './update-replay';
@@ -24,6 +31,15 @@ export interface ChatListDeps {
   isOpen(peerId: string): boolean;
   changed(): void;
   destroyed(): boolean;
+}
+
+/**
+ * What a load of the list re-applies of an update that arrived meanwhile: everything but
+ * messages (their conversations replay them), and of a new message the summary it made.
+ */
+export function listPart(u: Update): Update | null {
+  if (u.kind !== 'message') return u;
+  return u.chat ? { kind: 'chat', chat: summaryAfter(u.chat, u.message) } : null;
 }
 
 export function errorText(e: unknown): string {
@@ -94,7 +110,11 @@ export class ChatList {
       this.status = 'error';
       this.error = errorText(e);
     } finally {
-      replay.end(start, (u) => ok && u.kind !== 'message', this.deps.apply);
+      replay.end(
+        start,
+        (u) => ok && listPart(u) !== null,
+        (u) => this.deps.apply(listPart(u) as Update),
+      );
       this.cached = null;
       this.deps.changed();
     }
