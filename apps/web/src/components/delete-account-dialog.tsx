@@ -2,7 +2,7 @@ import { API, MSG, noContentSchema } from '@app/protocol';
 import { useState } from 'react';
 import { useLeaveSignedOut } from '@/hooks/use-sign-out';
 import { api } from '@/lib/api';
-import { wipeLocalKeys } from '@/lib/keys/local-keys';
+import { wipeLocalData } from '@/lib/local-data';
 import { Button } from './ui/button';
 import {
   Dialog,
@@ -33,7 +33,7 @@ export function DeleteAccountDialog() {
     }
     setOpen(false);
     notify('Account Deleted');
-    await wipeLocalKeys();
+    await wipeLocalData();
     leave('/signup');
   };
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { notifyError } from '@/components/ui/toaster';
 import { ApiError, api } from '@/lib/api';
-import { wipeLocalKeys } from '@/lib/keys/local-keys';
+import { wipeLocalData } from '@/lib/local-data';
 import { getSession, setUser } from '@/lib/session';
 
 /**
@@ -51,8 +51,8 @@ export function useSignOut(): { signOut: () => Promise<void>; busy: boolean } {
         return;
       }
     }
-    // This browser's copy of the keys goes with the session.
-    await wipeLocalKeys();
+    // This browser's copy of the keys, and the drafts, go with the session.
+    await wipeLocalData();
     leave('/signin');
   };
   return { signOut, busy };

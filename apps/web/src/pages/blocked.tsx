@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { api } from '@/lib/api';
-import { wipeLocalKeys } from '@/lib/keys/local-keys';
+import { wipeLocalData } from '@/lib/local-data';
 import { setUser } from '@/lib/session';
 
 export default function BlockedPage() {
@@ -18,7 +18,7 @@ export default function BlockedPage() {
     } catch {
       // The session is most likely revoked already; signing out locally is what matters.
     }
-    await wipeLocalKeys();
+    await wipeLocalData();
     setUser(null);
     navigate('/signin', { replace: true });
   };

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { testSealing } from '@/test/local-sealing';
+import { DRAFT_SAVE_MS, type DraftRecord, type DraftStore, Drafts, draftId } from './drafts';
+
+const ME = 'A'.repeat(20);
+const OTHER = 'O'.repeat(20);
+const BOB = 'B'.repeat(20);
+const CAROL = 'C'.repeat(20);
+
+/** A store in memory that records every write. */
+function memoryDrafts(): DraftStore & { rows: Map<string, unknown>; writes: number } {
+  const rows = new Map<string, unknown>();
+  const s = {
+    rows,
+    writes: 0,
+    async list(userId: string) {
+      return [...rows.values()].filter((r) => (r as DraftRecord).userId === userId);
+    },
+    async put(r: DraftRecord) {
+      s.writes += 1;
+      rows.set(r.id, r);
+    },
+    async remove(id: string) {
+      s.writes += 1;
+      rows.delete(id);
+    },
+  };
+  return s;
+}
+
+describe('Drafts', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps a draft in memory at once and writes it sealed after a quiet moment', async () => {
+    const store = memoryDrafts();
+    const drafts = new Drafts(ME, store, testSealing());
+    drafts.set(BOB, 'hel');
+    drafts.set(BOB, 'hello\nthere');
+    expect(drafts.get(BOB)).toBe('hello\nthere');
+    expect(store.writes).toBe(0);
+    await vi.advanceTimersByTimeAsync(DRAFT_SAVE_MS - 1);
+    expect(store.writes).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    await drafts.flush(BOB);
+    expect(store.writes).toBe(1);
+    const row = store.rows.get(draftId(ME, BOB)) as DraftRecord;
+    expect(row).toMatchObject({ userId: ME, peerId: BOB });
+    // No plaintext at rest.
+    expect(JSON.stringify(row)).not.toContain('hello');
+  });
+
+  it('restores the drafts of its user only, and a chat typed in before the load keeps what was typed', async () => {
+    const store = memoryDrafts();
+    const sealing = testSealing();
+    const before = new Drafts(ME, store, sealing);
+    before.set(BOB, 'for bob');
+    before.set(CAROL, 'for carol');
+    await before.flushAll();
+    const other = new Drafts(OTHER, store, sealing);
+    other.set(BOB, 'not mine');
+    await other.flushAll();
+
+    const after = new Drafts(ME, store, sealing);
+    after.set(CAROL, 'typed meanwhile');
+    expect(after.loaded).toBe(false);
+    await after.load();
+    expect(after.loaded).toBe(true);
+    expect(after.get(BOB)).toBe('for bob');
+    expect(after.get(CAROL)).toBe('typed meanwhile');
+    const otherAgain = new Drafts(OTHER, store, sealing);
+    await otherAgain.load();
+    expect(otherAgain.get(BOB)).toBe('not mine');
+    expect(otherAgain.get(CAROL)).toBe('');
+  });
+
+  it('removes a draft emptied or sent, and the last text typed is the one that stays', async () => {
+    const store = memoryDrafts();
+    const drafts = new Drafts(ME, store, testSealing());
+    drafts.set(BOB, 'first');
+    await drafts.flush(BOB);
+    drafts.set(BOB, 'second');
+    void drafts.flush(BOB);
+    drafts.set(BOB, '');
+    await drafts.flush(BOB);
+    expect(drafts.get(BOB)).toBe('');
+    expect(store.rows.size).toBe(0);
+    // Leaving a chat whose draft did not change writes nothing.
+    const writes = store.writes;
+    await drafts.flush(BOB);
+    expect(store.writes).toBe(writes);
+  });
+
+  it('leaves out and removes records that do not parse or no longer open (keys wiped since)', async () => {
+    const store = memoryDrafts();
+    const old = new Drafts(ME, store, testSealing());
+    old.set(BOB, 'sealed under a key gone since');
+    await old.flushAll();
+    store.rows.set('junk', { id: 'junk', userId: ME, peerId: CAROL });
+
+    const drafts = new Drafts(ME, store, testSealing());
+    await drafts.load();
+    expect(drafts.get(BOB)).toBe('');
+    expect(drafts.get(CAROL)).toBe('');
+    await vi.runAllTimersAsync();
+    expect(store.rows.has(draftId(ME, BOB))).toBe(false);
+  });
+
+  it('tells its listeners, and writes nothing more once stopped (sign-out)', async () => {
+    const store = memoryDrafts();
+    const drafts = new Drafts(ME, store, testSealing());
+    const heard = vi.fn();
+    drafts.subscribe(heard);
+    drafts.set(BOB, 'typed');
+    expect(heard).toHaveBeenCalledTimes(1);
+    await drafts.stop();
+    expect(drafts.get(BOB)).toBe('');
+    drafts.set(BOB, 'after');
+    await vi.runAllTimersAsync();
+    await drafts.flushAll();
+    expect(store.writes).toBe(0);
+    expect(drafts.get(BOB)).toBe('');
+  });
+
+  it('keeps drafts in memory only where nothing can be sealed at rest (no IndexedDB)', async () => {
+    const store = memoryDrafts();
+    const drafts = new Drafts(ME, store, { seal: async () => null, open: async () => null });
+    drafts.set(BOB, 'in memory');
+    await drafts.flush(BOB);
+    expect(store.rows.size).toBe(0);
+    expect(drafts.get(BOB)).toBe('in memory');
+  });
+});
