@@ -1,18 +1,25 @@
-import { MESSAGE_MAX } from '@app/protocol';
 import { Pencil, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useAutoGrow } from '@/hooks/use-auto-grow';
+import { useCoarsePointer } from '@/hooks/use-coarse-pointer';
 import type { ChatClient } from '@/lib/chat-client';
+import { COMPOSER_MAX_LINES, lengthCounter, sendsOnKey } from '@/lib/composer-keys';
 import type { UiMessage } from '@/lib/conversation';
+import { useDrafts, useDraftsLoaded } from '@/lib/draft-hooks';
 import { messageTextError } from '@/lib/message-text';
+import { cn } from '@/lib/utils';
 import { Button } from './ui/button';
 import { notifyError } from './ui/toaster';
 
 /**
- * The composer: Enter or the send button sends (blank text is ignored), typing is
- * reported to the peer, and in edit mode the text of the message being edited is
- * changed instead (Escape or the cancel button leaves edit mode). A text the protocol
- * refuses (messageTextSchema: too long, characters that cannot be stored) is not sent:
- * its message is shown under the input, and the text stays there to be corrected.
+ * The composer: a text area growing with its text. Enter sends and Shift+Enter starts a
+ * new line with a keyboard; on a touch screen Enter starts a new line and the send button
+ * sends (blank text is ignored). Typing is reported to the peer, and the unsent text is the
+ * chat's draft (lib/drafts.ts), restored when the chat opens again. In edit mode the text
+ * of the message being edited is changed instead (Escape or the cancel button leaves edit
+ * mode, giving the draft back). Near the length limit a counter shows; a text the protocol
+ * refuses (messageTextSchema: too long, characters that cannot be stored) is not sent: its
+ * message is shown under the input, and the text stays there to be corrected.
  */
 export function MessageInput({
   client,
@@ -27,23 +34,42 @@ export function MessageInput({
   onEditDone: () => void;
   onSent: () => void;
 }) {
-  const [text, setText] = useState('');
+  const drafts = useDrafts();
+  const draftsLoaded = useDraftsLoaded();
+  const coarse = useCoarsePointer();
+  const [text, setText] = useState(() => drafts?.get(peerId) ?? '');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const problemId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const draft = useRef('');
+  const counterId = useId();
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  // Drafts read after the chat opened (a reload straight into it): restored unless typed over.
+  const [restored, setRestored] = useState(draftsLoaded);
+  if (draftsLoaded && !restored) {
+    setRestored(true);
+    if (text === '' && !editing) setText(drafts?.get(peerId) ?? '');
+  }
 
   // Entering edit mode puts the message's text in the input; leaving it restores the draft.
   const [shownEditing, setShownEditing] = useState(editing);
   if (editing !== shownEditing) {
     setShownEditing(editing);
-    setText(editing ? (client?.crypto.plainText(editing) ?? '') : draft.current);
+    setText(editing ? (client?.crypto.plainText(editing) ?? '') : (drafts?.get(peerId) ?? ''));
     setProblem(null);
   }
   useEffect(() => {
     if (editing) inputRef.current?.focus();
   }, [editing]);
+
+  // Leaving the chat writes its draft at once.
+  useEffect(() => () => void drafts?.flush(peerId), [drafts, peerId]);
+
+  useAutoGrow(inputRef, text, COMPOSER_MAX_LINES);
+
+  const counter = lengthCounter(text.length);
+  // Past the limit the protocol's message shows as the text is typed, not only on sending.
+  const shownProblem = problem ?? (counter?.over ? messageTextError(text) : null);
 
   const submit = async () => {
     if (!client || busy) return;
@@ -76,10 +102,13 @@ export function MessageInput({
       setProblem(notQueued);
       return;
     }
-    draft.current = '';
+    drafts?.set(peerId, '');
+    void drafts?.flush(peerId);
     setText('');
     onSent();
   };
+
+  const describedBy = [shownProblem !== null ? problemId : '', counter ? counterId : ''].join(' ').trim();
 
   return (
     <div className="border-t border-border bg-background">
@@ -96,29 +125,29 @@ export function MessageInput({
         </div>
       ) : null}
       <form
-        className="flex items-center gap-2 p-3"
+        className="flex items-end gap-2 p-3"
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
-        <input
+        <textarea
           ref={inputRef}
+          rows={1}
           value={text}
-          maxLength={MESSAGE_MAX}
           aria-label={editing ? 'Edit message' : 'Message'}
           placeholder={editing ? 'Edit message...' : 'Type a message...'}
           autoComplete="off"
-          enterKeyHint="send"
-          aria-invalid={problem !== null}
-          aria-describedby={problem !== null ? problemId : undefined}
-          className="h-11 min-w-0 flex-1 rounded-full border border-input bg-muted px-4 text-base outline-none transition-colors placeholder:text-slate-400 focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 md:text-sm"
+          enterKeyHint={coarse ? 'enter' : 'send'}
+          aria-invalid={shownProblem !== null}
+          aria-describedby={describedBy || undefined}
+          className="block h-11 min-w-0 flex-1 resize-none overflow-y-hidden rounded-3xl border border-input bg-muted px-4 py-[9px] text-base leading-6 outline-none transition-colors placeholder:text-slate-400 focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 md:py-[11px] md:text-sm md:leading-5"
           onChange={(e) => {
             const value = e.target.value;
             setText(value);
             setProblem(null);
             if (editing) return;
-            draft.current = value;
+            drafts?.set(peerId, value);
             if (!client) return;
             if (value) client.noteTyping(peerId);
             else client.stopTyping(peerId);
@@ -127,6 +156,9 @@ export function MessageInput({
             if (e.key === 'Escape' && editing) {
               e.preventDefault();
               onEditDone();
+            } else if (sendsOnKey({ ...e, isComposing: e.nativeEvent.isComposing }, coarse)) {
+              e.preventDefault();
+              void submit();
             }
           }}
         />
@@ -140,9 +172,41 @@ export function MessageInput({
           <SendHorizontal className="!size-5" aria-hidden />
         </Button>
       </form>
+      <ComposerNotes problem={shownProblem} problemId={problemId} counter={counter} counterId={counterId} />
+    </div>
+  );
+}
+
+/** Under the composer: why the text cannot be sent, and the length counter near the limit. */
+function ComposerNotes({
+  problem,
+  problemId,
+  counter,
+  counterId,
+}: {
+  problem: string | null;
+  problemId: string;
+  counter: ReturnType<typeof lengthCounter>;
+  counterId: string;
+}) {
+  if (!counter && problem === null) return null;
+  return (
+    <div className="-mt-1 flex items-start gap-3 px-5 pb-2 text-sm">
       {problem !== null ? (
-        <p id={problemId} role="alert" className="-mt-1 px-5 pb-2 text-sm text-destructive">
+        <p id={problemId} role="alert" className="min-w-0 flex-1 text-destructive">
           {problem}
+        </p>
+      ) : null}
+      {counter ? (
+        <p
+          id={counterId}
+          className={cn(
+            'ml-auto shrink-0 tabular-nums',
+            counter.over ? 'font-medium text-destructive' : 'text-muted-foreground',
+          )}
+        >
+          <span className="sr-only">Characters: </span>
+          {counter.text}
         </p>
       ) : null}
     </div>
