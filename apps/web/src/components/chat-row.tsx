@@ -2,11 +2,11 @@ import { type ChatSummary, DELETED_ACCOUNT } from '@app/protocol';
 import { Archive, ArchiveRestore, Lock, LockOpen, MoreHorizontal } from 'lucide-react';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useChatClient, usePresence, useSummaryText } from '@/lib/chat-hooks';
+import { useChatClient, usePresence } from '@/lib/chat-hooks';
 import { RequestError } from '@/lib/chat-socket';
 import { formatListTime } from '@/lib/format-time';
-import { isNotice, shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
+import { ChatRowPreview } from './chat-row-preview';
 import { ActionMenu, type MenuAction, useMenuAnchor } from './ui/action-menu';
 import { Button } from './ui/button';
 import { notify, notifyError } from './ui/toaster';
@@ -46,8 +46,8 @@ const INLINE: Record<ChatRowVariant, FlagAction | null> = {
 };
 
 /**
- * One chat of a list: avatar, handle, time and last message, unread count; the actions
- * of its screen (see ChatRowVariant). `onPinExpired` is called when the server asks for
+ * One chat of a list: avatar, handle, time and last message (or draft: ChatRowPreview),
+ * unread count; the actions of its screen (see ChatRowVariant). `onPinExpired` is called when the server asks for
  * the PIN again (the grant of the locked chats ran out).
  */
 export const ChatRow = memo(function ChatRow({
@@ -67,7 +67,6 @@ export const ChatRow = memo(function ChatRow({
   const { peer } = chat;
   const handle = peer ? `@${peer.username}` : DELETED_ACCOUNT;
   const presence = usePresence(peer ? chat.peerId : null);
-  const preview = useSummaryText(chat);
   const client = useChatClient();
   const navigate = useNavigate();
   const menu = useMenuAnchor();
@@ -151,15 +150,7 @@ export const ChatRow = memo(function ChatRow({
             </span>
           </span>
           <span className="flex items-center gap-2">
-            <span
-              className={cn(
-                'min-w-0 flex-1 truncate text-sm',
-                unread > 0 ? 'font-medium text-foreground' : 'text-muted-foreground',
-                isNotice(preview) && 'italic opacity-70',
-              )}
-            >
-              {shownText(preview)}
-            </span>
+            <ChatRowPreview chat={chat} unread={unread > 0} />
             {unread > 0 ? (
               <span className="flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-none text-primary-foreground">
                 {unread > 99 ? '99+' : unread}

@@ -32,6 +32,8 @@ export interface ApplyDeps {
   receipts: Receipts;
   /** One of our messages is on the server: the outbox lets go of it. */
   settled(msgId: string): void;
+  /** A message as the server has it now (the chat list's ticks keep the own ones' state). */
+  noted(m: ChatMessage): void;
   setHelpLink(helpLink: string | null): void;
 }
 
@@ -139,6 +141,7 @@ export class UpdateApplier {
 
   /** A message of a history page: acknowledged if it is new to us, settled if it is ours. */
   seen(m: ChatMessage): void {
+    this.d.noted(m);
     if (m.senderId === this.d.userId) this.d.settled(m.id);
     else this.received(m);
   }
@@ -146,6 +149,7 @@ export class UpdateApplier {
   /** A message as the server has it now (new, edited, deleted, delivered, read). */
   applyMessage(m: ChatMessage): void {
     const me = this.d.userId;
+    this.d.noted(m);
     if (m.senderId === me) this.d.settled(m.id);
     const fresh = m.recipientId === me && m.status === 'sent' && !m.deleted && !m.edited;
     const conv = this.d.conversations.get(peerOfMessage(m, me));

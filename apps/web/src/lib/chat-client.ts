@@ -30,6 +30,7 @@ import { messageTextError } from './message-text';
 import { NotificationCenter, type NotificationsView } from './notification-center';
 import type { OutboxStore } from './outbox';
 import { type LocalSealing, Outbox } from './outbox-queue';
+import { OwnStatuses } from './own-status';
 import { refreshPublicSettings, setHelpLink } from './public-settings';
 import { Receipts } from './receipts';
 import { sealedEdit } from './sealed-edit';
@@ -88,6 +89,8 @@ export class ChatClient {
   readonly keys: ChatKeys;
   readonly crypto: MessageCrypto;
   private readonly legacy: LegacyMigration;
+  /** The state of own messages, for the chat list's ticks. */
+  readonly own: OwnStatuses;
 
   constructor(userId: string, events: ClientEvents, env: ClientEnv = {}) {
     this.userId = userId;
@@ -108,6 +111,7 @@ export class ChatClient {
     });
     this.users = new UserDirectory(this.socket, changed);
     this.receipts = new Receipts(this.socket);
+    this.own = new OwnStatuses(userId, this.socket, changed);
     this.typing = new Typing(this.socket, changed);
     this.notifications = new NotificationCenter(this.socket, changed);
     const apply = (u: Update) => this.updates.apply(u);
@@ -147,6 +151,7 @@ export class ChatClient {
       alerts: this.alerts,
       receipts: this.receipts,
       settled: (msgId) => this.outbox.settled(msgId),
+      noted: (m) => this.own.note(m),
       setHelpLink: (h) => this.settings.setHelpLink(h),
     });
     this.outbox = this.createOutbox(env.outboxStore, env.localSealing ?? { seal: sealLocal, open: openLocal });
@@ -251,7 +256,10 @@ export class ChatClient {
     void this.notifications.load();
     if (w.resumed || this.welcomedBefore) this.settings.refresh();
     this.welcomedBefore = true;
-    if (!w.resumed) this.lastSeq = w.seq;
+    if (!w.resumed) {
+      this.lastSeq = w.seq;
+      this.own.reset();
+    }
     if (!w.resumed || !this.chats.ready) void this.chats.load();
     this.conversations.welcomed(w.resumed);
     this.users.resync();

@@ -3,7 +3,7 @@
  * Hooks that show something from the server also tell the client they need it
  * (open conversation, watched presence, user profile, search page).
  */
-import type { Access, ChatSummary, Presence, Privacy, PublicUser } from '@app/protocol';
+import type { Access, ChatSummary, MessageStatus, Presence, Privacy, PublicUser } from '@app/protocol';
 import { PRIVACY_DEFAULTS } from '@app/protocol';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { ChatClient } from './chat-client';
@@ -44,6 +44,22 @@ export function useSummaryText(chat: ChatSummary): Shown | null {
     const ref = refOfSummary(chat, c.userId);
     return ref ? c.crypto.shown(ref) : null;
   }, null);
+}
+
+/**
+ * The delivery state of a chat-list row's newest message when it is the user's own and not
+ * deleted (undefined otherwise, or while unknown: it is looked up then).
+ */
+export function useOwnLastStatus(chat: ChatSummary): MessageStatus | undefined {
+  const client = useChatClient();
+  const online = useConnectionStatus() === 'online';
+  const last = chat.last;
+  const ownId = client && last && !last.deleted && last.senderId === client.userId ? last.id : null;
+  const status = useClientValue((c) => (ownId ? c.own.get(ownId) : undefined), undefined);
+  useEffect(() => {
+    if (client && ownId && online && status === undefined) client.own.lookup(chat.peerId, ownId);
+  }, [client, ownId, online, status, chat.peerId]);
+  return status;
 }
 
 /** A request's first message: from `peerId` to me (`mine` false), or from me to them. */
