@@ -1,10 +1,33 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompressDir } from '@app/server/precompress';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Writes .br and .gz beside each built text file for the server to send (README: static files). */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'parley-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const made = precompressDir(outDir);
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      // Where brotli did not beat gzip (br null), a br client is sent the gzip.
+      const sum = (key: 'raw' | 'gzip' | 'br') => made.reduce((a, f) => a + (f[key] ?? f.gzip), 0);
+      this.info(
+        `precompressed ${made.length} files: ${kb(sum('raw'))} raw, ${kb(sum('gzip'))} gzip, ${kb(sum('br'))} br`,
+      );
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   // Always defined, so a normal build keeps neither the test-only null cipher's switch nor its
   // code (packages/e2ee/src/message.ts); on only in a build made with PARLEY_TEST_NULL_CIPHER=1.
   define: { __PARLEY_TEST_NULL_CIPHER__: JSON.stringify(process.env.PARLEY_TEST_NULL_CIPHER === '1') },

@@ -12,6 +12,7 @@ import type { AppContext } from './context.ts';
 import { registerApi } from './http/api.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerOriginGuard } from './http/origin-guard.ts';
+import { registerResponseCompression } from './http/response-compression.ts';
 import { registerWebApp } from './http/web-app.ts';
 import type { RedisPresenceOptions } from './realtime/presence-redis.ts';
 import { Realtime } from './realtime/realtime.ts';
@@ -139,6 +140,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   app.decorateRequest('auth', null);
   await app.register(fastifyCookie);
   registerSecurityHeaders(app, { https: s.https });
+  registerResponseCompression(app);
   // Only JSON bodies: no form posts, so no cross-site form can reach the API.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);

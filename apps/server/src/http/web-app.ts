@@ -7,6 +7,9 @@ import { HttpError, sendError } from './errors.ts';
 /**
  * The built web app: its files (hashed assets cached for a year, the rest revalidated)
  * and index.html for every other GET path; the API's 404 body for everything else.
+ * Text files go as the .br or .gz the build wrote beside them (precompress.ts) when the
+ * request accepts it (@fastify/static's preCompressed: Content-Encoding, the variant's own
+ * length and ETag, Vary: Accept-Encoding on every file), else as they are.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string | null): Promise<void> {
   const hasWeb = webDist !== null && existsSync(path.join(webDist, 'index.html'));
@@ -15,6 +18,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | nul
       root: webDist,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      // The variants are served in the files' place, never under their own names.
+      allowedPath: (pathname) => !/\.(br|gz)$/i.test(pathname),
       setHeaders(res, file) {
         res.header(
           'cache-control',
