@@ -10,6 +10,7 @@ import {
   messageMenu,
   openChat,
   openMessageMenu,
+  optionsButton,
   type People,
   type PersonOptions,
   send,
@@ -51,9 +52,7 @@ test.describe('message menu', () => {
     await expect(menu.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
     await a.keyboard.press('Escape');
     await expect(messageMenu(a)).toHaveCount(0);
-    await expect(
-      bubble(a, 'Mine to change').locator('..').getByRole('button', { name: 'Message options' }),
-    ).toBeFocused();
+    await expect(optionsButton(bubble(a, 'Mine to change'))).toBeFocused();
 
     menu = await openMessageMenu(a, bubble(a, 'Yours to read'));
     await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info']);
@@ -193,13 +192,11 @@ test.describe('message menu', () => {
       await expect(gone.locator('p')).toHaveCSS('font-style', 'italic');
       await expect(gone).not.toContainText('edited');
       await expect(gone.getByRole('img')).toHaveCount(0);
-      await expect(gone.locator('..').getByRole('button', { name: 'Message options' })).toHaveCount(0);
+      await expect(optionsButton(gone)).toHaveCount(0);
       await gone.click({ button: 'right' });
       await expect(messageMenu(page)).toHaveCount(0);
       // The other message still has its menu.
-      await expect(bubble(page, 'Keep me').locator('..').getByRole('button', { name: 'Message options' })).toHaveCount(
-        1,
-      );
+      await expect(optionsButton(bubble(page, 'Keep me'))).toHaveCount(1);
     }
     await bob.page.goto('/home');
     const row = bob.page.getByRole('list', { name: 'Chats' }).getByRole('listitem').filter({ hasText: alice.handle });

@@ -154,13 +154,18 @@ export function messageMenu(page: Page): Locator {
   return page.getByRole('menu', { name: 'Message options' });
 }
 
+/** A bubble's options button ('Options for message from @bob, 3:04 PM'). */
+export function optionsButton(b: Locator): Locator {
+  return b.locator('..').getByRole('button', { name: /^Options for message from / });
+}
+
 /** Opens the message menu of a bubble with its options button (or a right-click). */
 export async function openMessageMenu(page: Page, b: Locator, how: 'button' | 'right-click' = 'button') {
   if (how === 'right-click') {
     await b.click({ button: 'right' });
   } else {
     await b.hover();
-    await b.locator('..').getByRole('button', { name: 'Message options' }).click();
+    await optionsButton(b).click();
   }
   await expect(messageMenu(page)).toBeVisible();
   return messageMenu(page);

@@ -7,6 +7,7 @@ import type { UiMessage } from '@/lib/conversation';
 import { formatClock, formatDateTime } from '@/lib/format-time';
 import { isNotice, shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
+import { LinkedText } from './chat/linked-text';
 import { MessageTicks } from './message-ticks';
 import { anchorOf, type MenuAnchor } from './ui/action-menu';
 
@@ -15,15 +16,26 @@ import { anchorOf, type MenuAnchor } from './ui/action-menu';
  * own ones with ticks. A button (and a right-click) opens the message menu, except
  * on deleted messages. An own message that failed has no ticks but a red "Not sent"
  * under it (the reason as its description and tooltip), which opens the menu too
- * (Retry, Delete).
+ * (Retry, Delete). In a group of one sender's messages (conversation-rows.ts) they sit
+ * closer, and only the last has the tail. The options button is named after its message:
+ * 'Options for message from @bob, 3:04 PM'.
  */
 export const MessageBubble = memo(function MessageBubble({
   message,
   own,
+  sender,
+  first = true,
+  last = true,
   onMenu,
 }: {
   message: UiMessage;
   own: boolean;
+  /** Who sent it, as said to screen readers: '@bob', or 'you'. */
+  sender: string;
+  /** The first of its group (more space above it). */
+  first?: boolean;
+  /** The last of its group (the tail). */
+  last?: boolean;
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
 }) {
   const { deleted } = message;
@@ -39,7 +51,7 @@ export const MessageBubble = memo(function MessageBubble({
   const optionsButton = deleted ? null : (
     <button
       type="button"
-      aria-label="Message options"
+      aria-label={`Options for message from ${sender}, ${formatClock(message.timestamp)}`}
       aria-haspopup="menu"
       onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
       className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground opacity-0 transition-opacity hover:bg-background hover:text-foreground focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover:opacity-100 [@media(hover:none)]:opacity-60"
@@ -57,13 +69,14 @@ export const MessageBubble = memo(function MessageBubble({
       style={{ maxWidth: BUBBLE_MAX_WIDTH }}
       className={cn(
         'flex min-w-0 flex-wrap items-end justify-end gap-x-2 rounded-2xl px-3 py-1.5 text-[15px] leading-snug shadow-sm',
-        own ? 'rounded-br-sm bg-primary text-primary-foreground' : 'rounded-bl-sm bg-background text-foreground',
+        own ? 'bg-primary text-primary-foreground' : 'bg-background text-foreground',
+        last && (own ? 'rounded-br-sm' : 'rounded-bl-sm'),
         message.pending && failed === undefined && 'opacity-80',
       )}
       data-message-id={message.id}
     >
       <p className={cn('min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]', muted && 'italic opacity-60')}>
-        {shownText(shown)}
+        {muted ? shownText(shown) : <LinkedText text={shownText(shown)} own={own} />}
       </p>
       <span
         className={cn(
@@ -72,7 +85,12 @@ export const MessageBubble = memo(function MessageBubble({
         )}
       >
         {message.edited && !deleted ? <span className="italic">edited</span> : null}
-        <time dateTime={new Date(message.timestamp).toISOString()} title={formatDateTime(message.timestamp)}>
+        {/* aria-hidden: the list item says the sender and the time first. */}
+        <time
+          aria-hidden
+          dateTime={new Date(message.timestamp).toISOString()}
+          title={formatDateTime(message.timestamp)}
+        >
           {formatClock(message.timestamp)}
         </time>
         {own && !deleted && failed === undefined ? <MessageTicks message={message} /> : null}
@@ -81,7 +99,13 @@ export const MessageBubble = memo(function MessageBubble({
   );
 
   const row = (
-    <div className={cn('group flex items-center gap-1 px-3 py-0.5', own ? 'justify-end' : 'justify-start')}>
+    <div
+      className={cn(
+        'group flex items-center gap-1 px-3 pb-px',
+        first ? 'pt-1.5' : 'pt-px',
+        own ? 'justify-end' : 'justify-start',
+      )}
+    >
       {own ? optionsButton : null}
       {bubble}
       {own ? null : optionsButton}

@@ -1,8 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { LockKeyhole, MessageCircle, ShieldAlert } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { MessageCircle } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useMinuteClock } from '@/hooks/use-minute-clock';
+import { Arrivals } from '@/lib/arrivals';
 import type { ConversationView, UiMessage } from '@/lib/conversation';
+import { conversationRows, type Row, type UnreadMark, unreadMark } from '@/lib/conversation-rows';
+import { formatClock } from '@/lib/format-time';
 import { useE2eeSince } from '@/lib/public-settings';
+import { DayLine, E2eeLine, KeyChangeLine, UnreadLine } from './chat/conversation-lines';
+import { IncomingAnnouncer } from './chat/incoming-announcer';
+import { JumpToLatest } from './chat/jump-to-latest';
 import { MessageBubble } from './message-bubble';
 import { Spinner } from './spinner';
 import { TypingDots } from './typing-dots';
@@ -14,69 +21,30 @@ const AT_END_PX = 96;
 /** Closer than this to the top loads the previous page. */
 const LOAD_OLDER_PX = 800;
 const TYPING_KEY = '__typing__';
+/** The live region keeps the last few arrivals (each is read out once, as it is added). */
+const ANNOUNCED = 5;
 
-type Marker = { kind: 'keys' | 'e2ee'; key: string; at: number };
-type Row = { kind: 'message'; m: UiMessage } | Marker;
-
-/**
- * The messages with lines between them: "security code changed" at each time the peer's
- * identity changed, and where end-to-end encryption began on this deployment, each after
- * the messages sent up to then (and only when the loaded conversation began before it).
- */
-function rowsOf(messages: readonly UiMessage[], keyChanges: readonly number[], e2eeSince: number | null): Row[] {
-  const first = messages[0];
-  if (!first) return [];
-  const markers: Marker[] = keyChanges.map((at) => ({ kind: 'keys' as const, key: `keys:${at}`, at }));
-  if (e2eeSince !== null) markers.push({ kind: 'e2ee', key: 'e2ee', at: e2eeSince });
-  const due = markers.filter((k) => k.at >= first.timestamp).sort((a, b) => a.at - b.at);
-  const rows: Row[] = [];
-  let next = 0;
-  for (const m of messages) {
-    for (; next < due.length && (due[next] as Marker).at < m.timestamp; next++) rows.push(due[next] as Marker);
-    rows.push({ kind: 'message', m });
-  }
-  rows.push(...due.slice(next));
-  return rows;
-}
-
-/** "Messages above were sent before end-to-end encryption" (WhatsApp's and Signal's line). */
-function E2eeLine() {
-  return (
-    <div className="flex justify-center px-3 py-1.5">
-      <p className="flex items-center gap-1.5 rounded-full bg-background/90 px-3 py-1 text-xs text-muted-foreground shadow-sm">
-        <LockKeyhole className="size-3.5 shrink-0" aria-hidden />
-        Messages above were sent before end-to-end encryption
-      </p>
-    </div>
-  );
-}
-
-/** "@bob's security code changed. Tap to verify." */
-function KeyChangeLine({ peerHandle, onVerify }: { peerHandle: string; onVerify(): void }) {
-  return (
-    <div className="flex justify-center px-3 py-1.5">
-      <button
-        type="button"
-        onClick={onVerify}
-        className="flex items-center gap-1.5 rounded-full bg-background/90 px-3 py-1 text-xs text-muted-foreground shadow-sm hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-      >
-        <ShieldAlert className="size-3.5 shrink-0" aria-hidden />
-        {peerHandle}&rsquo;s security code changed. Tap to verify.
-      </button>
-    </div>
-  );
+/** How far the scroller is from its bottom (px). */
+function distanceToEnd(el: HTMLElement | null): number {
+  return el ? el.scrollHeight - el.scrollTop - el.clientHeight : 0;
 }
 
 /**
  * The conversation, virtualised (rows measured as they render), so a chat of any
- * length opens at its newest message and scrolls smoothly. Scrolling near the top
- * loads the previous page while the rows in view stay put; a new message scrolls
- * smoothly into view when the reader is at the bottom (and always after sending).
+ * length opens at its newest message, or at the line above the messages that were
+ * unread, and scrolls smoothly. It is a list for screen readers (each row an item of
+ * the whole set, each message saying its sender and time first), and new messages from
+ * the peer are read out in a polite live region. Scrolling near the top loads the
+ * previous page while the rows in view stay put; a new message scrolls smoothly into
+ * view when the reader is at the bottom (and always after sending). Away from the
+ * bottom, a button jumps back to it, counting the messages that came meanwhile.
  */
 export function MessageList({
   view,
   me,
+  peerId,
   peerHandle,
+  unreadCount,
   emptyText,
   typing,
   sentCount,
@@ -87,7 +55,10 @@ export function MessageList({
 }: {
   view: ConversationView;
   me: string;
+  peerId: string;
   peerHandle: string;
+  /** The chat's unread count as the server says (undefined until known): read once, when it opens. */
+  unreadCount: number | undefined;
   /** Instead of 'No messages yet. Say hi…'. */
   emptyText?: string;
   typing: boolean;
@@ -102,17 +73,25 @@ export function MessageList({
   const scrollRef = useRef<HTMLElement>(null);
   const { messages } = view;
   const e2eeSince = useE2eeSince();
-  const rows = useMemo(() => rowsOf(messages, keyChanges, e2eeSince), [messages, keyChanges, e2eeSince]);
+  const now = useMinuteClock();
+
+  // Where the unread messages began when the chat was opened: fixed for this visit.
+  const [unread, setUnread] = useState<UnreadMark | null | undefined>(undefined);
+  if (unread === undefined && view.status === 'ready' && unreadCount !== undefined) {
+    setUnread(unreadMark(messages, peerId, unreadCount));
+  }
+
+  const rows = useMemo(
+    () => conversationRows(messages, { keyChanges, e2eeSince, unread }),
+    [messages, keyChanges, e2eeSince, unread],
+  );
   const count = rows.length + (typing ? 1 : 0);
 
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    getItemKey: (i) => {
-      const row = rows[i];
-      return row ? (row.kind === 'message' ? row.m.id : row.key) : TYPING_KEY;
-    },
+    getItemKey: (i) => rows[i]?.key ?? TYPING_KEY,
     overscan: 10,
     paddingStart: 12,
     paddingEnd: 12,
@@ -121,25 +100,47 @@ export function MessageList({
     scrollEndThreshold: AT_END_PX,
   });
 
-  // Whether the reader is at the bottom: only scrolling up leaves it.
+  // Whether the reader is at the bottom: only scrolling up (or opening at the unread line) leaves it.
   const atEnd = useRef(true);
   const lastTop = useRef(0);
+  // Away from the bottom: the jump button shows, counting the arrivals meanwhile.
+  const [away, setAway] = useState(false);
+  const [newCount, setNewCount] = useState(0);
   const canLoadOlder = view.status === 'ready' && view.hasMore && !view.loadingOlder;
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    const distance = distanceToEnd(el);
     const up = el.scrollTop < lastTop.current - 1;
     lastTop.current = el.scrollTop;
     if (distance <= AT_END_PX) atEnd.current = true;
     else if (up) atEnd.current = false;
+    setAway(!atEnd.current);
+    if (atEnd.current) setNewCount(0);
     if (up && el.scrollTop < LOAD_OLDER_PX && canLoadOlder) onLoadOlder();
   }, [canLoadOlder, onLoadOlder]);
 
-  // Open at the newest message.
+  // Open at the newest message; once the unread count is known, at the unread line.
+  const unreadIndex = rows.findIndex((r) => r.kind === 'unread');
+  const opened = useRef(false);
   useLayoutEffect(() => {
-    virtualizer.scrollToEnd();
-  }, [virtualizer]);
+    if (opened.current) return;
+    if (unread === undefined || unreadIndex < 0) {
+      virtualizer.scrollToEnd();
+      if (unread !== undefined) opened.current = true;
+      return;
+    }
+    opened.current = true;
+    atEnd.current = false;
+    virtualizer.scrollToIndex(unreadIndex, { align: 'start' });
+    // The unread line within the last screen: the list is at its bottom after all.
+    const settle = () => {
+      if (distanceToEnd(scrollRef.current) <= AT_END_PX) atEnd.current = true;
+      setAway(!atEnd.current);
+    };
+    const t = setTimeout(settle, 300);
+    return () => clearTimeout(t);
+  }, [virtualizer, unread, unreadIndex]);
 
   // Follow new messages (and the typing dots) while at the bottom.
   const lastKey = count > 0 ? virtualizer.options.getItemKey(count - 1) : null;
@@ -150,17 +151,37 @@ export function MessageList({
     if (atEnd.current) virtualizer.scrollToEnd({ behavior: 'smooth' });
   }, [lastKey, virtualizer]);
 
+  // Messages arriving from the peer: read out, and counted on the jump button while away.
+  const arrivals = useRef<Arrivals | null>(null);
+  const [announced, setAnnounced] = useState<UiMessage[]>([]);
+  useEffect(() => {
+    if (view.status !== 'ready') return;
+    if (!arrivals.current) {
+      arrivals.current = new Arrivals(me, messages);
+      return;
+    }
+    const fresh = arrivals.current.take(messages);
+    if (fresh.length === 0) return;
+    setAnnounced((a) => [...a, ...fresh].slice(-ANNOUNCED));
+    if (!atEnd.current) setNewCount((n) => n + fresh.length);
+  }, [messages, me, view.status]);
+
+  const jumpToEnd = useCallback(() => {
+    const far = distanceToEnd(scrollRef.current) > 2 * (scrollRef.current?.clientHeight ?? 0);
+    atEnd.current = true;
+    setAway(false);
+    setNewCount(0);
+    // Smooth over a short way; a jump from far up in the history.
+    virtualizer.scrollToEnd({ behavior: far ? 'auto' : 'smooth' });
+  }, [virtualizer]);
+
   // After sending, go to the newest message even when reading older ones.
   const seenSent = useRef(sentCount);
   useEffect(() => {
     if (sentCount === seenSent.current) return;
     seenSent.current = sentCount;
-    atEnd.current = true;
-    // Smooth over a short way; a jump from far up in the history.
-    const el = scrollRef.current;
-    const far = el ? el.scrollHeight - el.scrollTop - el.clientHeight > 2 * el.clientHeight : false;
-    virtualizer.scrollToEnd({ behavior: far ? 'auto' : 'smooth' });
-  }, [sentCount, virtualizer]);
+    jumpToEnd();
+  }, [sentCount, jumpToEnd]);
 
   // A page that does not fill the screen cannot be scrolled up: load more at once.
   useEffect(() => {
@@ -169,6 +190,36 @@ export function MessageList({
   });
 
   const items = virtualizer.getVirtualItems();
+  const senderOf = (m: UiMessage) => (m.senderId === me ? 'you' : peerHandle);
+  const renderRow = (row: Row | undefined) => {
+    if (!row) {
+      return (
+        <div className="px-3 py-1">
+          <TypingDots handle={peerHandle} />
+        </div>
+      );
+    }
+    if (row.kind === 'message') {
+      const { m } = row;
+      return (
+        <>
+          <span className="sr-only">{`${m.senderId === me ? 'You' : peerHandle}, ${formatClock(m.timestamp)}: `}</span>
+          <MessageBubble
+            message={m}
+            own={m.senderId === me}
+            sender={senderOf(m)}
+            first={row.first}
+            last={row.last}
+            onMenu={onMenu}
+          />
+        </>
+      );
+    }
+    if (row.kind === 'day') return <DayLine at={row.at} now={now} />;
+    if (row.kind === 'unread') return <UnreadLine count={row.count} />;
+    if (row.kind === 'keys') return <KeyChangeLine peerHandle={peerHandle} onVerify={() => onVerify?.()} />;
+    return <E2eeLine />;
+  };
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -186,32 +237,25 @@ export function MessageList({
           </div>
         ) : (
           // mt-auto: a short conversation sits at the bottom, next to the input.
-          <div className="relative mt-auto w-full shrink-0" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const row = rows[item.index];
-              return (
-                <div
-                  key={item.key}
-                  data-index={item.index}
-                  ref={virtualizer.measureElement}
-                  className="absolute left-0 top-0 w-full"
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
-                  {row?.kind === 'message' ? (
-                    <MessageBubble message={row.m} own={row.m.senderId === me} onMenu={onMenu} />
-                  ) : row?.kind === 'keys' ? (
-                    <KeyChangeLine peerHandle={peerHandle} onVerify={() => onVerify?.()} />
-                  ) : row ? (
-                    <E2eeLine />
-                  ) : (
-                    <div className="px-3 py-1">
-                      <TypingDots handle={peerHandle} />
-                    </div>
-                  )}
-                </div>
-              );
-            })}
-          </div>
+          <ol
+            aria-label="Messages"
+            className="relative mt-auto w-full shrink-0"
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            {items.map((item) => (
+              <li
+                key={item.key}
+                aria-setsize={count}
+                aria-posinset={item.index + 1}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="absolute left-0 top-0 w-full"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {renderRow(rows[item.index])}
+              </li>
+            ))}
+          </ol>
         )}
       </section>
       {view.loadingOlder ? (
@@ -221,6 +265,17 @@ export function MessageList({
           </span>
         </div>
       ) : null}
+      {away && count > 0 ? (
+        <JumpToLatest
+          count={newCount}
+          onJump={() => {
+            jumpToEnd();
+            // The button goes away: keyboard focus stays in the conversation.
+            scrollRef.current?.focus({ preventScroll: true });
+          }}
+        />
+      ) : null}
+      <IncomingAnnouncer messages={announced} handle={peerHandle} />
     </div>
   );
 }

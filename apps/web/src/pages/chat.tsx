@@ -59,7 +59,7 @@ export default function ChatPage() {
 
   return (
     <div ref={fill.ref} style={fill.style} className="flex flex-col bg-muted md:py-6">
-      <div className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
+      <main className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
         <ChatHeader
           peer={peer}
           handle={handle}
@@ -100,7 +100,7 @@ export default function ChatPage() {
             onSent={() => setSentCount((n) => n + 1)}
           />
         )}
-      </div>
+      </main>
 
       <ActionMenu
         anchor={actions.menu?.anchor ?? null}

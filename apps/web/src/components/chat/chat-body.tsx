@@ -3,6 +3,7 @@ import { MessageList } from '@/components/message-list';
 import { PinGate } from '@/components/pin-gate';
 import { Spinner } from '@/components/spinner';
 import type { MenuAnchor } from '@/components/ui/action-menu';
+import { useChatList, useChatSummary } from '@/lib/chat-hooks';
 import type { ConversationView, UiMessage } from '@/lib/conversation';
 
 /** The middle of a chat: the PIN gate of a locked chat, the messages, the load's error, or a spinner. */
@@ -22,6 +23,10 @@ export function ChatBody(props: {
   onMenu(message: UiMessage, anchor: MenuAnchor): void;
 }) {
   const { view, handle } = props;
+  const summary = useChatSummary(props.peerId);
+  const listReady = useChatList().status === 'ready';
+  // A chat with no summary once the list is loaded has nothing unread.
+  const unreadCount = summary ? summary.unreadCount : listReady ? 0 : undefined;
   if (props.gated) {
     return (
       <div className="flex flex-1 flex-col justify-center overflow-y-auto bg-background px-4">
@@ -35,7 +40,9 @@ export function ChatBody(props: {
         key={props.peerId}
         view={view}
         me={props.me}
+        peerId={props.peerId}
         peerHandle={handle || 'them'}
+        unreadCount={unreadCount}
         emptyText={
           props.access?.state === 'pending' ? `Waiting for ${handle || 'them'} to accept your request` : undefined
         }
