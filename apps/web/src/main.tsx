@@ -4,7 +4,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app';
+import { startTheme } from './lib/theme';
 import './index.css';
+
+// The remembered theme on <html> before React renders (the CSP allows no inline script in
+// index.html, and every import above runs without a paint in between): no flash of the other one.
+startTheme();
 
 // After a deploy, an open tab may ask for a screen's chunk that no longer exists:
 // reload once to pick up the new build instead of showing a blank screen.

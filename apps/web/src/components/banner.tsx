@@ -14,7 +14,7 @@ export function Banner({
   return (
     <div
       role="status"
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-warning-border bg-warning-subtle px-4 py-2 text-sm text-warning-foreground"
     >
       <Icon className="size-4 shrink-0" aria-hidden />
       <span className="min-w-0 flex-1 basis-[calc(100%-2rem)] sm:basis-auto">{children}</span>

@@ -26,7 +26,7 @@ export function ConnectionBar() {
         <div
           className={
             offline
-              ? 'flex items-center justify-center gap-2 bg-amber-100 px-3 py-1 text-center text-xs font-medium text-amber-900'
+              ? 'flex items-center justify-center gap-2 bg-warning px-3 py-1 text-center text-xs font-medium text-warning-foreground'
               : 'flex items-center justify-center gap-2 bg-secondary px-3 py-1 text-center text-xs font-medium text-secondary-foreground'
           }
         >

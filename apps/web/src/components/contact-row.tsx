@@ -23,7 +23,7 @@ export const ContactRow = memo(function ContactRow({ user }: { user: ContactUser
           title={online ? 'Online' : 'Offline'}
           className={cn(
             'absolute bottom-0 right-0 size-3.5 rounded-full border-2 border-background',
-            online ? 'bg-success' : 'bg-slate-300',
+            online ? 'bg-success' : 'bg-slate-300 dark:bg-slate-600',
           )}
         />
       </span>

@@ -69,7 +69,7 @@ export const MessageBubble = memo(function MessageBubble({
       style={{ maxWidth: BUBBLE_MAX_WIDTH }}
       className={cn(
         'flex min-w-0 flex-wrap items-end justify-end gap-x-2 rounded-2xl px-3 py-1.5 text-[15px] leading-snug shadow-sm',
-        own ? 'bg-primary text-primary-foreground' : 'bg-background text-foreground',
+        own ? 'bg-bubble-own text-bubble-own-foreground' : 'bg-bubble-peer text-foreground',
         last && (own ? 'rounded-br-sm' : 'rounded-bl-sm'),
         message.pending && failed === undefined && 'opacity-80',
       )}
@@ -81,7 +81,7 @@ export const MessageBubble = memo(function MessageBubble({
       <span
         className={cn(
           'ml-auto flex shrink-0 translate-y-0.5 items-center gap-1 text-[11px] leading-none',
-          own ? 'text-primary-foreground/75' : 'text-muted-foreground',
+          own ? 'text-bubble-own-foreground/75' : 'text-muted-foreground',
         )}
       >
         {message.edited && !deleted ? <span className="italic">edited</span> : null}

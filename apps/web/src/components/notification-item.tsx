@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { useRequestText } from '@/lib/chat-hooks';
 import { formatDateTime } from '@/lib/format-time';
 import { shownText } from '@/lib/message-crypto';
+import { TINT } from '@/lib/tints';
 import { cn } from '@/lib/utils';
 import { SafeImage } from './safe-image';
 import { Button } from './ui/button';
@@ -121,7 +122,7 @@ function Message({ children, className, id }: { children: React.ReactNode; class
 
 const ICONS = {
   request: { Icon: UserPlus, className: 'bg-secondary text-primary' },
-  admin: { Icon: Megaphone, className: 'bg-amber-100 text-amber-700' },
+  admin: { Icon: Megaphone, className: TINT.amber },
   info: { Icon: Info, className: 'bg-muted text-muted-foreground' },
 } as const;
 

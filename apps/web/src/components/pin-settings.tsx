@@ -38,7 +38,7 @@ export function PinSettings({ state, onSaved, onStale }: PinProps) {
       {lockedUntil !== null ? (
         <p
           role="status"
-          className="flex items-start gap-2 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+          className="flex items-start gap-2 rounded-xl border border-warning-border bg-warning-subtle px-4 py-3 text-sm text-warning-foreground"
         >
           <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
           <span>

@@ -2,6 +2,7 @@ import { APP_MAKER, APP_NAME, APP_VERSION, COPYRIGHT_YEAR } from '@app/protocol'
 import { type LucideIcon, MessageCircle, ShieldCheck, Users } from 'lucide-react';
 import { AppLogo } from '@/components/app-logo';
 import { PageShell } from '@/components/page-shell';
+import { TINT } from '@/lib/tints';
 import { cn } from '@/lib/utils';
 
 const FEATURES: {
@@ -14,19 +15,19 @@ const FEATURES: {
     icon: ShieldCheck,
     title: 'Secure & Private',
     text: 'Passwords are hashed, sessions are protected and your data stays on the server you trust.',
-    tint: 'bg-emerald-100 text-emerald-700',
+    tint: TINT.emerald,
   },
   {
     icon: MessageCircle,
     title: 'Real-time Messaging',
     text: 'Messages, typing indicators and read receipts arrive the moment they happen.',
-    tint: 'bg-indigo-100 text-indigo-700',
+    tint: TINT.indigo,
   },
   {
     icon: Users,
     title: 'Connect with Anyone',
     text: 'Find friends and family by their username and start chatting straight away.',
-    tint: 'bg-sky-100 text-sky-700',
+    tint: TINT.sky,
   },
 ];
 

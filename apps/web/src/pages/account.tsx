@@ -33,7 +33,7 @@ export default function AccountPage() {
               Verified
             </span>
           ) : (
-            <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-800">
+            <span className="inline-flex items-center gap-1 rounded-full bg-warning px-2.5 py-0.5 text-xs font-medium text-warning-foreground">
               <CircleAlert className="size-3.5" aria-hidden />
               Not verified
             </span>

@@ -2,9 +2,11 @@ import { APP_VERSION } from '@app/protocol';
 import { CircleHelp, Info, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
 import { PageShell } from '@/components/page-shell';
 import { SettingsGroup, SettingsRow } from '@/components/settings-row';
+import { AppearanceSection } from '@/components/theme-picker';
 import { UserAvatar } from '@/components/user-avatar';
 import { useHelpLink } from '@/lib/public-settings';
 import { useSession } from '@/lib/session';
+import { TINT } from '@/lib/tints';
 
 export default function SettingsPage() {
   const { user } = useSession();
@@ -24,50 +26,34 @@ export default function SettingsPage() {
 
       <SettingsGroup>
         <li>
-          <SettingsRow
-            kind="link"
-            to="/profile"
-            icon={UserRound}
-            label="Profile"
-            tint="bg-indigo-100 text-indigo-700"
-          />
+          <SettingsRow kind="link" to="/profile" icon={UserRound} label="Profile" tint={TINT.indigo} />
         </li>
         <li>
-          <SettingsRow kind="link" to="/account" icon={KeyRound} label="Account" tint="bg-sky-100 text-sky-700" />
+          <SettingsRow kind="link" to="/account" icon={KeyRound} label="Account" tint={TINT.sky} />
         </li>
         <li>
-          <SettingsRow
-            kind="link"
-            to="/privacy-settings"
-            icon={Lock}
-            label="Privacy"
-            tint="bg-emerald-100 text-emerald-700"
-          />
+          <SettingsRow kind="link" to="/privacy-settings" icon={Lock} label="Privacy" tint={TINT.emerald} />
         </li>
       </SettingsGroup>
+
+      <AppearanceSection />
 
       <SettingsGroup>
         <li>
           {helpLink ? (
-            <SettingsRow
-              kind="external"
-              href={helpLink}
-              icon={CircleHelp}
-              label="Help"
-              tint="bg-amber-100 text-amber-700"
-            />
+            <SettingsRow kind="external" href={helpLink} icon={CircleHelp} label="Help" tint={TINT.amber} />
           ) : (
             <SettingsRow
               kind="static"
               icon={CircleHelp}
               label="Help"
-              tint="bg-amber-100 text-amber-700"
+              tint={TINT.amber}
               badge={helpLink === null ? 'Coming Soon' : undefined}
             />
           )}
         </li>
         <li>
-          <SettingsRow kind="link" to="/about" icon={Info} label="About" tint="bg-violet-100 text-violet-700" />
+          <SettingsRow kind="link" to="/about" icon={Info} label="About" tint={TINT.violet} />
         </li>
         <li>
           <SettingsRow

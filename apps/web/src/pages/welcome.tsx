@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AppLogo } from '@/components/app-logo';
 import { Button } from '@/components/ui/button';
+import { TINT } from '@/lib/tints';
 import { cn } from '@/lib/utils';
 
 const BENEFITS: {
@@ -16,19 +17,19 @@ const BENEFITS: {
     icon: Users,
     title: 'Connect Instantly',
     text: 'Start conversations with anyone, anytime',
-    tint: 'bg-indigo-100 text-indigo-700',
+    tint: TINT.indigo,
   },
   {
     icon: ShieldCheck,
     title: 'Secure & Private',
     text: 'Your messages are encrypted and secure',
-    tint: 'bg-emerald-100 text-emerald-700',
+    tint: TINT.emerald,
   },
   {
     icon: Zap,
     title: 'Real-time Updates',
     text: 'See messages and status updates instantly',
-    tint: 'bg-amber-100 text-amber-700',
+    tint: TINT.amber,
   },
 ];
 

@@ -207,7 +207,7 @@ function AdminUserRow({
 }) {
   return (
     <div
-      className={cn('flex items-center gap-3 px-3 py-2.5', user.blocked && 'bg-red-50/60')}
+      className={cn('flex items-center gap-3 px-3 py-2.5', user.blocked && 'bg-red-50/60 dark:bg-red-400/5')}
       data-testid="admin-user-row"
       data-username={user.username}
     >
@@ -222,7 +222,7 @@ function AdminUserRow({
             </span>
           ) : null}
           {user.blocked ? (
-            <span className="shrink-0 rounded-full bg-red-100 px-1.5 py-px text-[10px] font-semibold text-destructive">
+            <span className="shrink-0 rounded-full bg-red-100 px-1.5 py-px text-[10px] font-semibold text-destructive dark:bg-red-400/15">
               Blocked
             </span>
           ) : null}

@@ -1,9 +1,12 @@
 import { Toaster as Sonner, toast } from 'sonner';
+import { useTheme } from '@/lib/theme';
 
 /** Toasts: `notify` for success, `notifyError` for failures (destructive style). */
 export function Toaster() {
+  const { theme } = useTheme();
   return (
     <Sonner
+      theme={theme}
       position="top-center"
       closeButton
       toastOptions={{
