@@ -92,6 +92,7 @@ function registerRealtime(app: FastifyInstance, config: Config, s: Services): Re
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
     writePace: s.writePace,
+    onPublished: (updates) => s.push.published(updates),
   });
   realtime.attach(app.server);
   app.addHook('preClose', async () => {
@@ -134,6 +135,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     mailer: s.mailer,
     throttle: new Throttle(s.limits, config.rateLimits),
     devices: new Devices(s.sessionSecret, s.https),
+    push: { store: s.pushes, publicKey: s.vapidPublicKey, sender: s.push },
     log: app.log,
   };
 

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_PUSH_ENDPOINTS } from './push/endpoints.ts';
 
 /**
  * Attempt limits (see README "Security"). Sign-in attempts are counted per window in
@@ -84,6 +85,17 @@ export interface Config {
    * derive with it; the server refuses credentials made with less.
    */
   kdfCost: number;
+  /**
+   * Push services the server may send Web Push to: the browsers' own, plus PUSH_ENDPOINTS
+   * (comma-separated URL prefixes, `https://*.example.com/` for subdomains).
+   */
+  pushEndpoints: string[];
+  /** Further CAs (PEM) push services' certificates may chain to (PUSH_CA_FILE: a self-hosted push service). */
+  pushCa: string | null;
+  /** VAPID keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY); without them, made once and kept in the database. */
+  vapid: { publicKey: string; privateKey: string } | null;
+  /** The contact push services see (VAPID_SUBJECT; default mailto:ADMIN_EMAIL). */
+  vapidSubject: string;
 }
 
 export const DEFAULT_UPLOAD_URL = 'https://postimages.org/';
@@ -99,6 +111,25 @@ function httpUrl(name: string, value: string | undefined, fallback: string): str
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL`);
   return url.href;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+}
+
+function vapidFrom(env: NodeJS.ProcessEnv): Config['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY ?? '';
+  const privateKey = env.VAPID_PRIVATE_KEY ?? '';
+  if (!publicKey && !privateKey) return null;
+  if (!/^[A-Za-z0-9_-]{87}$/.test(publicKey) || !/^[A-Za-z0-9_-]{43}$/.test(privateKey)) {
+    throw new Error(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must both be set, base64url P-256 keys (npx web-push generate-vapid-keys)',
+    );
+  }
+  return { publicKey, privateKey };
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -153,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const port = int(env.PORT, 3000);
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
+  const adminEmail = (env.ADMIN_EMAIL ?? 'admin@example.com').trim().toLowerCase();
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const limits: RateLimits = {
     signInPerAccountIp: int(env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_IP, DEFAULT_RATE_LIMITS.signInPerAccountIp),
@@ -180,7 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .map((o) => o.trim())
       .filter(Boolean)
       .map((o) => new URL(httpUrl('ALLOWED_ORIGINS', o, o)).origin),
-    adminEmail: (env.ADMIN_EMAIL ?? 'admin@example.com').trim().toLowerCase(),
+    adminEmail,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',
     databaseUrl: env.DATABASE_URL || null,
@@ -201,6 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     reauthWindowMs: int(env.REAUTH_WINDOW_MS, 10 * 60 * 1000),
     uploadUrl: httpUrl('UPLOAD_URL', env.UPLOAD_URL, DEFAULT_UPLOAD_URL),
     kdfCost: Math.min(20, Math.max(10, int(env.KDF_COST, DEFAULT_KDF_COST))),
+    pushEndpoints: [...DEFAULT_PUSH_ENDPOINTS, ...list(env.PUSH_ENDPOINTS).map((u) => httpUrl('PUSH_ENDPOINTS', u, u))],
+    pushCa: env.PUSH_CA_FILE ? readFileSync(env.PUSH_CA_FILE, 'utf8') : null,
+    vapid: vapidFrom(env),
+    vapidSubject: env.VAPID_SUBJECT || `mailto:${adminEmail}`,
     ...overrides,
   };
 }

@@ -6,12 +6,14 @@ import type { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './http/errors.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { PushSender } from './push/sender.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { AdminStore } from './storage/admin-store.ts';
 import type { ChatStore } from './storage/chat-store.ts';
 import type { KeyStore } from './storage/key-store.ts';
 import type { NotificationStore } from './storage/notification-store.ts';
 import type { PinStore } from './storage/pin-store.ts';
+import type { PushStore } from './storage/push-store.ts';
 import type { SocialStore } from './storage/social-store.ts';
 import type { Store, User } from './storage/store.ts';
 
@@ -32,6 +34,8 @@ export interface AppContext {
   /** Attempt limits of the account routes (counted in the store every process shares). */
   throttle: Throttle;
   devices: Devices;
+  /** Web Push: browsers' subscriptions and the server's VAPID public key. */
+  push: { store: PushStore; publicKey: string; sender: PushSender };
   log: FastifyBaseLogger;
 }
 

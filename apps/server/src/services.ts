@@ -9,6 +9,7 @@ import { warnUnverifiedAdmin } from './auth/routes.ts';
 import { Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { generateVapidKeys, PushSender, type VapidKeys } from './push/sender.ts';
 import { createLocalHub, type Hub } from './realtime/hub.ts';
 import { PresenceTracker } from './realtime/presence.ts';
 import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/presence-redis.ts';
@@ -20,6 +21,7 @@ import { type Db, migrate, openDb } from './storage/db.ts';
 import { KeyStore } from './storage/key-store.ts';
 import { NotificationStore } from './storage/notification-store.ts';
 import { PinStore } from './storage/pin-store.ts';
+import { PushStore } from './storage/push-store.ts';
 import { SocialStore } from './storage/social-store.ts';
 import { Store } from './storage/store.ts';
 
@@ -106,6 +108,18 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
   );
   const social = new SocialStore(db.kysely);
   const shared = await openShared(config, log, db, { store, social }, opts.presence);
+  const pushes = new PushStore(db.kysely);
+  // Without VAPID keys in the environment, the first process makes them and all share them.
+  const vapid: VapidKeys =
+    config.vapid ?? JSON.parse(await store.sharedSetting('internal:vapid', JSON.stringify(generateVapidKeys())));
+  const push = new PushSender({
+    store: pushes,
+    isOnline: (userId) => shared.presence.isOnline(userId),
+    vapid,
+    subject: config.vapidSubject,
+    ca: config.pushCa,
+    log,
+  });
   return {
     db,
     store,
@@ -114,6 +128,9 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
     pins: new PinStore(db.kysely),
     notices: new NotificationStore(db.kysely),
     keys: new KeyStore(db.kysely),
+    pushes,
+    push,
+    vapidPublicKey: vapid.publicKey,
     mailer,
     sessionSecret,
     https,
@@ -123,6 +140,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
     async close(): Promise<void> {
       await shared.presence.close();
       await shared.hub.close();
+      await push.idle();
       await mailer.drain();
       await db.close();
     },

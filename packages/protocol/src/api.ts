@@ -112,6 +112,8 @@ export const API = {
   /** POST: a legacy account's first keys (the password is sent this one last time). */
   upgradeAuth: '/api/me/upgrade-auth',
   verifyPin: '/api/me/pin/verify',
+  /** GET: the VAPID key and whether this browser is subscribed. PUT: subscribe (Web Push). DELETE: unsubscribe. */
+  push: '/api/me/push',
   adminStats: '/api/admin/stats',
   /** GET ?query&after: a page of users. PATCH /:id: verify/block flags. */
   adminUsers: '/api/admin/users',

@@ -3,6 +3,7 @@ export * from './api.ts';
 export * from './chat.ts';
 export * from './constants.ts';
 export * from './keys.ts';
+export * from './push.ts';
 export * from './results.ts';
 export * from './sealed.ts';
 export * from './social.ts';

@@ -36,8 +36,11 @@ const PINNED: Record<number, string> = {
    * the recovery bundle (GET, PUT, DELETE /api/me/keys/recovery).
    */
   8: '462c5c89078abf34',
-  /** A new message's update carries the summary it made (`chat`, without `last`): no `chat` entry for a send. */
-  9: '0ae912afc7bc58c5',
+  /**
+   * A new message's update carries the summary it made (`chat`, without `last`): no `chat`
+   * entry for a send. Web Push: /api/me/push (subscription, VAPID key) and what a push holds.
+   */
+  9: '79508aa2db58457b',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -75,6 +75,7 @@ export class Realtime {
   private readonly deps: RealtimeDeps;
   private readonly sessions: Sessions;
   private readonly originAllowed: OriginCheck;
+  private readonly onPublished: ((updates: LoggedUpdate[]) => void) | null;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribeAll: () => void;
 
@@ -92,7 +93,10 @@ export class Realtime {
     frameRate?: { perSecond: number; burst: number };
     helloTimeoutMs: number;
     writePace: WritePace;
+    /** Committed log entries, after they went to the hub (Web Push looks at new messages). */
+    onPublished?: (updates: LoggedUpdate[]) => void;
   }) {
+    this.onPublished = opts.onPublished ?? null;
     this.sessions = opts.sessions;
     this.originAllowed = opts.originAllowed;
     this.deps = {
@@ -243,6 +247,7 @@ export class Realtime {
         this.deps.chat.pruneLog(u.userId).catch((err: unknown) => this.deps.log.warn({ err }, 'log prune failed'));
       }
     }
+    if (updates.length > 0) this.onPublished?.(updates);
   }
 
   /** Tells every signed-in socket, on every process (broadcasts, settings, badges). */

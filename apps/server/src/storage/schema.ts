@@ -223,6 +223,16 @@ export interface ChatKeysTable {
   created_at: number;
 }
 
+/** A browser's Web Push subscription, one per session (migration 009). */
+export interface PushSubscriptionsTable {
+  endpoint: string;
+  user_id: string;
+  token_hash: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -242,4 +252,5 @@ export interface Database {
   user_identities: UserIdentitiesTable;
   user_recovery: UserRecoveryTable;
   chat_keys: ChatKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
