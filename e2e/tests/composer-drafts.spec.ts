@@ -1,10 +1,12 @@
 /**
  * The composer and the chat list's rows (issue 15): a text area that grows with its lines,
- * Enter sends and Shift+Enter starts a new line, the unsent text of each chat kept as its
+ * Enter sends and Shift+Enter starts a new line (a touch screen: Enter is a new line, the
+ * button sends), the unsent text of each chat kept as its
  * draft (sealed at rest) across Back, another chat and a reload, the list showing
  * "Draft: ..." and "You: ..." with ticks, and the counter near the length limit.
  */
-import type { Page } from '@playwright/test';
+import { devices, type Page } from '@playwright/test';
+import { E2E_BASE_URL } from '../env.ts';
 import {
   bubble,
   bubbles,
@@ -18,6 +20,7 @@ import {
   test,
   tick,
 } from './chat-helpers.ts';
+import { signInViaApi } from './fixtures.ts';
 
 function composer(page: Page) {
   return page.getByRole('textbox', { name: 'Message', exact: true });
@@ -118,6 +121,32 @@ test.describe('composer and drafts', () => {
     // Bob reads both lines.
     await openChat(bob.page, alice);
     await expect(bubble(bob.page, 'first line\nsecond line')).toHaveCount(1);
+  });
+
+  test('on a touch screen Enter starts a new line and the send button sends', async ({ browser, people }) => {
+    const tag = runTag();
+    const bob = await people.person('bob', { username: `bob_${tag}` });
+    const alice = await people.person('alice', { username: `alice_${tag}` });
+    const phone = await browser.newContext({ ...devices['Pixel 7'], baseURL: E2E_BASE_URL });
+    try {
+      const p = await phone.newPage();
+      await signInViaApi(p, alice.user.email, alice.user.password);
+      await openChat(p, bob);
+      expect(await p.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+      const input = composer(p);
+      await expect(input).toHaveAttribute('enterkeyhint', 'enter');
+      await input.tap();
+      await p.keyboard.type('from my phone');
+      await p.keyboard.press('Enter');
+      await p.keyboard.type('second line');
+      await expect(input).toHaveValue('from my phone\nsecond line');
+      await expect(bubbles(p)).toHaveCount(0);
+      await p.getByRole('button', { name: 'Send', exact: true }).tap();
+      await expect(input).toHaveValue('');
+      await expect(bubble(p, 'from my phone\nsecond line')).toHaveCount(1);
+    } finally {
+      await phone.close();
+    }
   });
 
   test('a draft is kept per chat across Back, another chat and a reload, shown in the list, removed when sent or emptied, wiped at sign-out', async ({
