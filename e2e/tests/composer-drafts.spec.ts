@@ -1,9 +1,9 @@
 /**
  * The composer and the chat list's rows (issue 15): a text area that grows with its lines,
  * Enter sends and Shift+Enter starts a new line (a touch screen: Enter is a new line, the
- * button sends), the unsent text of each chat kept as its
- * draft (sealed at rest) across Back, another chat and a reload, the list showing
- * "Draft: ..." and "You: ..." with ticks, and the counter near the length limit.
+ * button sends), the unsent text of each chat kept as its draft (sealed at rest) across
+ * Back, another chat and a reload, the list showing "Draft: ..." and "You: ..." with
+ * ticks, and the counter near the length limit.
  */
 import { devices, type Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
