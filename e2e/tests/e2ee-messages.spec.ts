@@ -32,13 +32,18 @@ const withE2eDb = <T>(run: (db: Database.Database) => T): T => withDb(E2E_DB_FIL
 /**
  * Reads the chat with `peer` as someone would in this browser: its preview on the chat
  * list, the newest page, then older ones scrolling up to the first message, then down
- * again through every row. Every text is there once, in order, and opened.
+ * again through every row. Every text is there once, in order, and opened. `unread`: the
+ * chat opens at the line above the unread ones, and he jumps to the newest from there.
  */
-async function readHistory(page: Page, peer: Person, texts: string[]): Promise<void> {
+async function readHistory(page: Page, peer: Person, texts: string[], unread = 0): Promise<void> {
   const newest = texts.at(-1) as string;
   await page.goto('/home');
   await expect(chatRow(page, peer.handle)).toContainText(newest);
   await openChat(page, peer);
+  if (unread > 0) {
+    await expect(page.getByText(`${unread} unread messages`, { exact: true })).toBeInViewport();
+    await page.getByRole('button', { name: 'Jump to latest message', exact: true }).click();
+  }
   await expect(bubble(page, newest)).toBeVisible();
   const list = page.getByRole('region', { name: `Conversation with ${peer.handle}` });
   await expect
@@ -165,7 +170,7 @@ test.describe('sealed messages', () => {
 
     // Bob in a browser that has never seen him: only the password.
     const second = await people.signIn(bob.user, bob.id);
-    await readHistory(second.page, alice, texts);
+    await readHistory(second.page, alice, texts, texts.length);
 
     // He changes his password there, on the Account screen; a third browser signs in with the new one.
     const changed = { ...bob.user, password: 'changed-secret-7' };

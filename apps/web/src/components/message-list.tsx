@@ -82,8 +82,8 @@ export function MessageList({
   }
 
   const rows = useMemo(
-    () => conversationRows(messages, { keyChanges, e2eeSince, unread }),
-    [messages, keyChanges, e2eeSince, unread],
+    () => conversationRows(messages, { keyChanges, e2eeSince, unread, fromStart: !view.hasMore }),
+    [messages, keyChanges, e2eeSince, unread, view.hasMore],
   );
   const count = rows.length + (typing ? 1 : 0);
 

@@ -31,6 +31,12 @@ describe('conversationRows', () => {
     expect(day.at).toBe(at(3, 0));
   });
 
+  it('draws the first day line only when the first message is the first of the conversation', () => {
+    const messages = [fromA('m1', at(3, 9)), fromB('m2', at(3, 22)), fromA('m3', at(5, 1))];
+    expect(shape(conversationRows(messages, { fromStart: false }))).toEqual(['m1<>', 'm2<>', 'day:5', 'm3<>']);
+    expect(shape(conversationRows(messages, { fromStart: true }))).toEqual(['day:3', 'm1<>', 'm2<>', 'day:5', 'm3<>']);
+  });
+
   it('groups one sender within a few minutes on one day, the tail on the last', () => {
     const rows = conversationRows([
       fromA('a1', at(3, 9, 0)),

@@ -53,14 +53,23 @@ function continues(a: UiMessage, b: UiMessage): boolean {
 }
 
 /**
- * The rows, in order: a day line above the first message of each day, the unread line
+ * The rows, in order: a day line above the first message of each day (of the first
+ * loaded message only when it is the conversation's first, `fromStart`: an older page
+ * may hold more of its day; and a line that stayed first while a page is put above it
+ * would hold the list at the top), the unread line
  * above `unread`'s message, each marker after the messages sent up to its time (and only
  * when the loaded conversation began before it), and each message marked first and/or
  * last of its group (a line between two messages ends the group).
  */
 export function conversationRows(
   messages: readonly UiMessage[],
-  opts: { keyChanges?: readonly number[]; e2eeSince?: number | null; unread?: UnreadMark | null } = {},
+  opts: {
+    keyChanges?: readonly number[];
+    e2eeSince?: number | null;
+    unread?: UnreadMark | null;
+    /** The first message is the conversation's first (no older page). */
+    fromStart?: boolean;
+  } = {},
 ): Row[] {
   const first = messages[0];
   if (!first) return [];
@@ -73,7 +82,7 @@ export function conversationRows(
   const flush = (before: number) => {
     for (; next < due.length && (due[next] as Marker).at < before; next++) rows.push(due[next] as Marker);
   };
-  let day: number | null = null;
+  let day: number | null = opts.fromStart === false ? startOfDay(first.timestamp) : null;
   for (const m of messages) {
     const d = startOfDay(m.timestamp);
     if (d !== day) {

@@ -59,7 +59,7 @@ export default function ChatPage() {
 
   return (
     <div ref={fill.ref} style={fill.style} className="flex flex-col bg-muted md:py-6">
-      <main className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
+      <div className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
         <ChatHeader
           peer={peer}
           handle={handle}
@@ -68,39 +68,42 @@ export default function ChatPage() {
           onBack={() => navigate('/home')}
           onVerify={() => setVerifyOpen(true)}
         />
-        <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
-          <ChatBody
-            gated={gated}
-            onUnlocked={() => setGatePassed(true)}
-            view={view}
-            peerId={peerId}
-            me={me.id}
-            handle={handle}
-            access={access}
-            typing={typing}
-            sentCount={sentCount}
-            keyChanges={keyChanges}
-            onVerify={() => setVerifyOpen(true)}
-            onLoadOlder={onLoadOlder}
-            onMenu={actions.onMenu}
-          />
-        </div>
-        {gated ? null : (
-          <ChatComposer
-            client={client}
-            peerId={peerId}
-            peerGone={peer === null}
-            handle={handle}
-            access={access}
-            editing={actions.editing}
-            codeChanged={isBlocked(trust)}
-            onVerify={() => setVerifyOpen(true)}
-            onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
-            onEditDone={() => setEditing(null)}
-            onSent={() => setSentCount((n) => n + 1)}
-          />
-        )}
-      </main>
+        {/* The header stays the page's banner; the conversation and the composer are its main part. */}
+        <main className="flex min-h-0 flex-1 flex-col">
+          <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
+            <ChatBody
+              gated={gated}
+              onUnlocked={() => setGatePassed(true)}
+              view={view}
+              peerId={peerId}
+              me={me.id}
+              handle={handle}
+              access={access}
+              typing={typing}
+              sentCount={sentCount}
+              keyChanges={keyChanges}
+              onVerify={() => setVerifyOpen(true)}
+              onLoadOlder={onLoadOlder}
+              onMenu={actions.onMenu}
+            />
+          </div>
+          {gated ? null : (
+            <ChatComposer
+              client={client}
+              peerId={peerId}
+              peerGone={peer === null}
+              handle={handle}
+              access={access}
+              editing={actions.editing}
+              codeChanged={isBlocked(trust)}
+              onVerify={() => setVerifyOpen(true)}
+              onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
+              onEditDone={() => setEditing(null)}
+              onSent={() => setSentCount((n) => n + 1)}
+            />
+          )}
+        </main>
+      </div>
 
       <ActionMenu
         anchor={actions.menu?.anchor ?? null}
