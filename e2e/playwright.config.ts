@@ -28,6 +28,9 @@ export default defineConfig({
   use: {
     baseURL: E2E_BASE_URL,
     trace: 'retain-on-failure',
+    // The app's service worker (offline shell, Web Push) would serve pages past page.route:
+    // the specs about it allow it (pwa.spec.ts); every other spec sees the network as it is.
+    serviceWorkers: 'block',
     launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
   projects: [

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app';
+import { registerServiceWorker } from './lib/service-worker';
 import { startTheme } from './lib/theme';
 import './index.css';
 
@@ -21,6 +22,8 @@ window.addEventListener('vite:preloadError', (event) => {
   window.location.reload();
 });
 window.addEventListener('load', () => setTimeout(() => sessionStorage.removeItem('parley:reloaded-for-chunk'), 10_000));
+
+registerServiceWorker();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing');

@@ -1,0 +1,106 @@
+/**
+ * Installable and offline (issue 15): Chromium finds nothing against installing the app
+ * (its own installability check, over CDP), the app shell opens with the network cut after
+ * one visit, and a push becomes "New message from @bob" (delivered to the worker over CDP:
+ * there is no push service here; the server's side is tested against a loopback one).
+ */
+import { chromium, type Page } from '@playwright/test';
+import { E2E_BASE_URL } from '../env.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { expect, test } from './fixtures.ts';
+import { signInNewUser } from './screen-helpers.ts';
+
+test.use({ serviceWorkers: 'allow' });
+
+/** Waits until the service worker controls the page; returns its registration's id. */
+async function controlled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r()));
+    }
+  });
+}
+
+test('the manifest and service worker make the app installable', async ({ page: _ }, testInfo) => {
+  // Chromium never offers to install from an incognito profile (every test context is one):
+  // this check runs in a profile of its own.
+  const context = await chromium.launchPersistentContext(testInfo.outputPath('profile'), {
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    baseURL: E2E_BASE_URL,
+    serviceWorkers: 'allow',
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto('/welcome');
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Parley' })).toBeVisible();
+    await controlled(page);
+    const manifest = await page.request.get('/manifest.webmanifest');
+    expect(manifest.headers()['content-type']).toContain('application/manifest+json');
+    const body = (await manifest.json()) as { icons: { sizes: string; purpose: string }[]; display: string };
+    expect(body.display).toBe('standalone');
+    for (const size of ['192x192', '512x512']) {
+      for (const purpose of ['any', 'maskable']) {
+        expect(body.icons.some((i) => i.sizes === size && i.purpose === purpose)).toBe(true);
+      }
+    }
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
+    expect(installabilityErrors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('after one visit the app opens with the network cut', async ({ page, context }) => {
+  await page.goto('/welcome');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Parley' })).toBeVisible();
+  await controlled(page);
+  // A screen not visited yet loads its code on the way: visit the sign-in screen once too.
+  await page.goto('/signin');
+  await expect(page.getByRole('heading', { name: /Sign In|Welcome Back/ }).first()).toBeVisible();
+
+  await context.setOffline(true);
+  await page.goto('/welcome');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Parley' })).toBeVisible();
+  await page.goto('/signin');
+  await expect(page.getByRole('heading', { name: /Sign In|Welcome Back/ }).first()).toBeVisible();
+  await context.setOffline(false);
+});
+
+test('a push shows "New message from @bob" and opens the chat; a locked chat names no one', async ({ page }) => {
+  await signInNewUser(page, 'pwa');
+  await page.goto('/home');
+  await controlled(page);
+  await page.context().grantPermissions(['notifications']);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string }[] }) => {
+      const r = e.registrations[0];
+      if (r) resolve(r.registrationId);
+    });
+  });
+  const origin = new URL(page.url()).origin;
+  const deliver = (data: unknown) =>
+    cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(data) });
+  const titles = () =>
+    page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
+    });
+
+  await deliver({ t: 'message', peerId: 'peer00000000000000001', from: '@bob' });
+  await expect.poll(titles).toEqual([{ title: 'New message from @bob', body: '', tag: 'chat-peer00000000000000001' }]);
+  await deliver({ t: 'message', peerId: 'peer00000000000000002', from: null });
+  await expect
+    .poll(async () => (await titles()).map((n) => n.title).sort())
+    .toEqual(['New message', 'New message from @bob']);
+  // Something that is not a push of ours shows nothing.
+  await deliver({ t: 'other' });
+  await page.waitForTimeout(300);
+  expect(await titles()).toHaveLength(2);
+});
