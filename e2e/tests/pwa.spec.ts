@@ -71,7 +71,7 @@ test('after one visit the app opens with the network cut', async ({ page, contex
   await context.setOffline(false);
 });
 
-test('a push shows "New message from @bob" and opens the chat; a locked chat names no one', async ({ page }) => {
+test('a push shows "New message from @bob", a locked chat's names no one, anything else shows nothing', async ({ page }) => {
   await signInNewUser(page, 'pwa');
   await page.goto('/home');
   await controlled(page);
