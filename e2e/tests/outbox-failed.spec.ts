@@ -151,8 +151,8 @@ test('the composer does not queue a text the protocol refuses, and says why', as
   const input = alice.page.getByRole('textbox', { name: 'Message', exact: true });
   // Half an emoji (an unpaired surrogate), as a cut paste may leave it: set as the DOM
   // holds it (typing goes through UTF-8, which cannot carry it).
-  await input.evaluate((el: HTMLInputElement, value) => {
-    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+  await input.evaluate((el: HTMLTextAreaElement, value) => {
+    const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set;
     setter?.call(el, value);
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, 'Cut \uD83D');
