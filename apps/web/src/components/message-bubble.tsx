@@ -81,7 +81,7 @@ export const MessageBubble = memo(function MessageBubble({
       <span
         className={cn(
           'ml-auto flex shrink-0 translate-y-0.5 items-center gap-1 text-[11px] leading-none',
-          own ? 'text-bubble-own-foreground/75' : 'text-muted-foreground',
+          own ? 'text-bubble-own-foreground/85' : 'text-muted-foreground',
         )}
       >
         {message.edited && !deleted ? <span className="italic">edited</span> : null}

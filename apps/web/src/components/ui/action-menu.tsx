@@ -174,6 +174,7 @@ export function ActionMenu({
         </button>
       ))}
     </div>,
-    document.body,
+    // Inside the trigger's landmark (the screen's <main>), so the menu is not content outside every landmark.
+    anchor.returnFocus?.closest('main') ?? document.body,
   );
 }
