@@ -7,7 +7,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, shot, test } from './fixtures.ts';
 import { signInNewUser } from './screen-helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
@@ -71,7 +71,9 @@ test('after one visit the app opens with the network cut', async ({ page, contex
   await context.setOffline(false);
 });
 
-test('a push shows "New message from @bob", a locked chat's names no one, anything else shows nothing', async ({ page }) => {
+test('a push shows "New message from @bob", one of a locked chat names no one, anything else shows nothing', async ({
+  page,
+}) => {
   await signInNewUser(page, 'pwa');
   await page.goto('/home');
   await controlled(page);
@@ -103,4 +105,37 @@ test('a push shows "New message from @bob", a locked chat's names no one, anythi
   await deliver({ t: 'other' });
   await page.waitForTimeout(300);
   expect(await titles()).toHaveLength(2);
+});
+
+test('Settings offers push notifications; without a reachable push service it says so and stays off', async ({
+  page,
+}) => {
+  await signInNewUser(page, 'pwa');
+  await page.goto('/settings');
+  await controlled(page);
+  await page.context().grantPermissions(['notifications']);
+  const push = page.getByRole('switch', { name: 'Push notifications' });
+  await expect(push).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByText('Never the message itself.')).toBeVisible();
+  await push.click();
+  // This machine reaches no browser push service: the browser refuses to subscribe.
+  await expect(page.getByText('Push notifications unavailable')).toBeVisible({ timeout: 20_000 });
+  await expect(push).toHaveAttribute('aria-checked', 'false');
+  expect(await (await page.request.get('/api/me/push')).json()).toMatchObject({ subscribed: false });
+});
+
+test('screenshots: Settings with its Notifications section, light and dark, 1280 and 390 px', async ({ page }) => {
+  await signInNewUser(page, 'pwa');
+  await page.goto('/settings');
+  await expect(page.getByRole('switch', { name: 'Push notifications' })).toBeVisible();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      await shot(page, `settings-push-${colorScheme}`);
+    }
+  }
 });

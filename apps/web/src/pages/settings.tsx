@@ -1,6 +1,7 @@
 import { APP_VERSION } from '@app/protocol';
 import { CircleHelp, Info, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
 import { PageShell } from '@/components/page-shell';
+import { PushSection } from '@/components/push-section';
 import { SettingsGroup, SettingsRow } from '@/components/settings-row';
 import { AppearanceSection } from '@/components/theme-picker';
 import { UserAvatar } from '@/components/user-avatar';
@@ -37,6 +38,8 @@ export default function SettingsPage() {
       </SettingsGroup>
 
       <AppearanceSection />
+
+      <PushSection />
 
       <SettingsGroup>
         <li>

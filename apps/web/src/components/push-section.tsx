@@ -1,0 +1,66 @@
+import { useEffect, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Label } from '@/components/ui/label';
+import { Switch } from '@/components/ui/switch';
+import { disablePush, enablePush, pushEnabled, pushSupported } from '@/lib/web-push';
+
+/**
+ * Settings' Notifications section: push notifications while Parley is closed, for this
+ * browser (each browser subscribes on its own; signing out ends its subscription).
+ */
+export function PushSection() {
+  const id = useId();
+  const [on, setOn] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    let live = true;
+    pushEnabled()
+      .then((v) => live && setOn(v))
+      .catch(() => live && setOn(false));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!pushSupported()) return null;
+
+  async function toggle(next: boolean) {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const state = next ? await enablePush() : await disablePush();
+      setOn(state.subscribed);
+      toast.success(state.subscribed ? 'Push notifications on' : 'Push notifications off');
+    } catch (e) {
+      toast.error('Push notifications unavailable', {
+        description: e instanceof Error ? e.message : 'Please try again.',
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="space-y-2">
+      <h2 id={`${id}-heading`} className="px-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+        Notifications
+      </h2>
+      <div className="flex items-center gap-4 rounded-2xl border border-border bg-background p-4">
+        <div className="grid min-w-0 flex-1 gap-1">
+          <Label htmlFor={`${id}-push`} className="cursor-pointer leading-snug">
+            Push notifications
+          </Label>
+          <p id={`${id}-push-hint`} className="text-sm text-muted-foreground">
+            Who wrote to you, even when Parley is closed. Never the message itself.
+          </p>
+        </div>
+        <Switch
+          id={`${id}-push`}
+          checked={on === true}
+          aria-describedby={`${id}-push-hint`}
+          aria-disabled={busy || on === null || undefined}
+          onCheckedChange={(v) => void toggle(v)}
+        />
+      </div>
+    </section>
+  );
+}
