@@ -5,33 +5,13 @@
  * out deletes the database (wipeDraftStore).
  */
 import type { DraftRecord, DraftStore } from './drafts';
-import { openIdb, txDone } from './idb';
+import { OneStoreDb, txDone } from './idb';
 
-const DB_NAME = 'parley-drafts';
-const STORE = 'drafts';
-
-let opening: Promise<IDBDatabase | null> | null = null;
-
-function open(): Promise<IDBDatabase | null> {
-  opening ??= openIdb(DB_NAME, 1, (db) => {
-    if (!db.objectStoreNames.contains(STORE)) {
-      db.createObjectStore(STORE, { keyPath: 'id' }).createIndex('userId', 'userId');
-    }
-  }).then((db) => {
-    // Another tab upgrading, or a sign-out deleting it: let it, and reopen next time.
-    if (db) {
-      db.onversionchange = () => {
-        db.close();
-        opening = null;
-      };
-    }
-    return db;
-  });
-  return opening;
-}
+const drafts = new OneStoreDb('parley-drafts', 'drafts', 'id');
+const STORE = drafts.store;
 
 async function list(userId: string): Promise<readonly unknown[]> {
-  const db = await open();
+  const db = await drafts.open();
   if (!db) return [];
   const tx = db.transaction(STORE, 'readonly');
   const req = tx.objectStore(STORE).index('userId').getAll(userId);
@@ -40,7 +20,7 @@ async function list(userId: string): Promise<readonly unknown[]> {
 }
 
 async function put(record: DraftRecord): Promise<void> {
-  const db = await open();
+  const db = await drafts.open();
   if (!db) return;
   const tx = db.transaction(STORE, 'readwrite');
   tx.objectStore(STORE).put(record);
@@ -48,7 +28,7 @@ async function put(record: DraftRecord): Promise<void> {
 }
 
 async function remove(id: string): Promise<void> {
-  const db = await open();
+  const db = await drafts.open();
   if (!db) return;
   const tx = db.transaction(STORE, 'readwrite');
   tx.objectStore(STORE).delete(id);
@@ -58,16 +38,6 @@ async function remove(id: string): Promise<void> {
 export const indexedDbDrafts: DraftStore = { list, put, remove };
 
 /** Deletes every draft this browser holds (sign-out). */
-export async function wipeDraftStore(): Promise<void> {
-  if (typeof indexedDB === 'undefined') return;
-  const db = await opening;
-  db?.close();
-  opening = null;
-  await new Promise<void>((resolve) => {
-    const req = indexedDB.deleteDatabase(DB_NAME);
-    req.onsuccess = () => resolve();
-    req.onerror = () => resolve();
-    // Another tab holds it open: it closes on versionchange; the deletion completes then.
-    req.onblocked = () => resolve();
-  });
+export function wipeDraftStore(): Promise<void> {
+  return drafts.wipe();
 }

@@ -35,3 +35,51 @@ export function txDone(tx: IDBTransaction): Promise<void> {
     tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
   });
 }
+
+/**
+ * A database holding one object store of per-user records (keyed by `keyPath`, indexed
+ * by userId): opened once, let go when another tab upgrades or deletes it (and reopened
+ * on the next use), and deleted whole at sign-out.
+ */
+export class OneStoreDb {
+  readonly name: string;
+  readonly store: string;
+  private readonly keyPath: string;
+  private opening: Promise<IDBDatabase | null> | null = null;
+
+  constructor(name: string, store: string, keyPath: string) {
+    this.name = name;
+    this.store = store;
+    this.keyPath = keyPath;
+  }
+
+  open(): Promise<IDBDatabase | null> {
+    this.opening ??= openIdb(this.name, 1, (db) => {
+      if (!db.objectStoreNames.contains(this.store)) {
+        db.createObjectStore(this.store, { keyPath: this.keyPath }).createIndex('userId', 'userId');
+      }
+    }).then((db) => {
+      if (db) {
+        db.onversionchange = () => {
+          db.close();
+          this.opening = null;
+        };
+      }
+      return db;
+    });
+    return this.opening;
+  }
+
+  /** Deletes the database; a tab holding it open closes it on versionchange, and the deletion completes then. */
+  async wipe(): Promise<void> {
+    if (typeof indexedDB === 'undefined') return;
+    (await this.opening)?.close();
+    this.opening = null;
+    await new Promise<void>((resolve) => {
+      const req = indexedDB.deleteDatabase(this.name);
+      req.onsuccess = () => resolve();
+      req.onerror = () => resolve();
+      req.onblocked = () => resolve();
+    });
+  }
+}

@@ -9,7 +9,7 @@
  */
 import { messageIdSchema, userIdSchema } from '@app/protocol';
 import { z } from 'zod';
-import { openIdb, txDone } from './idb';
+import { OneStoreDb, txDone } from './idb';
 
 /** Why a message was not sent: the server refused it for good, or it failed too often. */
 const outboxFailureSchema = z.object({
@@ -72,33 +72,13 @@ export interface OutboxStore {
   list(userId: string): Promise<readonly unknown[]>;
 }
 
-const DB_NAME = 'parley';
-const STORE = 'outbox';
-
-let opening: Promise<IDBDatabase | null> | null = null;
+const outbox = new OneStoreDb('parley', 'outbox', 'msgId');
+const STORE = outbox.store;
 const memory = new Map<string, OutboxEntry>();
-
-function open(): Promise<IDBDatabase | null> {
-  opening ??= openIdb(DB_NAME, 1, (db) => {
-    if (!db.objectStoreNames.contains(STORE)) {
-      db.createObjectStore(STORE, { keyPath: 'msgId' }).createIndex('userId', 'userId');
-    }
-  }).then((db) => {
-    // Another tab upgrading the schema: let it, and reopen next time.
-    if (db) {
-      db.onversionchange = () => {
-        db.close();
-        opening = null;
-      };
-    }
-    return db;
-  });
-  return opening;
-}
 
 /** Stores an entry; resolves once it is durable. */
 export async function putOutbox(entry: OutboxEntry): Promise<void> {
-  const db = await open();
+  const db = await outbox.open();
   if (!db) {
     memory.set(entry.msgId, entry);
     return;
@@ -110,7 +90,7 @@ export async function putOutbox(entry: OutboxEntry): Promise<void> {
 
 export async function removeOutbox(msgId: string): Promise<void> {
   memory.delete(msgId);
-  const db = await open();
+  const db = await outbox.open();
   if (!db) return;
   const tx = db.transaction(STORE, 'readwrite');
   tx.objectStore(STORE).delete(msgId);
@@ -119,7 +99,7 @@ export async function removeOutbox(msgId: string): Promise<void> {
 
 /** This user's stored records (waiting and failed messages), unparsed: see parseOutboxEntries. */
 export async function listOutbox(userId: string): Promise<unknown[]> {
-  const db = await open();
+  const db = await outbox.open();
   if (!db) return [...memory.values()].filter((e) => e.userId === userId);
   const tx = db.transaction(STORE, 'readonly');
   const req = tx.objectStore(STORE).index('userId').getAll(userId);
