@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatState, ChatSummary, Update } from '@app/protocol';
 import { sampleCiphertext } from '@app/protocol/test/samples';
 import { describe, expect, it } from 'vitest';
+import { testMessage } from '../test/messages';
 import { ChatList, listPart } from './chat-list';
 import type { ChatSocket } from './chat-socket';
 import { UpdateReplay } from './update-replay';
@@ -21,21 +22,13 @@ const state: ChatState = {
 };
 
 function message(id: string, timestamp: number): ChatMessage {
-  return {
+  return testMessage(id, timestamp, {
     chatId: CHAT,
-    id,
     senderId: PEER,
     recipientId: ME,
     ct: sampleCiphertext(),
-    rev: 0,
     legacyText: null,
-    timestamp,
-    status: 'sent',
-    edited: false,
-    deleted: false,
-    deliveredAt: null,
-    readAt: null,
-  };
+  });
 }
 
 describe('chat list', () => {
