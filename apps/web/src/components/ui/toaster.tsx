@@ -29,7 +29,8 @@ export function notifyError(title: string, description?: string): void {
     description,
     classNames: {
       toast: '!bg-destructive !text-destructive-foreground !border-destructive',
-      description: '!text-destructive-foreground/90',
+      // Full strength: at 90% it is 4.1:1 on the light theme's red, under WCAG AA.
+      description: '!text-destructive-foreground',
       icon: '!text-destructive-foreground',
     },
   });
