@@ -25,6 +25,7 @@ import {
   setPin,
   write,
 } from './archive-lock-helpers.ts';
+import { expectToast } from './auth-helpers.ts';
 import { axeFindings, expectAccessible, type Screen } from './axe.ts';
 import {
   bubble,
@@ -67,6 +68,14 @@ const SIGNED_OUT: Screen[] = [
   },
   screen('/signup', '/signup', 'Create Account'),
   screen('/signin', '/signin', 'Welcome Back'),
+  {
+    name: '/signin error toast',
+    async open(page) {
+      await screen('', '/signin', 'Welcome Back').open(page);
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+      await expectToast(page, 'Sign In Failed', undefined, 'error');
+    },
+  },
   screen('/forgot-password', '/forgot-password', 'Forgot Password'),
   screen('/reset-password?token', `/reset-password?token=${RESET_TOKEN}`, 'Reset Password', async (page) => {
     await expect(page.getByRole('button', { name: /Reset Password|Save/ })).toBeVisible();
@@ -165,6 +174,15 @@ test('signed in: every screen of a user with chats, and of one without', async (
       async open(page) {
         await chat.open(page);
         await openMessageMenu(page, bubble(page, 'Hey Alice! Dinner tonight?'));
+      },
+    },
+    {
+      name: '/chat/:id message info',
+      async open(page) {
+        await chat.open(page);
+        const menu = await openMessageMenu(page, bubble(page, 'Yes please, 8 works for me'));
+        await menu.getByRole('menuitem', { name: 'Info', exact: true }).click();
+        await expect(page.getByRole('dialog', { name: 'Message info' })).toBeVisible();
       },
     },
     screen('/contacts', '/contacts', 'Contacts', async (page) => {
