@@ -62,7 +62,59 @@ async function setHidden(page: Page, hidden: boolean): Promise<void> {
   await page.evaluate((h) => (window as unknown as { __setHidden: (h: boolean) => void }).__setHidden(h), hidden);
 }
 
+/** Counts the notes Web Audio starts (window.__chimeNotes), the sound's two per chime. */
+async function countChimes(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __chimeNotes: number };
+    w.__chimeNotes = 0;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: [number?]) {
+      w.__chimeNotes += 1;
+      return start.apply(this, args);
+    };
+  });
+}
+
+function chimeNotes(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __chimeNotes: number }).__chimeNotes);
+}
+
 test.describe('browser notifications', () => {
+  test('the sound, once turned on in Settings, chimes for a message only while the page is hidden', async ({
+    world,
+  }) => {
+    const alice = await world.person('alice');
+    const bob = await world.person('bob', { permissions: ['notifications'] });
+    await recordNotifications(bob.context);
+    await countChimes(bob.context);
+    await openChat(alice.page, bob);
+    await bob.page.goto('/home');
+    await expect(bob.page.getByText('No conversations yet')).toBeVisible();
+
+    // Off by default: a hidden page gets the notification but no sound.
+    await setHidden(bob.page, true);
+    await send(alice.page, 'Quiet one');
+    await expect.poll(() => notes(bob.page)).toHaveLength(1);
+    expect(await chimeNotes(bob.page)).toBe(0);
+    await setHidden(bob.page, false);
+
+    await bob.page.goto('/settings');
+    const sound = bob.page.getByRole('switch', { name: 'Sound' });
+    await expect(sound).toHaveAttribute('aria-checked', 'false');
+    await sound.click();
+    await expect(sound).toHaveAttribute('aria-checked', 'true');
+    await bob.page.reload();
+    await expect(bob.page.getByRole('switch', { name: 'Sound' })).toHaveAttribute('aria-checked', 'true');
+
+    // A visible page: the message arrives (the title counts it), no sound.
+    await send(alice.page, 'Visible one');
+    await expect(bob.page).toHaveTitle('(2) Parley');
+    expect(await chimeNotes(bob.page)).toBe(0);
+    await setHidden(bob.page, true);
+    await send(alice.page, 'Loud one');
+    await expect.poll(() => chimeNotes(bob.page)).toBe(2);
+  });
+
   test('a message raises one only while the page is hidden, with the sender and the text', async ({ world }) => {
     const alice = await world.person('alice');
     const bob = await world.person('bob', { permissions: ['notifications'] });

@@ -79,14 +79,17 @@ test('a push shows "New message from @bob", one of a locked chat names no one, a
   await controlled(page);
   await page.context().grantPermissions(['notifications']);
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('ServiceWorker.enable');
-  const registrationId = await new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string }[] }) => {
-      const r = e.registrations[0];
+  const origin = new URL(page.url()).origin;
+  // Listening before enabling: the registrations are reported as it is enabled.
+  const registered = new Promise<string>((resolve) => {
+    type Registration = { registrationId: string; scopeURL: string; isDeleted: boolean };
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: Registration[] }) => {
+      const r = e.registrations.find((x) => x.scopeURL === `${origin}/` && !x.isDeleted);
       if (r) resolve(r.registrationId);
     });
   });
-  const origin = new URL(page.url()).origin;
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await registered;
   const deliver = (data: unknown) =>
     cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(data) });
   const titles = () =>
@@ -96,7 +99,9 @@ test('a push shows "New message from @bob", one of a locked chat names no one, a
     });
 
   await deliver({ t: 'message', peerId: 'peer00000000000000001', from: '@bob' });
-  await expect.poll(titles).toEqual([{ title: 'New message from @bob', body: '', tag: 'chat-peer00000000000000001' }]);
+  await expect
+    .poll(titles, { timeout: 15_000 })
+    .toEqual([{ title: 'New message from @bob', body: '', tag: 'chat-peer00000000000000001' }]);
   await deliver({ t: 'message', peerId: 'peer00000000000000002', from: null });
   await expect
     .poll(async () => (await titles()).map((n) => n.title).sort())

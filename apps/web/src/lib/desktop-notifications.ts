@@ -5,6 +5,7 @@
  */
 import type { Alert, ChatClient } from './chat-client';
 import { refOfRequest } from './message-crypto';
+import { playChime, soundEnabled } from './sound';
 
 const DISMISSED_KEY = 'parley:notifications-prompt-dismissed';
 
@@ -94,11 +95,12 @@ async function alertText(client: ChatClient, a: Alert): Promise<string | null> {
   return shown?.kind === 'text' ? shown.text : null;
 }
 
-/** Raises browser notifications for the client's alerts while the page is hidden. */
+/** Raises browser notifications (and the sound, when chosen) for the client's alerts while the page is hidden. */
 export function startDesktopNotifications(client: ChatClient, navigate: (path: string) => void): () => void {
   return client.onAlert(async (a) => {
-    if (!notificationsSupported() || Notification.permission !== 'granted') return;
     if (document.visibilityState === 'visible') return;
+    if (a.kind === 'message' && soundEnabled()) playChime();
+    if (!notificationsSupported() || Notification.permission !== 'granted') return;
     const text = await alertText(client, a);
     // Looked at again: the tab may have come to the front while the text opened.
     if (isVisible()) return;
