@@ -121,6 +121,8 @@ interface Pending {
 }
 
 export class Outbox {
+  /** The createdAt of the newest message queued here (they strictly increase). */
+  private lastCreatedAt = 0;
   private readonly userId: string;
   private readonly socket: ChatSocket;
   private readonly hooks: OutboxHooks;
@@ -234,10 +236,14 @@ export class Outbox {
     }
   }
 
-  /** Queues a new message to `peerId`. */
+  /**
+   * Queues a new message to `peerId`. Each gets a later createdAt than the one before (by a
+   * millisecond when the clock has not moved): the order they go in, also after a reload.
+   */
   add(peerId: string, text: string): void {
+    this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const p = this.track(
-      { msgId: newMessageId(), to: peerId, createdAt: Date.now(), userId: this.userId },
+      { msgId: newMessageId(), to: peerId, createdAt: this.lastCreatedAt, userId: this.userId },
       text,
       false,
     );
