@@ -22,12 +22,12 @@ export function registerPushRoutes(app: FastifyInstance, ctx: AppContext): void 
       throw new HttpError(400, 'invalid_input', 'This push service is not allowed');
     }
     await push.store.subscribe(user.id, tokenHash, sub, Date.now());
-    return state(tokenHash);
+    return { publicKey: push.publicKey, subscribed: true };
   });
 
   app.delete(API.push, { preHandler: auth }, async (req): Promise<PushState> => {
     const { tokenHash } = authOf(req);
     await push.store.unsubscribe(tokenHash);
-    return state(tokenHash);
+    return { publicKey: push.publicKey, subscribed: false };
   });
 }
