@@ -29,6 +29,8 @@ const PrivacySettingsPage = lazy(() => import('./pages/privacy-settings'));
 const ArchivePage = lazy(() => import('./pages/archive'));
 const LockedPage = lazy(() => import('./pages/locked'));
 const NotificationsPage = lazy(() => import('./pages/notifications'));
+// The signed-in layout (one screen on a phone, two panes on a wide window).
+const TwoPane = lazy(() => import('./components/layout/two-pane'));
 
 export function App() {
   useEffect(() => {
@@ -50,16 +52,18 @@ export function App() {
           <Route path="/about" element={<AboutPage />} />
           <Route path="/blocked" element={<BlockedPage />} />
           <Route element={<RequireAuth />}>
-            <Route path="/home" element={<HomePage />} />
-            <Route path="/chat/:userId" element={<ChatPage />} />
-            <Route path="/contacts" element={<ContactsPage />} />
-            <Route path="/settings" element={<SettingsPage />} />
-            <Route path="/account" element={<AccountPage />} />
-            <Route path="/profile" element={<ProfilePage />} />
-            <Route path="/privacy-settings" element={<PrivacySettingsPage />} />
-            <Route path="/archive" element={<ArchivePage />} />
-            <Route path="/locked" element={<LockedPage />} />
-            <Route path="/notifications" element={<NotificationsPage />} />
+            <Route element={<TwoPane />}>
+              <Route path="/home" element={<HomePage />} />
+              <Route path="/chat/:userId" element={<ChatPage />} />
+              <Route path="/contacts" element={<ContactsPage />} />
+              <Route path="/settings" element={<SettingsPage />} />
+              <Route path="/account" element={<AccountPage />} />
+              <Route path="/profile" element={<ProfilePage />} />
+              <Route path="/privacy-settings" element={<PrivacySettingsPage />} />
+              <Route path="/archive" element={<ArchivePage />} />
+              <Route path="/locked" element={<LockedPage />} />
+              <Route path="/notifications" element={<NotificationsPage />} />
+            </Route>
             <Route element={<RequireAdmin />}>
               <Route path="/admin" element={<AdminPage />} />
             </Route>

@@ -2,6 +2,8 @@ import { ArrowLeft } from 'lucide-react';
 import type * as React from 'react';
 import { useNavigate } from 'react-router';
 import { cn } from '@/lib/utils';
+import { usePane } from './layout/pane-context';
+import { ScreenFrame, ScreenMain, useCardTop } from './layout/screen-frame';
 import { Button } from './ui/button';
 
 /**
@@ -23,32 +25,37 @@ export function PageShell({
   className?: string;
 }) {
   const navigate = useNavigate();
+  const pane = usePane();
+  const cardTop = useCardTop();
   return (
-    <div className="flex min-h-full flex-col bg-muted md:py-8">
-      <div className="mx-auto flex w-full max-w-2xl flex-1 flex-col bg-background md:flex-none md:rounded-2xl md:border md:border-border md:shadow-sm">
-        <header className="sticky top-0 z-10 flex h-14 items-center gap-2 border-b border-border bg-background/95 px-2 backdrop-blur md:rounded-t-2xl">
-          {back ? (
-            <Button
-              variant="ghost"
-              size="icon"
-              aria-label="Back"
-              onClick={() => {
-                if (back === 'history') {
-                  if (window.history.length > 1) navigate(-1);
-                  else navigate('/');
-                } else navigate(back);
-              }}
-            >
-              <ArrowLeft />
-            </Button>
-          ) : (
-            <span className="w-2" />
-          )}
-          <h1 className="flex-1 truncate text-lg font-semibold">{title}</h1>
-          {actions}
-        </header>
-        <main className={cn('flex-1 p-4 md:p-6', className)}>{children}</main>
-      </div>
-    </div>
+    <ScreenFrame className={pane ? undefined : 'md:flex-none'}>
+      <header
+        className={cn(
+          'sticky top-0 z-10 flex h-14 items-center gap-2 border-b border-border bg-background/95 px-2 backdrop-blur',
+          cardTop,
+        )}
+      >
+        {back ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Back"
+            onClick={() => {
+              if (back === 'history') {
+                if (window.history.length > 1) navigate(-1);
+                else navigate('/');
+              } else navigate(back);
+            }}
+          >
+            <ArrowLeft />
+          </Button>
+        ) : (
+          <span className="w-2" />
+        )}
+        <h1 className="flex-1 truncate text-lg font-semibold">{title}</h1>
+        {actions}
+      </header>
+      <ScreenMain className={cn('flex-1 p-4 md:p-6', className)}>{children}</ScreenMain>
+    </ScreenFrame>
   );
 }

@@ -5,6 +5,8 @@ import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
 import { SafetyNumberDialog } from '@/components/chat/safety-number-dialog';
+import { usePane } from '@/components/layout/pane-context';
+import { ScreenMain } from '@/components/layout/screen-frame';
 import { MessageInfoDialog } from '@/components/message-info-dialog';
 import { ActionMenu } from '@/components/ui/action-menu';
 import { useFillViewport } from '@/hooks/use-fill-viewport';
@@ -22,9 +24,13 @@ import {
 } from '@/lib/chat-hooks';
 import { isBlocked, setVerified } from '@/lib/keys/peer-trust';
 import { useSession } from '@/lib/session';
+import { cn } from '@/lib/utils';
 
-export default function ChatPage() {
-  const { userId: peerId = '' } = useParams();
+/** The conversation with the routed user, or with `peerId` when the desktop layout shows it beside another screen. */
+export default function ChatPage(props: { peerId?: string }) {
+  const params = useParams();
+  const peerId = props.peerId ?? params.userId ?? '';
+  const pane = usePane();
   const { user: me } = useSession();
   const navigate = useNavigate();
   const client = useChatClient();
@@ -58,8 +64,17 @@ export default function ChatPage() {
   if (peerId === me.id) return <Navigate to="/home" replace />;
 
   return (
-    <div ref={fill.ref} style={fill.style} className="flex flex-col bg-muted md:py-6">
-      <div className="mx-auto flex min-h-0 w-full max-w-2xl flex-1 flex-col overflow-hidden bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
+    <div
+      ref={fill.ref}
+      style={pane ? undefined : fill.style}
+      className={pane ? 'flex min-h-0 flex-1 flex-col' : 'flex flex-col bg-muted md:py-6'}
+    >
+      <div
+        className={cn(
+          'flex min-h-0 w-full flex-1 flex-col overflow-hidden bg-background',
+          !pane && 'mx-auto max-w-2xl md:rounded-2xl md:border md:border-border md:shadow-sm',
+        )}
+      >
         <ChatHeader
           peer={peer}
           handle={handle}
@@ -69,7 +84,7 @@ export default function ChatPage() {
           onVerify={() => setVerifyOpen(true)}
         />
         {/* The header stays the page's banner; the conversation and the composer are its main part. */}
-        <main className="flex min-h-0 flex-1 flex-col">
+        <ScreenMain className="flex min-h-0 flex-1 flex-col">
           <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
             <ChatBody
               gated={gated}
@@ -102,7 +117,7 @@ export default function ChatPage() {
               onSent={() => setSentCount((n) => n + 1)}
             />
           )}
-        </main>
+        </ScreenMain>
       </div>
 
       <ActionMenu

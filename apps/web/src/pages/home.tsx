@@ -6,6 +6,7 @@ import { HiddenChatsNav } from '@/components/home/hidden-chats-nav';
 import { HomeChatList } from '@/components/home/home-chat-list';
 import { HomeHeader } from '@/components/home/home-header';
 import { KeysBanner } from '@/components/home/keys-banner';
+import { ScreenFrame } from '@/components/layout/screen-frame';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
 import { useChatList, useConnectionStatus, useNotifications } from '@/lib/chat-hooks';
 
@@ -38,32 +39,30 @@ export default function HomePage() {
   };
 
   return (
-    <div className="flex min-h-full flex-col bg-muted md:py-8">
-      <div className="mx-auto flex w-full max-w-2xl flex-1 flex-col bg-background md:rounded-2xl md:border md:border-border md:shadow-sm">
-        <HomeHeader
-          archivedCount={archived.length}
-          unreadNotifications={unreadNotifications}
-          searchOpen={searchOpen}
-          openSearch={() => setSearchOpen(true)}
-          closeSearch={closeSearch}
-          query={query}
-          setQuery={setQuery}
-        />
-        <KeysBanner />
-        <HiddenChatsNav archivedCount={archived.length} archivedUnread={archivedUnread} lockedCount={lockedCount} />
-        <HomeChatList
-          list={list}
-          chats={chats}
-          visible={visible}
-          query={query}
-          connection={connection}
-          hidden={archived.length > 0 || lockedCount > 0}
-          now={now}
-        />
-        <FloatingLink to="/contacts" label="New chat">
-          <MessageSquarePlus aria-hidden />
-        </FloatingLink>
-      </div>
-    </div>
+    <ScreenFrame>
+      <HomeHeader
+        archivedCount={archived.length}
+        unreadNotifications={unreadNotifications}
+        searchOpen={searchOpen}
+        openSearch={() => setSearchOpen(true)}
+        closeSearch={closeSearch}
+        query={query}
+        setQuery={setQuery}
+      />
+      <KeysBanner />
+      <HiddenChatsNav archivedCount={archived.length} archivedUnread={archivedUnread} lockedCount={lockedCount} />
+      <HomeChatList
+        list={list}
+        chats={chats}
+        visible={visible}
+        query={query}
+        connection={connection}
+        hidden={archived.length > 0 || lockedCount > 0}
+        now={now}
+      />
+      <FloatingLink to="/contacts" label="New chat">
+        <MessageSquarePlus aria-hidden />
+      </FloatingLink>
+    </ScreenFrame>
   );
 }

@@ -2,6 +2,7 @@ import type { ChatSummary } from '@app/protocol';
 import { MessageCircle } from 'lucide-react';
 import { ChatRow } from '@/components/chat-row';
 import { EmptyState as EmptyStateBase } from '@/components/empty-state';
+import { ScreenMain } from '@/components/layout/screen-frame';
 import { Spinner } from '@/components/spinner';
 import type { ConnectionStatus } from '@/lib/chat-socket';
 import type { ChatListView } from '@/lib/conversation';
@@ -49,7 +50,7 @@ export function HomeChatList(props: {
   now: number;
 }) {
   return (
-    <main className="flex flex-1 flex-col">
+    <ScreenMain className="flex flex-1 flex-col">
       {props.visible.length > 0 ? (
         <ul aria-label="Chats" className="divide-y divide-border">
           {props.visible.map((chat) => (
@@ -64,6 +65,6 @@ export function HomeChatList(props: {
           hidden={props.hidden}
         />
       )}
-    </main>
+    </ScreenMain>
   );
 }
