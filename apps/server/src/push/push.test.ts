@@ -6,6 +6,7 @@
  */
 import { API, pushPayloadSchema, pushStateSchema } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PushStore, SUBSCRIBER_CACHE_MS } from '../storage/push-store.ts';
 import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
 import { PUSH_ENDPOINT_CERT, type PushEndpoint, startPushEndpoint } from '../test/push-endpoint.ts';
 import { WsTestClient } from '../test/ws-client.ts';
@@ -126,5 +127,27 @@ describe('web push', () => {
     const res = await bob.client.del(API.push, {});
     expect(pushStateSchema.parse(res.body).subscribed).toBe(false);
     expect(await t.server.ctx.push.store.forUser(bob.user.id)).toEqual([]);
+  });
+
+  it('knows without a query per message who has no subscription; learns of one made elsewhere within the cache time', async () => {
+    const carol = await signUp(t);
+    const store = t.server.ctx.push.store;
+    const now = Date.now();
+    expect(await store.hasSubscriptions(carol.user.id, now)).toBe(false);
+    // A subscription another process stored: this one goes on trusting its answer for a while.
+    const session = await store.db
+      .selectFrom('sessions')
+      .select('token_hash')
+      .where('user_id', '=', carol.user.id)
+      .executeTakeFirstOrThrow();
+    await new PushStore(store.db).subscribe(carol.user.id, session.token_hash, push.subscribe(), now);
+    expect(await store.hasSubscriptions(carol.user.id, now + 1)).toBe(false);
+    expect(await store.hasSubscriptions(carol.user.id, now + SUBSCRIBER_CACHE_MS)).toBe(true);
+
+    // One made through this process counts at once.
+    const dave = await signUp(t);
+    expect(await store.hasSubscriptions(dave.user.id)).toBe(false);
+    await subscribed(dave.client);
+    expect(await store.hasSubscriptions(dave.user.id)).toBe(true);
   });
 });

@@ -81,6 +81,9 @@ export class PushSender {
 
   private async notify(userId: string, payload: PushPayload, topic: string): Promise<void> {
     try {
+      // Most users have no subscription: that is known without asking presence (Redis, with
+      // several processes) for every message.
+      if (!(await this.o.store.hasSubscriptions(userId))) return;
       if (await this.o.isOnline(userId)) return;
       const subs = await this.o.store.forUser(userId);
       await Promise.all(subs.map((s) => this.sendOne(s, JSON.stringify(payload), topic)));

@@ -8,11 +8,44 @@ export const PUSH_SUBSCRIPTIONS_MAX = 10;
 
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 
+/**
+ * How long this process trusts what it learnt of whether a user has subscriptions. Every
+ * message asks; almost every user has none, so the answer is kept rather than queried per
+ * message. A subscription made through another process is seen within this time; the browser
+ * that made it has a tab open meanwhile, and an open tab is told of messages without a push.
+ */
+export const SUBSCRIBER_CACHE_MS = 30_000;
+/** Users remembered at most (the cache is dropped whole beyond it). */
+const SUBSCRIBER_CACHE_MAX = 100_000;
+
 export class PushStore {
   readonly db: Kysely<Database>;
+  private readonly subscribers = new Map<string, { has: boolean; until: number }>();
 
   constructor(db: Kysely<Database>) {
     this.db = db;
+  }
+
+  /**
+   * Whether the user may have a subscription: false means none, as of at most
+   * SUBSCRIBER_CACHE_MS ago (or since this process last subscribed them).
+   */
+  async hasSubscriptions(userId: string, now = Date.now()): Promise<boolean> {
+    const known = this.subscribers.get(userId);
+    if (known && known.until > now) return known.has;
+    const row = await this.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    this.remember(userId, row !== undefined, now);
+    return row !== undefined;
+  }
+
+  private remember(userId: string, has: boolean, now: number): void {
+    if (this.subscribers.size >= SUBSCRIBER_CACHE_MAX) this.subscribers.clear();
+    this.subscribers.set(userId, { has, until: now + SUBSCRIBER_CACHE_MS });
   }
 
   /**
@@ -57,6 +90,7 @@ export class PushStore {
           .execute();
       }
     });
+    this.remember(userId, true, now);
   }
 
   async unsubscribe(tokenHash: string): Promise<void> {
