@@ -95,9 +95,14 @@ export type ChatSummary = z.infer<typeof chatSummarySchema>;
 export const chatStateSchema = chatSummarySchema.omit({ last: true });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
+/** Whether the server withheld the message's content (a locked chat, to a socket without the PIN). */
+export function isWithheld(m: ChatMessage): boolean {
+  return m.ct === null && m.legacyText === null && !m.deleted;
+}
+
 /** A summary's `last` for `m`; null for a message withheld (a locked chat without the PIN). */
 export function lastOf(m: ChatMessage): ChatSummary['last'] {
-  if (m.ct === null && m.legacyText === null && !m.deleted) return null;
+  if (isWithheld(m)) return null;
   return { id: m.id, senderId: m.senderId, ct: m.ct, rev: m.rev, legacyText: m.legacyText, deleted: m.deleted };
 }
 

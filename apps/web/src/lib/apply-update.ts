@@ -8,6 +8,7 @@ import {
   type ChatMessage,
   type ChatSummary,
   type GlobalEvent,
+  isWithheld,
   PRIVACY_DEFAULTS,
   type Privacy,
   type PublicUser,
@@ -158,7 +159,7 @@ export class UpdateApplier {
       this.d.alerts.tell({
         kind: 'message',
         message: m,
-        locked: summary?.locked === true || (m.ct === null && m.legacyText === null && !m.deleted),
+        locked: summary?.locked === true || isWithheld(m),
       });
     }
     this.received(m);
