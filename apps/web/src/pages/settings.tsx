@@ -1,7 +1,7 @@
 import { APP_VERSION } from '@app/protocol';
 import { CircleHelp, Info, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
+import { NotificationsSection } from '@/components/notifications-section';
 import { PageShell } from '@/components/page-shell';
-import { PushSection } from '@/components/push-section';
 import { SettingsGroup, SettingsRow } from '@/components/settings-row';
 import { AppearanceSection } from '@/components/theme-picker';
 import { UserAvatar } from '@/components/user-avatar';
@@ -39,7 +39,7 @@ export default function SettingsPage() {
 
       <AppearanceSection />
 
-      <PushSection />
+      <NotificationsSection />
 
       <SettingsGroup>
         <li>

@@ -11,7 +11,7 @@ import { disablePush, enablePush, pushEnabled, pushSupported } from '@/lib/web-p
  * sound for messages arriving while its tab is in the background. Not list items: the
  * spec's settings list is the rows above and below.
  */
-export function PushSection() {
+export function NotificationsSection() {
   const id = useId();
   const sound = useSoundEnabled();
   return (
