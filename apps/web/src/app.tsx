@@ -14,7 +14,6 @@ const ForgotPasswordPage = lazy(() => import('./pages/forgot-password'));
 const ResetPasswordPage = lazy(() => import('./pages/reset-password'));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email'));
 const HomePage = lazy(() => import('./pages/home'));
-const ChatPage = lazy(() => import('./pages/chat'));
 const ContactsPage = lazy(() => import('./pages/contacts'));
 const SettingsPage = lazy(() => import('./pages/settings'));
 const AccountPage = lazy(() => import('./pages/account'));
@@ -54,7 +53,8 @@ export function App() {
           <Route element={<RequireAuth />}>
             <Route element={<TwoPane />}>
               <Route path="/home" element={<HomePage />} />
-              <Route path="/chat/:userId" element={<ChatPage />} />
+              {/* The layout draws the conversation; the route's element is the list beside it. */}
+              <Route path="/chat/:userId" element={<HomePage />} />
               <Route path="/contacts" element={<ContactsPage />} />
               <Route path="/settings" element={<SettingsPage />} />
               <Route path="/account" element={<AccountPage />} />

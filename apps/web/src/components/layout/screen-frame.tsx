@@ -8,12 +8,13 @@ import { usePane } from './pane-context';
  */
 export function ScreenFrame({ children, className }: { children: React.ReactNode; className?: string }) {
   const pane = usePane();
-  if (pane) return <div className={cn('flex min-h-full flex-col bg-background', className)}>{children}</div>;
+  // The same two boxes either way: a window resized across the two-pane width keeps the screen.
   return (
-    <div className="flex min-h-full flex-col bg-muted md:py-8">
+    <div className={cn('flex min-h-full flex-col', pane ? 'bg-background' : 'bg-muted md:py-8')}>
       <div
         className={cn(
-          'mx-auto flex w-full max-w-2xl flex-1 flex-col bg-background md:rounded-2xl md:border md:border-border md:shadow-sm',
+          'flex flex-1 flex-col bg-background',
+          !pane && 'mx-auto w-full max-w-2xl md:rounded-2xl md:border md:border-border md:shadow-sm',
           className,
         )}
       >
@@ -36,4 +37,14 @@ export function ScreenMain(props: React.HTMLAttributes<HTMLElement>) {
   const pane = usePane();
   if (pane?.role === 'secondary') return <div {...props} />;
   return <main {...props} />;
+}
+
+/**
+ * What a screen's header is in its pane. Beside the page's main screen (the secondary pane of
+ * the desktop layout) its `<header>` is no banner landmark (a page has one, at the top level)
+ * and its title is an h2 (the page's h1 is the main screen's).
+ */
+export function usePaneHeader(): { role: 'none' | undefined; Heading: 'h1' | 'h2' } {
+  const secondary = usePane()?.role === 'secondary';
+  return secondary ? { role: 'none', Heading: 'h2' } : { role: undefined, Heading: 'h1' };
 }
