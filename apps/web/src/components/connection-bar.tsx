@@ -1,12 +1,17 @@
 import { Loader2, WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useConnectionStatus } from '@/lib/chat-hooks';
+import { usePane } from './layout/pane-context';
 
 /** How long 'connecting' lasts before the bar shows it, so a quick reconnect does not flash. */
 const SHOW_CONNECTING_AFTER_MS = 1200;
 
-/** A thin bar under the header while the chat connection is not up. */
+/**
+ * A thin bar under the header while the chat connection is not up: once per page (in the
+ * desktop layout, under the main screen's header, not under the one beside it).
+ */
 export function ConnectionBar() {
+  const secondary = usePane()?.role === 'secondary';
   const status = useConnectionStatus();
   const [showConnecting, setShowConnecting] = useState(false);
   useEffect(() => {
@@ -18,6 +23,7 @@ export function ConnectionBar() {
     return () => clearTimeout(t);
   }, [status]);
 
+  if (secondary) return null;
   const offline = status === 'offline';
   const visible = offline || (status === 'connecting' && showConnecting);
   return (
