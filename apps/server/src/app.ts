@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerApi } from './http/api.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerHealth } from './http/health.ts';
 import { registerOriginGuard } from './http/origin-guard.ts';
 import { registerResponseCompression } from './http/response-compression.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -28,6 +29,8 @@ export const BODY_LIMIT = 16 * 1024;
 export interface Server {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Readiness turns 503 (/readyz) while the server goes on serving: the start of a graceful stop. */
+  drain(): void;
   /** Stops accepting, finishes in-flight requests and mail, closes the database. */
   close(): Promise<void>;
 }
@@ -101,17 +104,6 @@ function registerRealtime(app: FastifyInstance, config: Config, s: Services): Re
   return realtime;
 }
 
-function registerHealth(app: FastifyInstance, s: Services): void {
-  app.get('/healthz', async (_req, reply) => {
-    try {
-      await s.store.ping();
-      return { ok: true, engine: s.db.engine, mail: s.mailer.mode, ...(s.instance ? { instance: s.instance } : {}) };
-    } catch {
-      return reply.code(503).send({ ok: false });
-    }
-  });
-}
-
 export async function buildServer(config: Config, opts: BuildOptions = {}): Promise<Server> {
   const app = createApp(config, opts);
   const s = await openServices(config, app.log, opts);
@@ -148,7 +140,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerOriginGuard(app, originCheck(config));
   await registerApi(app, ctx, s.redis);
-  registerHealth(app, s);
+  const health = registerHealth(app, s);
   await registerWebApp(app, config.webDist);
   registerSweeps(app, s.store, s.limits, s.writePace);
 
@@ -156,6 +148,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   return {
     app,
     ctx,
+    drain: health.drain,
     close: () => {
       closed ??= app.close();
       return closed;

@@ -66,6 +66,8 @@ export interface Config {
   wsBurst: number;
   /** A socket that has not said hello within this is closed. */
   wsHelloTimeoutMs: number;
+  /** On SIGTERM, how long /readyz answers 503 while the server still serves, before it stops accepting. */
+  shutdownDrainMs: number;
   sessionSecret: string;
   /**
    * SESSION_SECRET was given. Without it, the secret is a file in DATA_DIR; with
@@ -224,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wsFramesPerSecond: int(env.WS_FRAMES_PER_SECOND, 20),
     wsBurst: int(env.WS_BURST, 100),
     wsHelloTimeoutMs: int(env.WS_HELLO_TIMEOUT_MS, 5_000),
+    shutdownDrainMs: int(env.SHUTDOWN_DRAIN_MS, 0),
     sessionSecret: env.SESSION_SECRET || loadOrCreateSecret(dataDir),
     sessionSecretFromEnv: Boolean(env.SESSION_SECRET),
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST),

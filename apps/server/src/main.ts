@@ -1,4 +1,5 @@
 /** Starts the server on PORT and shuts it down gracefully on SIGTERM/SIGINT. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 
@@ -31,10 +32,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const force = setTimeout(() => {
       server.app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 10_000);
+    }, config.shutdownDrainMs + 10_000);
     force.unref();
-    server
-      .close()
+    // Not ready first (a balancer stops sending new clients), then stop accepting.
+    server.drain();
+    sleep(config.shutdownDrainMs)
+      .then(() => server.close())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         server.app.log.error({ err }, 'shutdown failed');

@@ -129,15 +129,24 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrate(db: Db): Promise<string[]> {
+function migratorOf(db: Db): Migrator {
   // Kysely looks for its bookkeeping tables in every schema: name ours, so databases
   // holding several schemas (tests, tenants) do not see each other's.
-  const migrator = new Migrator({
+  return new Migrator({
     db: db.kysely,
     provider,
     ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** The code's migrations the database has not run (none once the server has started). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const all = await migratorOf(db).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrate(db: Db): Promise<string[]> {
+  const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
