@@ -24,7 +24,9 @@ const sources = Math.max(
   newest(path.join(root, 'packages/protocol/src')),
   statSync(path.join(web, 'index.html')).mtimeMs,
 );
-if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+// --help: the server prints its settings; nothing to build for that.
+const help = process.argv.includes('--help');
+if (!help && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
   console.log('Building the web app...');
   const r = spawnSync('npm', ['run', 'build', '--workspace', '@app/web'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);

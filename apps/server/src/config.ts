@@ -2,39 +2,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_UPLOAD_URL, RATE_LIMIT_VARS, type RateLimits } from './config-options.ts';
+import { EnvReader } from './env-reader.ts';
 import { DEFAULT_PUSH_ENDPOINTS } from './push/endpoints.ts';
 
 /**
  * Attempt limits (see README "Security"). Sign-in attempts are counted per window in
  * tiers; a browser the account has signed in from before (device cookie) is judged only
- * by its own count, so strangers' failures never lock the owner out.
+ * by its own count, so strangers' failures never lock the owner out. Each is a RATE_LIMIT_*
+ * variable of the configuration table.
  */
-export interface RateLimits {
-  /** Failed sign-ins per account from one address in `windowMs`; then that address is refused. */
-  signInPerAccountIp: number;
-  /** Sign-in attempts per account in `windowMs` from unknown browsers before they are slowed down. */
-  signInPerAccount: number;
-  /** Slowed down: one attempt per account every `signInSlowMs`; others wait their turn… */
-  signInSlowMs: number;
-  /** …up to this long, and beyond it are refused. */
-  signInQueueMs: number;
-  /** Failed sign-ins from a browser the account knows before it counts as unknown. */
-  signInPerDevice: number;
-  /** Failed sign-ins per IP in `windowMs`, whatever the account (spraying). */
-  signInPerIp: number;
-  /** Accounts created per IP in 4 × `windowMs` (an hour by default). */
-  signUpPerIp: number;
-  /** Verification / reset e-mails per account and per IP. */
-  mailPerAccount: number;
-  mailPerIp: number;
-  windowMs: number;
-  /** Every API request per IP per minute. */
-  apiPerMinute: number;
-  /** Writes (messages, edits, deletions, receipts, flags, typing…) one user may make per second on average, across all their sockets and processes… */
-  userWritesPerSecond: number;
-  /** …and in a burst. */
-  userWriteBurst: number;
-}
+export type { RateLimits } from './config-options.ts';
+export { DEFAULT_KDF_COST, DEFAULT_RATE_LIMITS, DEFAULT_UPLOAD_URL } from './config-options.ts';
 
 export interface Config {
   port: number;
@@ -100,9 +79,6 @@ export interface Config {
   vapidSubject: string;
 }
 
-export const DEFAULT_UPLOAD_URL = 'https://postimages.org/';
-export const DEFAULT_KDF_COST = 17;
-
 function httpUrl(name: string, value: string | undefined, fallback: string): string {
   if (value === undefined || value === '') return fallback;
   let url: URL;
@@ -115,16 +91,7 @@ function httpUrl(name: string, value: string | undefined, fallback: string): str
   return url.href;
 }
 
-function list(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v.length > 0);
-}
-
-function vapidFrom(env: NodeJS.ProcessEnv): Config['vapid'] {
-  const publicKey = env.VAPID_PUBLIC_KEY ?? '';
-  const privateKey = env.VAPID_PRIVATE_KEY ?? '';
+function vapidFrom(publicKey: string, privateKey: string): Config['vapid'] {
   if (!publicKey && !privateKey) return null;
   if (!/^[A-Za-z0-9_-]{87}$/.test(publicKey) || !/^[A-Za-z0-9_-]{43}$/.test(privateKey)) {
     throw new Error(
@@ -132,29 +99,6 @@ function vapidFrom(env: NodeJS.ProcessEnv): Config['vapid'] {
     );
   }
   return { publicKey, privateKey };
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  signInPerAccountIp: 5,
-  signInPerAccount: 10,
-  signInSlowMs: 5_000,
-  signInQueueMs: 15_000,
-  signInPerDevice: 10,
-  signInPerIp: 30,
-  signUpPerIp: 10,
-  mailPerAccount: 3,
-  mailPerIp: 20,
-  windowMs: 15 * 60 * 1000,
-  apiPerMinute: 600,
-  userWritesPerSecond: 20,
-  userWriteBurst: 100,
-};
-
-function int(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`Expected a whole number, got "${value}"`);
-  return n;
 }
 
 /** A random secret kept in DATA_DIR, so sessions survive restarts without any set-up. */
@@ -183,63 +127,51 @@ const HERE = path.dirname(new URL(import.meta.url).pathname);
 export const DEFAULT_WEB_DIST = path.resolve(HERE, '../../web/dist');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const port = int(env.PORT, 3000);
-  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const v = new EnvReader(env);
+  const port = v.int('PORT');
+  const dataDir = path.resolve(v.string('DATA_DIR'));
   mkdirSync(dataDir, { recursive: true });
-  const adminEmail = (env.ADMIN_EMAIL ?? 'admin@example.com').trim().toLowerCase();
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const limits: RateLimits = {
-    signInPerAccountIp: int(env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_IP, DEFAULT_RATE_LIMITS.signInPerAccountIp),
-    signInPerAccount: int(env.RATE_LIMIT_SIGNIN_PER_ACCOUNT, DEFAULT_RATE_LIMITS.signInPerAccount),
-    signInSlowMs: int(env.RATE_LIMIT_SIGNIN_SLOW_MS, DEFAULT_RATE_LIMITS.signInSlowMs),
-    signInQueueMs: int(env.RATE_LIMIT_SIGNIN_QUEUE_MS, DEFAULT_RATE_LIMITS.signInQueueMs),
-    signInPerDevice: int(env.RATE_LIMIT_SIGNIN_PER_DEVICE, DEFAULT_RATE_LIMITS.signInPerDevice),
-    signInPerIp: int(env.RATE_LIMIT_SIGNIN_PER_IP, DEFAULT_RATE_LIMITS.signInPerIp),
-    signUpPerIp: int(env.RATE_LIMIT_SIGNUP_PER_IP, DEFAULT_RATE_LIMITS.signUpPerIp),
-    mailPerAccount: int(env.RATE_LIMIT_MAIL_PER_ACCOUNT, DEFAULT_RATE_LIMITS.mailPerAccount),
-    mailPerIp: int(env.RATE_LIMIT_MAIL_PER_IP, DEFAULT_RATE_LIMITS.mailPerIp),
-    windowMs: int(env.RATE_LIMIT_WINDOW_MS, DEFAULT_RATE_LIMITS.windowMs),
-    apiPerMinute: int(env.RATE_LIMIT_API_PER_MINUTE, DEFAULT_RATE_LIMITS.apiPerMinute),
-    userWritesPerSecond: int(env.RATE_LIMIT_USER_WRITES_PER_SECOND, DEFAULT_RATE_LIMITS.userWritesPerSecond),
-    userWriteBurst: int(env.RATE_LIMIT_USER_WRITE_BURST, DEFAULT_RATE_LIMITS.userWriteBurst),
-  };
+  const adminEmail = v.string('ADMIN_EMAIL').trim().toLowerCase();
+  const publicUrl = (v.optional('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const rateLimits = Object.fromEntries(
+    (Object.keys(RATE_LIMIT_VARS) as (keyof RateLimits)[]).map((k) => [k, v.int(RATE_LIMIT_VARS[k])]),
+  ) as RateLimits;
+  const webDist = v.raw('WEB_DIST');
+  const sessionSecret = v.optional('SESSION_SECRET');
+  const pushCaFile = v.optional('PUSH_CA_FILE');
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host: v.string('HOST'),
     dataDir,
     publicUrl,
-    publicUrlFromEnv: Boolean(env.PUBLIC_URL),
-    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean)
-      .map((o) => new URL(httpUrl('ALLOWED_ORIGINS', o, o)).origin),
+    publicUrlFromEnv: v.optional('PUBLIC_URL') !== null,
+    allowedOrigins: v.list('ALLOWED_ORIGINS').map((o) => new URL(httpUrl('ALLOWED_ORIGINS', o, o)).origin),
     adminEmail,
-    smtpUrl: env.SMTP_URL || null,
-    mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',
-    databaseUrl: env.DATABASE_URL || null,
-    databaseSchema: env.DATABASE_SCHEMA || null,
-    redisUrl: env.REDIS_URL || null,
-    redisPrefix: env.REDIS_PREFIX || 'parley',
-    presenceTtlMs: int(env.PRESENCE_TTL_MS, 15_000),
-    presenceSweepMs: int(env.PRESENCE_SWEEP_MS, 5_000),
-    wsFramesPerSecond: int(env.WS_FRAMES_PER_SECOND, 20),
-    wsBurst: int(env.WS_BURST, 100),
-    wsHelloTimeoutMs: int(env.WS_HELLO_TIMEOUT_MS, 5_000),
-    shutdownDrainMs: int(env.SHUTDOWN_DRAIN_MS, 0),
-    sessionSecret: env.SESSION_SECRET || loadOrCreateSecret(dataDir),
-    sessionSecretFromEnv: Boolean(env.SESSION_SECRET),
-    webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST),
-    logLevel: env.LOG_LEVEL ?? 'info',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    rateLimits: limits,
-    reauthWindowMs: int(env.REAUTH_WINDOW_MS, 10 * 60 * 1000),
-    uploadUrl: httpUrl('UPLOAD_URL', env.UPLOAD_URL, DEFAULT_UPLOAD_URL),
-    kdfCost: Math.min(20, Math.max(10, int(env.KDF_COST, DEFAULT_KDF_COST))),
-    pushEndpoints: [...DEFAULT_PUSH_ENDPOINTS, ...list(env.PUSH_ENDPOINTS).map((u) => httpUrl('PUSH_ENDPOINTS', u, u))],
-    pushCa: env.PUSH_CA_FILE ? readFileSync(env.PUSH_CA_FILE, 'utf8') : null,
-    vapid: vapidFrom(env),
-    vapidSubject: env.VAPID_SUBJECT || `mailto:${adminEmail}`,
+    smtpUrl: v.optional('SMTP_URL'),
+    mailFrom: v.string('MAIL_FROM'),
+    databaseUrl: v.optional('DATABASE_URL'),
+    databaseSchema: v.optional('DATABASE_SCHEMA'),
+    redisUrl: v.optional('REDIS_URL'),
+    redisPrefix: v.string('REDIS_PREFIX'),
+    presenceTtlMs: v.int('PRESENCE_TTL_MS'),
+    presenceSweepMs: v.int('PRESENCE_SWEEP_MS'),
+    wsFramesPerSecond: v.int('WS_FRAMES_PER_SECOND'),
+    wsBurst: v.int('WS_BURST'),
+    wsHelloTimeoutMs: v.int('WS_HELLO_TIMEOUT_MS'),
+    shutdownDrainMs: v.int('SHUTDOWN_DRAIN_MS'),
+    sessionSecret: sessionSecret ?? loadOrCreateSecret(dataDir),
+    sessionSecretFromEnv: sessionSecret !== null,
+    webDist: webDist === '' ? null : path.resolve(webDist ?? DEFAULT_WEB_DIST),
+    logLevel: v.string('LOG_LEVEL'),
+    trustProxy: v.bool('TRUST_PROXY'),
+    rateLimits,
+    reauthWindowMs: v.int('REAUTH_WINDOW_MS'),
+    uploadUrl: httpUrl('UPLOAD_URL', v.optional('UPLOAD_URL') ?? undefined, DEFAULT_UPLOAD_URL),
+    kdfCost: Math.min(20, Math.max(10, v.int('KDF_COST'))),
+    pushEndpoints: [...DEFAULT_PUSH_ENDPOINTS, ...v.list('PUSH_ENDPOINTS').map((u) => httpUrl('PUSH_ENDPOINTS', u, u))],
+    pushCa: pushCaFile ? readFileSync(pushCaFile, 'utf8') : null,
+    vapid: vapidFrom(v.optional('VAPID_PUBLIC_KEY') ?? '', v.optional('VAPID_PRIVATE_KEY') ?? ''),
+    vapidSubject: v.optional('VAPID_SUBJECT') ?? `mailto:${adminEmail}`,
     ...overrides,
   };
 }
