@@ -5,8 +5,8 @@
  *
  *   DATABASE_URL=postgres://… REDIS_URL=redis://… npm run cluster -- --processes 3
  *
- * PORT (default 8080) is nginx's; the processes listen on PORT+1, PORT+2, … (or on free
- * ports with --free-ports). When everything answers, one JSON line is printed:
+ * PORT (default 8080) is nginx's; the processes listen on 3001, 3002, … as in parley.conf
+ * and compose.yaml (or on free ports with --free-ports). When everything answers, one JSON line is printed:
  * {"msg":"cluster ready","url":…,"processes":[{"pid":…,"url":…}]}. SIGTERM/SIGINT stop
  * it all. The browser tests of scale-out run this script.
  */
@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnServer } from '@app/server/spawn';
+import { CLUSTER_FIRST_PORT, CLUSTER_PROXY_PORT, clusterProcessEnv } from '../apps/server/src/cluster-env.ts';
 import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -47,9 +48,9 @@ function findNginx(): string {
   process.exit(2);
 }
 
-const proxyPort = freePorts ? await freePort() : Number(env.PORT ?? 8080);
+const proxyPort = freePorts ? await freePort() : Number(env.PORT ?? CLUSTER_PROXY_PORT);
 const ports: number[] = [];
-for (let i = 0; i < count; i++) ports.push(freePorts ? await freePort() : proxyPort + 1 + i);
+for (let i = 0; i < count; i++) ports.push(freePorts ? await freePort() : CLUSTER_FIRST_PORT + i);
 const publicUrl = env.PUBLIC_URL ?? `http://127.0.0.1:${proxyPort}`;
 
 // The example config, with this cluster's upstreams and port.
@@ -116,16 +117,7 @@ const procs = await Promise.all(
       output: 'inherit',
       timeoutMs: 60_000,
       onSpawn: (child) => children.push(child),
-      env: {
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        TRUST_PROXY: '1',
-        PUBLIC_URL: publicUrl,
-        // Each process also takes its own address (what the browser tests that pin a user
-        // to one process open); users come through the proxy, at PUBLIC_URL.
-        ALLOWED_ORIGINS: [env.ALLOWED_ORIGINS, url].filter(Boolean).join(','),
-      },
+      env: { ...env, ...clusterProcessEnv(port, publicUrl, env.ALLOWED_ORIGINS) },
     });
     return { child: server.child, port, url };
   }),
