@@ -3,6 +3,7 @@
  *   npm run admin -- verify-email you@example.com [--yes]
  *   npm run admin -- reset-password you@example.com [--password NEW]
  *   npm run admin -- purge-plaintext [--before YYYY-MM-DD] [--yes]
+ *   npm run admin -- backup FILE | restore FILE [--force]   (backup.ts)
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,8 @@ import { type Db, migrate, openDb } from '../storage/db.ts';
 import { KeyStore } from '../storage/key-store.ts';
 import { compact, countPlaintext, type PlaintextCounts, purgePlaintext } from '../storage/plaintext-purge.ts';
 import { Store } from '../storage/store.ts';
+import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
+import type { AdminOutput } from './output.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
 
@@ -36,14 +39,11 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
                                             run with the server stopped (it says what it
                                             finds and asks first)
 
+${BACKUP_USAGE}
+
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
 
-export interface AdminOutput {
-  log(line: string): void;
-  error(line: string): void;
-  /** Asks the operator a question (absent when there is no terminal to ask in). */
-  ask?(question: string): Promise<string>;
-}
+export type { AdminOutput } from './output.ts';
 
 type Command =
   | { name: 'verify-email'; email: string; yes: boolean }
@@ -207,6 +207,7 @@ export async function runAdmin(
   env: NodeJS.ProcessEnv = process.env,
   out: AdminOutput = { log: (l) => console.log(l), error: (l) => console.error(l) },
 ): Promise<number> {
+  if (args[0] === 'backup' || args[0] === 'restore') return runBackupCommand(args, env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
   const config = loadConfig(env);

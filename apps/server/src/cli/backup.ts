@@ -1,0 +1,229 @@
+/**
+ * `npm run admin -- backup FILE` and `restore FILE [--force]`: a consistent backup of a running
+ * deployment and its restore into an empty one.
+ *
+ * The backup is a gzipped tar holding:
+ * - manifest.json: the format, the engine, the app version and the migrations run;
+ * - the database:
+ *   - SQLite: `parley.sqlite`, made with SQLite's online backup API, a consistent snapshot
+ *     taken while the server writes;
+ *   - PostgreSQL: `database.pgdump`, from `pg_dump --format=custom`, one transaction's
+ *     snapshot;
+ * - the secrets that must travel with it: the session secret file of a SQLite deployment.
+ *   The VAPID keys and a PostgreSQL deployment's session secret are in the database.
+ *
+ * Restore refuses a non-empty target (an existing database file, a schema with tables) unless
+ * given --force. It checks the backup's engine is the target's: moving from SQLite to
+ * PostgreSQL is `migrate-to-postgres`.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import * as tar from 'tar';
+import { type Config, loadConfig } from '../config.ts';
+import { VERSION } from '../http/health.ts';
+import { type Db, openDb, pendingMigrations } from '../storage/db.ts';
+import type { AdminOutput } from './output.ts';
+
+const FORMAT = 'parley-backup';
+const FORMAT_VERSION = 1;
+const SQLITE_FILE = 'parley.sqlite';
+const PG_DUMP = 'database.pgdump';
+const SECRET_FILE = 'session-secret';
+
+export interface Manifest {
+  format: typeof FORMAT;
+  version: number;
+  engine: Db['engine'];
+  appVersion: string;
+  createdAt: string;
+  /** The session secret came from SESSION_SECRET: it is not in the backup; keep setting it. */
+  sessionSecretFromEnv: boolean;
+}
+
+export const BACKUP_USAGE = `  backup <file>                             a consistent backup of the running deployment
+                                            (database and secrets) into <file>, a .tar.gz
+  restore <file> [--force]                  restore a backup into an empty DATA_DIR or
+                                            database (--force replaces what is there)`;
+
+/** Runs pg_dump / pg_restore with the URL's password in the environment, not on the command line. */
+function runPg(tool: string, url: string, args: string[]): Promise<void> {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  u.password = '';
+  return new Promise((resolve, reject) => {
+    const child = spawn(tool, [...args, `--dbname=${u.href}`], {
+      env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${tool} failed (${code}): ${stderr.trim()}`)),
+    );
+  });
+}
+
+async function backup(config: Config, file: string, out: AdminOutput): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'parley-backup-'));
+  try {
+    const engine: Db['engine'] = config.databaseUrl ? 'postgres' : 'sqlite';
+    const entries = ['manifest.json'];
+    if (config.databaseUrl) {
+      const schema = config.databaseSchema ? [`--schema=${config.databaseSchema}`] : [];
+      await runPg('pg_dump', config.databaseUrl, [
+        '--format=custom',
+        '--no-owner',
+        '--no-privileges',
+        ...schema,
+        `--file=${path.join(dir, PG_DUMP)}`,
+      ]);
+      entries.push(PG_DUMP);
+    } else {
+      const source = path.join(config.dataDir, SQLITE_FILE);
+      if (!existsSync(source)) {
+        out.error(`No database at ${source}: nothing to back up.`);
+        return 1;
+      }
+      const db = new SQLite(source, { fileMustExist: true });
+      try {
+        await db.backup(path.join(dir, SQLITE_FILE));
+      } finally {
+        db.close();
+      }
+      entries.push(SQLITE_FILE);
+      const secret = path.join(config.dataDir, SECRET_FILE);
+      if (!config.sessionSecretFromEnv && existsSync(secret)) {
+        copyFileSync(secret, path.join(dir, SECRET_FILE));
+        entries.push(SECRET_FILE);
+      }
+    }
+    const manifest: Manifest = {
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      engine,
+      appVersion: VERSION,
+      createdAt: new Date().toISOString(),
+      sessionSecretFromEnv: config.sessionSecretFromEnv,
+    };
+    writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    // Written beside the target, then moved: a failed backup never leaves half a file under its name.
+    const partial = `${file}.partial`;
+    await tar.c({ file: partial, cwd: dir, gzip: true, portable: true }, entries);
+    renameSync(partial, file);
+    out.log(`Backed up the ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database to ${file}.`);
+    if (config.sessionSecretFromEnv) out.log('The session secret comes from SESSION_SECRET: keep it with the backup.');
+    return 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function dbOptions(config: Config) {
+  return {
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
+  };
+}
+
+/** Whether the target database already holds Parley's tables (looked up without creating anything). */
+async function pgHasTables(config: Config): Promise<boolean> {
+  const client = new pg.Client({ connectionString: config.databaseUrl ?? '' });
+  await client.connect();
+  try {
+    const r = await client.query<{ n: string }>(
+      `select count(*) as n from information_schema.tables
+        where table_name = 'messages' and ($1::text is null or table_schema = $1)`,
+      [config.databaseSchema],
+    );
+    return Number(r.rows[0]?.n ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function restore(config: Config, file: string, force: boolean, out: AdminOutput): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'parley-restore-'));
+  try {
+    await tar.x({ file, cwd: dir, strict: true });
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    if (manifest.format !== FORMAT || manifest.version !== FORMAT_VERSION) {
+      out.error(`${file} is not a Parley backup this version can read.`);
+      return 1;
+    }
+    const engine: Db['engine'] = config.databaseUrl ? 'postgres' : 'sqlite';
+    if (manifest.engine !== engine) {
+      out.error(
+        `${file} is a ${manifest.engine} backup and this deployment uses ${engine}. Restore it where it was made (and use migrate-to-postgres to move from SQLite to PostgreSQL).`,
+      );
+      return 1;
+    }
+    if (config.databaseUrl) {
+      if ((await pgHasTables(config)) && !force) {
+        out.error(
+          'The database already holds Parley tables. Restore into an empty one, or add --force to replace them.',
+        );
+        return 1;
+      }
+      await runPg('pg_restore', config.databaseUrl, [
+        '--no-owner',
+        '--no-privileges',
+        '--exit-on-error',
+        // Checked above: nothing of Parley's is there, or --force. An empty schema of the
+        // backup's name (made by an earlier attempt, or by hand) is replaced.
+        '--clean',
+        '--if-exists',
+        path.join(dir, PG_DUMP),
+      ]);
+    } else {
+      const target = path.join(config.dataDir, SQLITE_FILE);
+      if (existsSync(target) && !force) {
+        out.error(`${target} exists. Restore into an empty DATA_DIR, or add --force to replace it.`);
+        return 1;
+      }
+      for (const f of [target, `${target}-wal`, `${target}-shm`]) rmSync(f, { force: true });
+      copyFileSync(path.join(dir, SQLITE_FILE), target);
+      if (existsSync(path.join(dir, SECRET_FILE)))
+        copyFileSync(path.join(dir, SECRET_FILE), path.join(config.dataDir, SECRET_FILE));
+    }
+    // The restored database opens and is complete for this code (a newer backup's is refused).
+    const db = await openDb(dbOptions(config));
+    try {
+      const pending = await pendingMigrations(db);
+      out.log(
+        `Restored the backup of ${manifest.createdAt} (Parley ${manifest.appVersion}).${pending.length ? ` ${pending.length} migration(s) run at the next start.` : ''}`,
+      );
+    } finally {
+      await db.close();
+    }
+    if (manifest.sessionSecretFromEnv) out.log('The backed-up deployment set SESSION_SECRET: set the same one here.');
+    return 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `backup FILE` or `restore FILE [--force]`; the exit code. */
+export async function runBackupCommand(args: string[], env: NodeJS.ProcessEnv, out: AdminOutput): Promise<number> {
+  const [command, file, ...rest] = args;
+  if (!file || file.startsWith('--')) {
+    out.error(`Give the backup file.\n\n${BACKUP_USAGE}`);
+    return 2;
+  }
+  const config = loadConfig(env);
+  try {
+    return command === 'backup'
+      ? await backup(config, path.resolve(file), out)
+      : await restore(config, path.resolve(file), rest.includes('--force'), out);
+  } catch (err) {
+    out.error(`${command} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
