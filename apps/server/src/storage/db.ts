@@ -145,7 +145,31 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
+/**
+ * The migrations the database has run that this code does not know: it was upgraded by a
+ * newer release. Running older code on it could corrupt it, so nothing runs.
+ */
+export async function unknownMigrations(db: Db): Promise<string[]> {
+  const known = new Set(Object.keys(migrations));
+  const table = db.schema ? db.kysely.withSchema(db.schema) : db.kysely;
+  try {
+    const rows = await (table as Kysely<{ kysely_migration: { name: string } }>)
+      .selectFrom('kysely_migration')
+      .select('name')
+      .execute();
+    return rows.map((r) => r.name).filter((n) => !known.has(n));
+  } catch {
+    return []; // a new database: no migration table yet
+  }
+}
+
 export async function migrate(db: Db): Promise<string[]> {
+  const newer = await unknownMigrations(db);
+  if (newer.length > 0) {
+    throw new Error(
+      `This database was upgraded by a newer Parley (migrations ${newer.join(', ')}); this version cannot run on it. Run that version (or newer), or restore a backup made before the upgrade.`,
+    );
+  }
   const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
