@@ -15,6 +15,7 @@ import { registerHealth } from './http/health.ts';
 import { registerOriginGuard } from './http/origin-guard.ts';
 import { registerResponseCompression } from './http/response-compression.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerMetrics } from './metrics/routes.ts';
 import type { RedisPresenceOptions } from './realtime/presence-redis.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
@@ -91,6 +92,7 @@ function registerRealtime(app: FastifyInstance, config: Config, s: Services): Re
     hub: s.hub,
     presence: s.presence,
     log: app.log,
+    metrics: s.metrics,
     originAllowed: originCheck(config),
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
@@ -98,6 +100,7 @@ function registerRealtime(app: FastifyInstance, config: Config, s: Services): Re
     onPublished: (updates) => s.push.published(updates),
   });
   realtime.attach(app.server);
+  s.metrics.countSockets(() => realtime.openSockets);
   app.addHook('preClose', async () => {
     await realtime.close();
   });
@@ -141,6 +144,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   registerOriginGuard(app, originCheck(config));
   await registerApi(app, ctx, s.redis);
   const health = registerHealth(app, s);
+  registerMetrics(app, s.metrics, config.metricsToken);
   await registerWebApp(app, config.webDist);
   registerSweeps(app, s.store, s.limits, s.writePace);
 

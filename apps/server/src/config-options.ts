@@ -197,6 +197,12 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     doc: 'the contact push services see in each push (a `mailto:` or `https:` URL)',
   },
   {
+    name: 'METRICS_TOKEN',
+    type: 'secret',
+    default: null,
+    doc: 'serves Prometheus metrics at `/metrics` to requests with `Authorization: Bearer <token>`; unset: no `/metrics`',
+  },
+  {
     name: 'PUSH_ENDPOINTS',
     type: 'list',
     default: null,

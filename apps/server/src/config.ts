@@ -45,6 +45,8 @@ export interface Config {
   wsBurst: number;
   /** A socket that has not said hello within this is closed. */
   wsHelloTimeoutMs: number;
+  /** /metrics is served to this bearer token (METRICS_TOKEN); null: not served. */
+  metricsToken: string | null;
   /** On SIGTERM, how long /readyz answers 503 while the server still serves, before it stops accepting. */
   shutdownDrainMs: number;
   sessionSecret: string;
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wsBurst: v.int('WS_BURST'),
     wsHelloTimeoutMs: v.int('WS_HELLO_TIMEOUT_MS'),
     shutdownDrainMs: v.int('SHUTDOWN_DRAIN_MS'),
+    metricsToken: v.optional('METRICS_TOKEN'),
     sessionSecret: sessionSecret ?? loadOrCreateSecret(dataDir),
     sessionSecretFromEnv: sessionSecret !== null,
     webDist: webDist === '' ? null : path.resolve(webDist ?? DEFAULT_WEB_DIST),

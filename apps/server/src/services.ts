@@ -9,6 +9,7 @@ import { warnUnverifiedAdmin } from './auth/routes.ts';
 import { Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { generateVapidKeys, PushSender, type VapidKeys } from './push/sender.ts';
 import { createLocalHub, type Hub } from './realtime/hub.ts';
 import { PresenceTracker } from './realtime/presence.ts';
@@ -102,12 +103,19 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
   const https = config.publicUrl.startsWith('https://');
   // SQLite: one writer, sends grouped into shared transactions. PostgreSQL: parallel
   // transactions on the pool (it has 10 connections; reads keep two).
+  const metrics = new Metrics();
+  const onCommit = (jobs: number) => metrics.groupCommitJobs.observe(jobs);
   const chat = new ChatStore(
     db.kysely,
-    db.engine === 'postgres' ? { maxBatch: 1, concurrency: 8 } : db.sqlite ? { sqlite: db.sqlite } : {},
+    db.engine === 'postgres'
+      ? { maxBatch: 1, concurrency: 8, onCommit }
+      : db.sqlite
+        ? { sqlite: db.sqlite, onCommit }
+        : { onCommit },
   );
   const social = new SocialStore(db.kysely);
   const shared = await openShared(config, log, db, { store, social }, opts.presence);
+  shared.hub.onResync(() => metrics.redisReconnects.inc());
   const pushes = new PushStore(db.kysely);
   // Without VAPID keys in the environment, the first process makes them and all share them.
   const vapid: VapidKeys =
@@ -122,6 +130,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
   });
   return {
     db,
+    metrics,
     store,
     chat,
     social,

@@ -275,6 +275,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   private async onMessage(text: string, isBinary: boolean): Promise<void> {
     if (this.gone) return;
     if (!this.ws.takeToken(this.deps.frameRate)) {
+      this.deps.metrics.rateLimited.inc({ scope: 'socket' });
       if (this.ws.refused > 200) this.close(CLOSE.rateLimited, 'too many frames');
       else this.send({ t: 'error', id: null, code: 'rate_limited', message: 'Too many messages. Please slow down.' });
       return;
@@ -356,6 +357,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
       // Writes and typing are paced per user, whichever of their sockets and processes they
       // come through (the frame limit is per socket). Typing over the pace is dropped.
       if (PACED_FRAMES.has(frame.t) && !(await this.deps.writePace.take(this.userId))) {
+        this.deps.metrics.rateLimited.inc({ scope: 'user' });
         if (frame.t === 'typing') return;
         throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
       }
@@ -372,8 +374,14 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   }
 
   private async answer(frame: RequestFrame): Promise<void> {
+    const started = frame.t === 'send' ? performance.now() : 0;
     const data = await handle(this, frame, Date.now());
     if (!this.gone) this.send({ t: 'result', id: frame.id, data });
+    if (frame.t === 'send') {
+      const { metrics } = this.deps;
+      metrics.sendSeconds.observe((performance.now() - started) / 1000);
+      if ('message' in data) metrics.messagesStored.inc();
+    }
   }
 
   /** A request failed: the client is told why, or the socket closes when its account or session is gone. */

@@ -3,6 +3,7 @@
  * the stores, the hub, presence and the limits. Realtime builds it once for all sockets.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { NotificationStore } from '../storage/notification-store.ts';
 import type { PinStore } from '../storage/pin-store.ts';
@@ -21,6 +22,7 @@ export interface RealtimeDeps {
   hub: Hub;
   presence: PresenceTracker;
   log: FastifyBaseLogger;
+  metrics: Metrics;
   /** Pushes committed update-log entries to their users' sockets. */
   publish(updates: LoggedUpdate[]): void;
   /** Frames a socket may send: per second on average, and in a burst. */

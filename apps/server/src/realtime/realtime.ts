@@ -9,6 +9,7 @@ import { CLOSE, type GlobalEvent, MAX_FRAME_BYTES } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { OriginCheck } from '../security/origin.ts';
 import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
 import type { NotificationStore } from '../storage/notification-store.ts';
@@ -89,6 +90,7 @@ export class Realtime {
     hub: Hub;
     presence: PresenceTracker;
     log: FastifyBaseLogger;
+    metrics: Metrics;
     originAllowed: OriginCheck;
     frameRate?: { perSecond: number; burst: number };
     helloTimeoutMs: number;
@@ -108,6 +110,7 @@ export class Realtime {
       hub: opts.hub,
       presence: opts.presence,
       log: opts.log,
+      metrics: opts.metrics,
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
@@ -233,6 +236,11 @@ export class Realtime {
     if (conns.length === 0) this.byUser.delete(conn.userId);
   }
 
+  /** Upgraded sockets not closed yet. */
+  get openSockets(): number {
+    return this.open;
+  }
+
   private socketClosed(): void {
     this.open -= 1;
     if (this.open === 0) this.drained?.();
@@ -247,6 +255,7 @@ export class Realtime {
         this.deps.chat.pruneLog(u.userId).catch((err: unknown) => this.deps.log.warn({ err }, 'log prune failed'));
       }
     }
+    this.deps.metrics.updatesPublished.inc(updates.length);
     if (updates.length > 0) this.onPublished?.(updates);
   }
 

@@ -31,6 +31,8 @@ export interface GroupCommitOptions {
    * of them in one transaction with no promise per statement.
    */
   sqlite?: SyncSqlite;
+  /** Told the jobs of each commit (the metrics' group-commit sizes). */
+  onCommit?: (jobs: number) => void;
 }
 
 export class GroupCommit {
@@ -38,6 +40,7 @@ export class GroupCommit {
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly sqlite: SyncSqlite | null;
+  private readonly onCommit: ((jobs: number) => void) | null;
   private queue: Job<unknown>[] = [];
   private active = 0;
   private scheduled = false;
@@ -49,6 +52,13 @@ export class GroupCommit {
     this.maxBatch = opts.maxBatch ?? 256;
     this.concurrency = opts.concurrency ?? 1;
     this.sqlite = opts.sqlite ?? null;
+    this.onCommit = opts.onCommit ?? null;
+  }
+
+  private committed(jobs: number): void {
+    this.stats.commits += 1;
+    this.stats.jobs += jobs;
+    this.onCommit?.(jobs);
   }
 
   run<T>(run: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -137,8 +147,7 @@ export class GroupCommit {
       // Nothing was committed: the jobs that had run are tried again, asynchronously.
       return [...rest, ...done.map((d) => d.job)];
     }
-    this.stats.commits += 1;
-    this.stats.jobs += done.length;
+    this.committed(done.length);
     for (const d of done) d.job.resolve(d.value);
     return rest;
   }
@@ -146,8 +155,7 @@ export class GroupCommit {
   private async alone(job: Job<unknown>): Promise<void> {
     try {
       job.resolve(await this.db.transaction().execute((tx) => job.run(tx)));
-      this.stats.commits += 1;
-      this.stats.jobs += 1;
+      this.committed(1);
     } catch (err) {
       job.reject(err);
     }
@@ -173,8 +181,7 @@ export class GroupCommit {
         }
       }
       await trx.commit().execute();
-      this.stats.commits += 1;
-      this.stats.jobs += done.length;
+      this.committed(done.length);
       for (const d of done) d.job.resolve(d.value);
     } catch {
       // The batch itself failed (a lost connection, a deadlock with another process):

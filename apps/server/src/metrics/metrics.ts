@@ -1,0 +1,70 @@
+/**
+ * The server's Prometheus metrics (prom-client), served at /metrics when METRICS_TOKEN is set
+ * (metrics/routes.ts). Counting is always on: each is a counter or a histogram bucket bumped
+ * in memory, far below the cost of the work it counts. Besides the ones below, prom-client's
+ * defaults: process CPU and memory, event-loop lag, GC, handles.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  private openSockets: () => number = () => 0;
+  readonly messagesStored = new Counter({
+    name: 'parley_messages_stored_total',
+    help: 'Messages stored (acknowledged to their senders) by this process',
+    registers: [this.registry],
+  });
+  readonly sendSeconds = new Histogram({
+    name: 'parley_send_seconds',
+    help: "A send's time on this process, from its frame read to its acknowledgement written",
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly groupCommitJobs = new Histogram({
+    name: 'parley_group_commit_jobs',
+    help: 'Writes committed together in one transaction',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+  readonly updatesPublished = new Counter({
+    name: 'parley_updates_published_total',
+    help: "Update-log entries published to their users' sockets",
+    registers: [this.registry],
+  });
+  readonly redisReconnects = new Counter({
+    name: 'parley_redis_reconnects_total',
+    help: 'Times a Redis connection came back after it was lost',
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({
+    name: 'parley_rate_limited_total',
+    help: 'Requests refused by a limit: http (429 answers), socket (frames), user (writes over the pace)',
+    labelNames: ['scope'] as const,
+    registers: [this.registry],
+  });
+  readonly httpResponses = new Counter({
+    name: 'parley_http_responses_total',
+    help: 'HTTP responses by status code',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    const sockets = () => this.openSockets();
+    new Gauge({
+      name: 'parley_sockets',
+      help: 'Open WebSockets on this process',
+      registers: [this.registry],
+      collect() {
+        this.set(sockets());
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where the open sockets are counted (the realtime endpoint, made after the stores). */
+  countSockets(count: () => number): void {
+    this.openSockets = count;
+  }
+}
