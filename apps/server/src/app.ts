@@ -54,6 +54,9 @@ function createApp(config: Config, opts: BuildOptions): FastifyInstance {
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // The proxy's request id (deploy/nginx sets X-Request-Id) names the request in every log
+    // line, and in the log lines of the socket an upgrade opens.
+    requestIdHeader: 'x-request-id',
     logger:
       opts.logger === false && !opts.logStream
         ? false

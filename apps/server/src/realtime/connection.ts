@@ -22,6 +22,7 @@ import {
   type Update,
   type UpFrame,
 } from '@app/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import type { RawData } from 'ws';
 import { TOUCH_EVERY_MS } from '../auth/session.ts';
 import { payloadOf } from '../storage/chat-store.ts';
@@ -37,12 +38,18 @@ import { PACED_FRAMES } from './write-pace.ts';
 const NONE: ReadonlySet<string> = new Set();
 /** The queue of an idle socket (shared: idle sockets keep no promise of their own). */
 const IDLE: Promise<void> = Promise.resolve();
+/** Sockets this process has opened (each one's number, in its log lines). */
+let connections = 0;
 
 export class Connection extends UpdateStream implements SocketOwner, SocketSession, PrivacyView {
   readonly ws: ConnSocket;
   readonly userId: string;
   readonly tokenHash: string;
   readonly deps: RealtimeDeps;
+  /** This process's number for the socket, and the id of the request that opened it (for logs). */
+  readonly connId: number;
+  readonly reqId: string;
+  private childLog: FastifyBaseLogger | null = null;
   private readonly onClosed: (conn: Connection) => void;
   private state: 'hello' | 'syncing' | 'ready' | 'closing' | 'closed' = 'hello';
   /** When the session ends (ms); checked against the database when it passes. */
@@ -72,12 +79,29 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     this.userId = auth.userId;
     this.tokenHash = auth.tokenHash;
     this.expiresAt = auth.expiresAt;
+    this.reqId = auth.reqId;
+    this.connId = ++connections;
     this.deps = deps;
     this.onClosed = onClosed;
     ws.conn = this;
     // A socket that never says hello does not stay open.
     this.timer = setTimeout(() => this.close(CLOSE.protocolError, 'hello expected'), deps.helloTimeoutMs);
     this.timer.unref();
+  }
+
+  /**
+   * The socket's logger: every line names the user, the connection and the request that
+   * opened it. Made on first use (most sockets never log), so idle sockets do not pay for it.
+   */
+  get log(): FastifyBaseLogger {
+    this.childLog ??= this.deps.log.child({ userId: this.userId, conn: this.connId, reqId: this.reqId });
+    return this.childLog;
+  }
+
+  /** A debug line, without making the socket's logger when debug lines are off. */
+  debug(fields: Record<string, unknown>, msg: string): void {
+    const level = this.deps.log.level;
+    if (level === 'debug' || level === 'trace') this.log.debug(fields, msg);
   }
 
   /** Closing or closed: nothing is handled or delivered any more. */
@@ -123,7 +147,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     try {
       expiresAt = await this.deps.renewSession(this.tokenHash, now);
     } catch (err) {
-      this.deps.log.warn({ err }, 'session check failed');
+      this.log.warn({ err }, 'session check failed');
       return !this.gone;
     }
     if (expiresAt === null) {
@@ -268,7 +292,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
    */
   private failed(err: unknown): void {
     if (this.gone) return;
-    this.deps.log.error({ err, userId: this.userId, state: this.state }, 'socket failed');
+    this.log.error({ err, state: this.state }, 'socket failed');
     this.close(CLOSE.serverError, 'server error');
   }
 
@@ -310,7 +334,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     this.presenceCounted = true;
     const online = this.deps.presence
       .connect(this.userId)
-      .catch((err: unknown) => this.deps.log.warn({ err }, 'presence connect failed'));
+      .catch((err: unknown) => this.log.warn({ err }, 'presence connect failed'));
     // Subscribe first and buffer, so nothing committed between the backlog read and now is lost.
     // A bound method: unlike an arrow function, it keeps no context of this call alive.
     const unsubscribe = await this.deps.hub.subscribe(this.userId, this.deliver.bind(this));
@@ -389,7 +413,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     const r = refusalOf(e);
     if ('close' in r) this.close(r.close, r.reason);
     else {
-      if (r.code === 'internal') this.deps.log.error({ err: e, t, userId: this.userId }, 'realtime request failed');
+      if (r.code === 'internal') this.log.error({ err: e, t }, 'realtime request failed');
       this.send({ t: 'error', id, code: r.code, message: r.message });
     }
   }
@@ -398,6 +422,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   async onClose(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.debug({}, 'socket closed');
     this.clearTimer();
     this.unsubscribe?.();
     this.deps.presence.unwatch(this, this.watched);

@@ -43,4 +43,6 @@ export interface SocketAuth {
   tokenHash: string;
   /** When the session ends (ms). */
   expiresAt: number;
+  /** The upgrade request's id (X-Request-Id from the proxy, or made here): in the socket's log lines. */
+  reqId: string;
 }

@@ -3,6 +3,7 @@
  * then each socket becomes a Connection. Keeps the registry used to close the sockets
  * of an ended session or a blocked user at once.
  */
+import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CLOSE, type GlobalEvent, MAX_FRAME_BYTES } from '@app/protocol';
@@ -54,6 +55,16 @@ function ignore(): void {}
 
 function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/**
+ * The upgrade request's id: the proxy's X-Request-Id (deploy/nginx sets it; the HTTP logs use
+ * the same header), else one made here.
+ */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  if (typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given)) return given;
+  return `ws-${randomUUID()}`;
 }
 
 export class Realtime {
@@ -200,10 +211,11 @@ export class Realtime {
         this.open += 1;
         const conn = new Connection(
           ws,
-          { userId: auth.user.id, tokenHash: auth.tokenHash, expiresAt: auth.expiresAt },
+          { userId: auth.user.id, tokenHash: auth.tokenHash, expiresAt: auth.expiresAt, reqId: requestIdOf(req) },
           this.deps,
           (c) => this.forget(c),
         );
+        conn.debug({}, 'socket opened');
         const conns = this.byUser.get(conn.userId);
         if (conns) conns.push(conn);
         else this.byUser.set(conn.userId, [conn]);
@@ -212,7 +224,7 @@ export class Realtime {
         void this.recheck(conn, token);
       });
     } catch (err) {
-      this.deps.log.error({ err }, 'websocket upgrade failed');
+      this.deps.log.error({ err, reqId: requestIdOf(req) }, 'websocket upgrade failed');
       refuse(socket, 500, 'Internal Server Error');
     }
   }

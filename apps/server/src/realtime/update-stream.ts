@@ -6,11 +6,14 @@
  * everything is held. Connection extends this (no extra object per socket).
  */
 import { CLOSE, type DownFrame, type Update } from '@app/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeDeps } from './deps.ts';
 
 export abstract class UpdateStream {
   abstract readonly userId: string;
   abstract readonly deps: RealtimeDeps;
+  /** The socket's own logger (its user, connection and request). */
+  abstract readonly log: FastifyBaseLogger;
   /** The last seq this socket was sent. */
   protected lastSentSeq = 0;
   /** Frames held back until the welcome or a catch-up has gone out. */
@@ -76,7 +79,7 @@ export abstract class UpdateStream {
       if (this.phase() !== 'send') return;
       for (const u of backlog) if (u.seq > this.lastSentSeq) this.sendLogged(u.seq, u.update);
     } catch (err) {
-      this.deps.log.warn({ err }, 'update catch-up failed');
+      this.log.warn({ err }, 'update catch-up failed');
     } finally {
       this.catchingUp = false;
     }
