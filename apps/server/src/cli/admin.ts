@@ -4,6 +4,7 @@
  *   npm run admin -- reset-password you@example.com [--password NEW]
  *   npm run admin -- purge-plaintext [--before YYYY-MM-DD] [--yes]
  *   npm run admin -- backup FILE | restore FILE [--force]   (backup.ts)
+ *   npm run admin -- migrate-to-postgres --to URL            (migrate-to-postgres.ts)
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +19,7 @@ import { KeyStore } from '../storage/key-store.ts';
 import { compact, countPlaintext, type PlaintextCounts, purgePlaintext } from '../storage/plaintext-purge.ts';
 import { Store } from '../storage/store.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
+import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
 import type { AdminOutput } from './output.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
@@ -40,6 +42,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
                                             finds and asks first)
 
 ${BACKUP_USAGE}
+${MIGRATE_USAGE}
 
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
 
@@ -208,6 +211,7 @@ export async function runAdmin(
   out: AdminOutput = { log: (l) => console.log(l), error: (l) => console.error(l) },
 ): Promise<number> {
   if (args[0] === 'backup' || args[0] === 'restore') return runBackupCommand(args, env, out);
+  if (args[0] === 'migrate-to-postgres') return runMigrateToPostgres(args.slice(1), env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
   const config = loadConfig(env);
