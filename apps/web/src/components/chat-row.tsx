@@ -1,15 +1,14 @@
 import { type ChatSummary, DELETED_ACCOUNT } from '@app/protocol';
-import { Archive, ArchiveRestore, Lock, LockOpen, MoreHorizontal } from 'lucide-react';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { useChatClient, usePresence } from '@/lib/chat-hooks';
-import { RequestError } from '@/lib/chat-socket';
+import { Archive, MoreHorizontal } from 'lucide-react';
+import { memo, useMemo } from 'react';
+import { NavLink } from 'react-router';
+import { FLAG_ACTIONS, type FlagAction, useChatFlags } from '@/hooks/use-chat-flags';
+import { usePresence } from '@/lib/chat-hooks';
 import { formatListTime } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
 import { ChatRowPreview } from './chat-row-preview';
 import { ActionMenu, type MenuAction, useMenuAnchor } from './ui/action-menu';
 import { Button } from './ui/button';
-import { notify, notifyError } from './ui/toaster';
 import { UserAvatar } from './user-avatar';
 import { VerifiedBadge } from './verified-badge';
 
@@ -18,19 +17,6 @@ import { VerifiedBadge } from './verified-badge';
  * button; menu: Unarchive, Lock) or the locked chats behind the PIN (an Unlock button).
  */
 export type ChatRowVariant = 'home' | 'archived' | 'locked';
-
-type FlagAction = 'archive' | 'unarchive' | 'lock' | 'unlock';
-
-const FLAG_ACTIONS: Record<
-  FlagAction,
-  { flags: { archived?: boolean; locked?: boolean }; done: string; label: string; icon: MenuAction['icon'] }
-> = {
-  archive: { flags: { archived: true }, done: 'Chat Archived', label: 'Archive', icon: Archive },
-  unarchive: { flags: { archived: false }, done: 'Chat Unarchived', label: 'Unarchive', icon: ArchiveRestore },
-  // A chat is archived or locked, not both: unlocking it later brings it back to the main list.
-  lock: { flags: { locked: true, archived: false }, done: 'Chat Locked', label: 'Lock', icon: Lock },
-  unlock: { flags: { locked: false }, done: 'Chat Unlocked', label: 'Unlock', icon: LockOpen },
-};
 
 const MENUS: Record<ChatRowVariant, readonly FlagAction[]> = {
   home: ['archive', 'lock'],
@@ -67,43 +53,9 @@ export const ChatRow = memo(function ChatRow({
   const { peer } = chat;
   const handle = peer ? `@${peer.username}` : DELETED_ACCOUNT;
   const presence = usePresence(peer ? chat.peerId : null);
-  const client = useChatClient();
-  const navigate = useNavigate();
   const menu = useMenuAnchor();
-  const [busy, setBusy] = useState(false);
-  const busyRef = useRef(false);
+  const { run, busy } = useChatFlags(chat.peerId, onPinExpired);
   const unread = chat.unreadCount;
-
-  const run = useCallback(
-    async (action: FlagAction) => {
-      if (busyRef.current) return;
-      if (!client) {
-        notifyError('You are offline', 'Try again when you are back online');
-        return;
-      }
-      busyRef.current = true;
-      setBusy(true);
-      try {
-        await client.setChatFlags(chat.peerId, FLAG_ACTIONS[action].flags);
-        notify(FLAG_ACTIONS[action].done);
-      } catch (e) {
-        if (e instanceof RequestError && e.code === 'pin_required') {
-          notifyError('PIN Required', 'Set a PIN in Privacy settings first');
-          navigate('/privacy-settings');
-        } else if (e instanceof RequestError && e.code === 'locked') {
-          notifyError('PIN Required', e.message);
-          onPinExpired?.();
-        } else {
-          notifyError('Something went wrong', e instanceof Error ? e.message : undefined);
-        }
-      } finally {
-        busyRef.current = false;
-        // The row may be gone (archived, unlocked...): React ignores the update then.
-        setBusy(false);
-      }
-    },
-    [client, chat.peerId, navigate, onPinExpired],
-  );
 
   const actions = useMemo<MenuAction[]>(
     () =>
@@ -120,10 +72,16 @@ export const ChatRow = memo(function ChatRow({
 
   return (
     <li className="group relative flex items-center" onContextMenu={hasMenu ? menu.openAtPointer : undefined}>
-      <Link
+      {/* The open chat's row (beside it in the desktop layout) is marked: aria-current and a tint. */}
+      <NavLink
         to={`/chat/${chat.peerId}`}
         state={linkState}
-        className="flex min-w-0 flex-1 items-center gap-3 py-3 pl-4 pr-1 transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none"
+        className={({ isActive }) =>
+          cn(
+            'flex min-w-0 flex-1 items-center gap-3 py-3 pl-4 pr-1 transition-colors hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
+            isActive && 'bg-accent',
+          )
+        }
       >
         <span className="relative">
           <UserAvatar name={peer?.username ?? DELETED_ACCOUNT} src={peer?.profilePic} />
@@ -159,7 +117,7 @@ export const ChatRow = memo(function ChatRow({
             ) : null}
           </span>
         </span>
-      </Link>
+      </NavLink>
       {inline ? (
         <Button
           variant="outline"
@@ -183,7 +141,7 @@ export const ChatRow = memo(function ChatRow({
             aria-expanded={menu.anchor !== null}
             onClick={menu.openFromButton}
             className={cn(
-              'mr-2 flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+              'mr-2 flex size-9 shrink-0 cursor-pointer pointer-coarse:size-11 items-center justify-center rounded-full text-muted-foreground transition-colors hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
               inline && 'ml-1',
             )}
           >

@@ -1,7 +1,8 @@
 import { BUBBLE_MAX_WIDTH } from '@app/protocol';
 import { CircleAlert, MoreVertical } from 'lucide-react';
 import type * as React from 'react';
-import { memo } from 'react';
+import { memo, useRef } from 'react';
+import { useLongPress } from '@/hooks/use-long-press';
 import { useShown } from '@/lib/chat-hooks';
 import type { UiMessage } from '@/lib/conversation';
 import { formatClock, formatDateTime } from '@/lib/format-time';
@@ -11,10 +12,18 @@ import { LinkedText } from './chat/linked-text';
 import { MessageTicks } from './message-ticks';
 import { anchorOf, type MenuAnchor } from './ui/action-menu';
 
+/** Where a long press opens the menu: under the bubble (or above it), at its outer edge, not under the finger. */
+function besideBubble(el: HTMLElement, own: boolean): Omit<MenuAnchor, 'returnFocus'> {
+  const r = el.getBoundingClientRect();
+  return { x: own ? r.right : r.left, y: r.bottom + 4, top: r.top + 4, align: own ? 'end' : 'start' };
+}
+
 /**
  * One message: own ones on the right, the peer's on the left, each with its time;
  * own ones with ticks. A button (and a right-click) opens the message menu, except
- * on deleted messages. An own message that failed has no ticks but a red "Not sent"
+ * on deleted messages. On a touch screen a long press on the bubble opens it, and the
+ * button is not shown beside every bubble: it stays for screen readers, and appears
+ * when a keyboard focuses it. An own message that failed has no ticks but a red "Not sent"
  * under it (the reason as its description and tooltip), which opens the menu too
  * (Retry, Delete). In a group of one sender's messages (conversation-rows.ts) they sit
  * closer, and only the last has the tail. The options button is named after its message:
@@ -47,14 +56,24 @@ export const MessageBubble = memo(function MessageBubble({
     e.preventDefault();
     onMenu(message, { x: e.clientX, y: e.clientY, returnFocus: null });
   };
+  const optionsRef = useRef<HTMLButtonElement>(null);
+  const bubbleRef = useRef<HTMLDivElement>(null);
+  const press = useLongPress((at) => {
+    if (deleted) return;
+    onMenu(message, {
+      ...(bubbleRef.current ? besideBubble(bubbleRef.current, own) : at),
+      returnFocus: optionsRef.current,
+    });
+  }, openAtPointer);
 
   const optionsButton = deleted ? null : (
     <button
+      ref={optionsRef}
       type="button"
       aria-label={`Options for message from ${sender}, ${formatClock(message.timestamp)}`}
       aria-haspopup="menu"
       onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
-      className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground opacity-0 transition-opacity hover:bg-background hover:text-foreground focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover:opacity-100 [@media(hover:none)]:opacity-60"
+      className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground opacity-0 transition-opacity hover:bg-background hover:text-foreground focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover:opacity-100 pointer-coarse:sr-only pointer-coarse:focus-visible:not-sr-only pointer-coarse:focus-visible:size-11"
     >
       <MoreVertical className="size-4" aria-hidden />
     </button>
@@ -63,12 +82,15 @@ export const MessageBubble = memo(function MessageBubble({
   const failed = own ? message.failed : undefined;
 
   const bubble = (
-    // biome-ignore lint/a11y/noStaticElementInteractions: right-click is a shortcut; the options button is the accessible way to the menu
+    // A long press and a right-click are shortcuts; the options button is the accessible way to the menu.
     <div
-      onContextMenu={openAtPointer}
+      ref={bubbleRef}
+      {...press}
       style={{ maxWidth: BUBBLE_MAX_WIDTH }}
       className={cn(
         'flex min-w-0 flex-wrap items-end justify-end gap-x-2 rounded-2xl px-3 py-1.5 text-[15px] leading-snug shadow-sm',
+        // A long press opens the menu (its Copy included): no text selection or callout of the browser's.
+        'pointer-coarse:select-none pointer-coarse:[-webkit-touch-callout:none]',
         own ? 'bg-bubble-own text-bubble-own-foreground' : 'bg-bubble-peer text-foreground',
         last && (own ? 'rounded-br-sm' : 'rounded-bl-sm'),
         message.pending && failed === undefined && 'opacity-80',
@@ -123,7 +145,7 @@ export const MessageBubble = memo(function MessageBubble({
           aria-description={failed}
           title={failed}
           onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
-          className="flex cursor-pointer items-center gap-1 rounded-full px-1.5 py-0.5 text-xs font-medium text-destructive hover:bg-destructive/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          className="flex cursor-pointer items-center gap-1 rounded-full px-1.5 py-0.5 text-xs pointer-coarse:min-h-11 font-medium text-destructive hover:bg-destructive/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <CircleAlert className="size-3.5" strokeWidth={2.5} aria-hidden />
           Not sent

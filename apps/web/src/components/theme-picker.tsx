@@ -34,7 +34,7 @@ export function AppearanceSection() {
             <label
               key={value}
               className={cn(
-                'relative flex min-w-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground',
+                'relative flex min-w-0 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2 py-2 pointer-coarse:min-h-11 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground',
                 'has-[:checked]:bg-background has-[:checked]:text-foreground has-[:checked]:shadow-sm dark:has-[:checked]:bg-accent',
                 'has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
               )}

@@ -80,6 +80,7 @@ export default function ChatPage(props: { peerId?: string }) {
           handle={handle}
           presence={presence}
           typing={typing}
+          trust={trust}
           onBack={() => navigate('/home')}
           onVerify={() => setVerifyOpen(true)}
         />

@@ -1,40 +1,76 @@
 import type { Presence, PublicUser } from '@app/protocol';
 import { DELETED_ACCOUNT } from '@app/protocol';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { ConnectionBar } from '@/components/connection-bar';
+import { usePaneHeader } from '@/components/layout/screen-frame';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { presenceText } from '@/lib/format-time';
+import type { PeerTrust } from '@/lib/keys/peer-trust';
+import { ContactPanel } from './contact-panel';
 
-/** The chat's header: back, the peer (deleted, or loading: undefined), presence or typing. */
+/**
+ * The chat's header: back, the peer (deleted, or loading: undefined), presence or typing.
+ * The peer's name is a button over the picture, the name and the presence line that
+ * opens the contact panel.
+ */
 export function ChatHeader(props: {
   peer: PublicUser | null | undefined;
   handle: string;
   presence: Presence | undefined;
   typing: boolean;
+  /** The peer's identities and verified mark, for the contact panel. */
+  trust?: PeerTrust | null;
   onBack(): void;
   /** Opens "Verify security code". */
   onVerify(): void;
 }) {
   const { peer, handle, presence, typing } = props;
+  const [panelOpen, setPanelOpen] = useState(false);
+  const nameRef = useRef<HTMLButtonElement>(null);
+  const paneHeader = usePaneHeader();
   return (
-    <header className="border-b border-border bg-background">
-      <div className="flex h-14 items-center gap-2 px-2">
+    <header role={paneHeader.role} className="border-b border-border bg-background">
+      <div className="flex h-14 items-center gap-2 px-2 py-1">
         <Button variant="ghost" size="icon" aria-label="Back" onClick={props.onBack}>
           <ArrowLeft />
         </Button>
-        <UserAvatar name={peer?.username ?? (peer === null ? DELETED_ACCOUNT : '')} src={peer?.profilePic} size="sm" />
-        <div className="min-w-0 flex-1">
-          <h1 className="flex items-center gap-1.5 font-semibold leading-tight">
-            <span className="truncate">{handle}</span>
-            {peer?.verified ? <VerifiedBadge /> : null}
-          </h1>
-          {peer ? (
-            <p className={presence?.online ? 'text-xs text-success' : 'text-xs text-muted-foreground'}>
-              {typing ? 'typing…' : presence ? presenceText(presence) : '\u00a0'}
-            </p>
-          ) : null}
+        {/* The name button covers the picture, the name and the presence line (its target on a touch screen is 44 px tall). */}
+        <div className="relative flex min-w-0 flex-1 items-center gap-2 self-stretch rounded-lg pr-1 transition-colors has-[button:hover]:bg-accent">
+          <UserAvatar
+            name={peer?.username ?? (peer === null ? DELETED_ACCOUNT : '')}
+            src={peer?.profilePic}
+            size="sm"
+          />
+          <div className="min-w-0 flex-1">
+            <paneHeader.Heading className="flex items-center gap-1.5 font-semibold leading-tight">
+              {peer ? (
+                <button
+                  ref={nameRef}
+                  type="button"
+                  aria-haspopup="dialog"
+                  aria-expanded={panelOpen}
+                  title="Contact info"
+                  onClick={() => setPanelOpen(true)}
+                  className="absolute inset-0 z-10 cursor-pointer rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  <span className="sr-only">{handle}</span>
+                </button>
+              ) : null}
+              {/* Said by the button (or, with no button, by this text). */}
+              <span aria-hidden={peer ? true : undefined} className="truncate">
+                {handle}
+              </span>
+              {peer?.verified ? <VerifiedBadge /> : null}
+            </paneHeader.Heading>
+            {peer ? (
+              <p className={presence?.online ? 'text-xs text-success' : 'text-xs text-muted-foreground'}>
+                {typing ? 'typing…' : presence ? presenceText(presence) : '\u00a0'}
+              </p>
+            ) : null}
+          </div>
         </div>
         {peer ? (
           <Button
@@ -49,6 +85,17 @@ export function ChatHeader(props: {
         ) : null}
       </div>
       <ConnectionBar />
+      {peer ? (
+        <ContactPanel
+          peer={peer}
+          presence={presence}
+          trust={props.trust ?? null}
+          open={panelOpen}
+          onOpenChange={setPanelOpen}
+          onVerify={props.onVerify}
+          returnFocus={nameRef}
+        />
+      ) : null}
     </header>
   );
 }

@@ -18,6 +18,8 @@ export interface MenuAnchor {
   returnFocus: HTMLElement | null;
   /** 'end': the menu's right edge at x (under a button at the end of a row). */
   align?: 'start' | 'end';
+  /** The top of what the menu opens under (y is its bottom): with no room below, the menu opens above that. */
+  top?: number;
 }
 
 /** Opens a menu at a right-click, or under the button that was pressed. */
@@ -71,7 +73,7 @@ export function ActionMenu({
     if (left + width > window.innerWidth - margin) left = anchor.x - width;
     left = Math.max(margin, left);
     let top = anchor.y;
-    if (top + height > window.innerHeight - margin) top = Math.max(margin, anchor.y - height - 8);
+    if (top + height > window.innerHeight - margin) top = Math.max(margin, (anchor.top ?? anchor.y) - height - 8);
     setPos({ left, top });
   }, [anchor]);
 
@@ -161,7 +163,7 @@ export function ActionMenu({
           role="menuitem"
           tabIndex={-1}
           className={cn(
-            'flex w-full cursor-pointer items-center gap-2.5 rounded-lg px-3 py-2 text-left text-sm outline-none hover:bg-accent focus-visible:bg-accent focus:bg-accent',
+            'flex w-full cursor-pointer items-center gap-2.5 rounded-lg px-3 py-2 text-left text-sm outline-none pointer-coarse:min-h-11 hover:bg-accent focus-visible:bg-accent focus:bg-accent',
             destructive && 'text-destructive',
           )}
           onClick={() => {
