@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Routes } from 'react-router';
 import { RequireAdmin, RequireAuth } from './components/guards';
+import { KeyboardHost } from './components/keyboard/keyboard-host';
 import { Spinner } from './components/spinner';
 import { Toaster } from './components/ui/toaster';
 import { refreshSession } from './lib/session';
@@ -72,6 +73,7 @@ export function App() {
         </Routes>
       </Suspense>
       <Toaster />
+      <KeyboardHost />
     </>
   );
 }

@@ -3,9 +3,10 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useAutoGrow } from '@/hooks/use-auto-grow';
 import { useCoarsePointer } from '@/hooks/use-coarse-pointer';
 import type { ChatClient } from '@/lib/chat-client';
-import { COMPOSER_MAX_LINES, lengthCounter, sendsOnKey } from '@/lib/composer-keys';
+import { COMPOSER_MAX_LINES, editsLastOnKey, lastEditable, lengthCounter, sendsOnKey } from '@/lib/composer-keys';
 import type { UiMessage } from '@/lib/conversation';
 import { useDrafts, useDraftsLoaded } from '@/lib/draft-hooks';
+import { registerEditCancel } from '@/lib/edit-escape';
 import { messageTextError } from '@/lib/message-text';
 import { cn } from '@/lib/utils';
 import { Button } from './ui/button';
@@ -17,7 +18,9 @@ import { notifyError } from './ui/toaster';
  * sends (blank text is ignored). Typing is reported to the peer, and the unsent text is the
  * chat's draft (lib/drafts.ts), restored when the chat opens again. In edit mode the text
  * of the message being edited is changed instead (Escape or the cancel button leaves edit
- * mode, giving the draft back). Near the length limit a counter shows; a text the protocol
+ * mode, giving the draft back; so does Escape elsewhere in the chat, lib/edit-escape.ts), and ↑ in
+ * the empty composer edits the user's last message, as the message menu's Edit does. It is
+ * the element a chat screen focuses when it opens (data-autofocus, use-route-focus.ts). Near the length limit a counter shows; a text the protocol
  * refuses (messageTextSchema: too long, characters that cannot be stored) is not sent: its
  * message is shown under the input, and the text stays there to be corrected.
  */
@@ -25,12 +28,15 @@ export function MessageInput({
   client,
   peerId,
   editing,
+  onEdit,
   onEditDone,
   onSent,
 }: {
   client: ChatClient | null;
   peerId: string;
   editing: UiMessage | null;
+  /** Enters edit mode for a message (↑ in the empty composer). */
+  onEdit?: (message: UiMessage) => void;
   onEditDone: () => void;
   onSent: () => void;
 }) {
@@ -58,8 +64,12 @@ export function MessageInput({
     setText(editing ? (client?.crypto.plainText(editing) ?? '') : (drafts?.get(peerId) ?? ''));
     setProblem(null);
   }
+  const editDone = useRef(onEditDone);
+  editDone.current = onEditDone;
   useEffect(() => {
-    if (editing) inputRef.current?.focus();
+    if (!editing) return;
+    inputRef.current?.focus();
+    return registerEditCancel(() => editDone.current());
   }, [editing]);
 
   // Leaving the chat writes its draft at once.
@@ -135,13 +145,14 @@ export function MessageInput({
           ref={inputRef}
           rows={1}
           value={text}
+          data-autofocus
           aria-label={editing ? 'Edit message' : 'Message'}
           placeholder={editing ? 'Edit message...' : 'Type a message...'}
           autoComplete="off"
           enterKeyHint={coarse ? 'enter' : 'send'}
           aria-invalid={shownProblem !== null}
           aria-describedby={describedBy || undefined}
-          className="block h-11 min-w-0 flex-1 resize-none overflow-y-hidden rounded-3xl border border-input bg-muted px-4 py-[9px] text-base leading-6 outline-none transition-colors placeholder:text-slate-400 focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 md:py-[11px] md:text-sm md:leading-5"
+          className="block h-11 min-w-0 flex-1 resize-none overflow-y-hidden rounded-3xl border border-input bg-muted px-4 py-[9px] text-base leading-6 outline-none transition-colors placeholder:text-slate-400 focus-visible:border-focus-ring focus-visible:ring-1 focus-visible:ring-focus-ring md:py-[11px] md:text-sm md:leading-5"
           onChange={(e) => {
             const value = e.target.value;
             setText(value);
@@ -153,10 +164,16 @@ export function MessageInput({
             else client.stopTyping(peerId);
           }}
           onKeyDown={(e) => {
+            const native = { ...e, isComposing: e.nativeEvent.isComposing };
             if (e.key === 'Escape' && editing) {
               e.preventDefault();
               onEditDone();
-            } else if (sendsOnKey({ ...e, isComposing: e.nativeEvent.isComposing }, coarse)) {
+            } else if (onEdit && client && editsLastOnKey(native, text, editing !== null)) {
+              const last = lastEditable(client.getConversation(peerId).messages, client.userId);
+              if (!last) return;
+              e.preventDefault();
+              onEdit(last);
+            } else if (sendsOnKey(native, coarse)) {
               e.preventDefault();
               void submit();
             }

@@ -228,6 +228,7 @@ export function MessageList({
         onScroll={onScroll}
         className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
         aria-label={`Conversation with ${peerHandle}`}
+        data-history-scroller
         tabIndex={-1}
       >
         {count === 0 ? (

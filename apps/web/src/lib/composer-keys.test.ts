@@ -1,6 +1,7 @@
 import { MESSAGE_MAX } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
-import { COUNTER_FROM, lengthCounter, sendsOnKey } from './composer-keys';
+import { testMessage } from '../test/messages';
+import { COUNTER_FROM, canEdit, editsLastOnKey, lastEditable, lengthCounter, sendsOnKey } from './composer-keys';
 
 const enter = { key: 'Enter', shiftKey: false };
 
@@ -29,5 +30,38 @@ describe('lengthCounter', () => {
     expect(lengthCounter(3612)).toEqual({ text: '3,612 / 4,096', over: false });
     expect(lengthCounter(MESSAGE_MAX)).toEqual({ text: '4,096 / 4,096', over: false });
     expect(lengthCounter(MESSAGE_MAX + 1)).toEqual({ text: '4,097 / 4,096', over: true });
+  });
+});
+
+describe('editsLastOnKey', () => {
+  const up = { key: 'ArrowUp', shiftKey: false, ctrlKey: false, metaKey: false, altKey: false };
+  it('edits on ↑ alone in an empty composer that is not editing yet', () => {
+    expect(editsLastOnKey(up, '', false)).toBe(true);
+    expect(editsLastOnKey(up, 'draft', false)).toBe(false);
+    expect(editsLastOnKey(up, '', true)).toBe(false);
+    expect(editsLastOnKey({ ...up, altKey: true }, '', false)).toBe(false);
+    expect(editsLastOnKey({ ...up, shiftKey: true }, '', false)).toBe(false);
+    expect(editsLastOnKey({ ...up, key: 'ArrowDown' }, '', false)).toBe(false);
+    expect(editsLastOnKey({ ...up, isComposing: true }, '', false)).toBe(false);
+  });
+});
+
+describe('lastEditable', () => {
+  const mine = (id: string, t: number, extra = {}) => testMessage(id, t, { senderId: 'me', ...extra });
+  it('finds the newest own message on the server, skipping the peer, unsent and deleted ones', () => {
+    const list = [
+      mine('old', 1),
+      mine('mine', 2),
+      testMessage('theirs', 3, { senderId: 'peer' }),
+      mine('gone', 4, { deleted: true }),
+      mine('failed', 5, { failed: 'offline' }),
+      mine('waiting', 6, { pending: true }),
+    ];
+    expect(lastEditable(list, 'me')?.id).toBe('mine');
+    expect(lastEditable(list, 'peer')?.id).toBe('theirs');
+    expect(lastEditable(list, undefined)).toBeNull();
+    expect(lastEditable([], 'me')).toBeNull();
+    expect(canEdit(mine('x', 1), 'me')).toBe(true);
+    expect(canEdit(mine('x', 1, { pending: true }), 'me')).toBe(false);
   });
 });

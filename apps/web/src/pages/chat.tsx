@@ -114,6 +114,7 @@ export default function ChatPage(props: { peerId?: string }) {
               codeChanged={isBlocked(trust)}
               onVerify={() => setVerifyOpen(true)}
               onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
+              onEdit={setEditing}
               onEditDone={() => setEditing(null)}
               onSent={() => setSentCount((n) => n + 1)}
             />

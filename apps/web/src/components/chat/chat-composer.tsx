@@ -74,6 +74,8 @@ export function ChatComposer(props: {
   codeChanged: boolean;
   onVerify(): void;
   onAcceptCode(): void;
+  /** Edit mode for a message: ↑ in the empty composer edits the user's last one. */
+  onEdit?(message: UiMessage): void;
   onEditDone(): void;
   onSent(): void;
 }) {
@@ -106,6 +108,7 @@ export function ChatComposer(props: {
         client={props.client}
         peerId={props.peerId}
         editing={props.editing}
+        onEdit={props.onEdit}
         onEditDone={props.onEditDone}
         onSent={props.onSent}
       />

@@ -1,9 +1,13 @@
 import { APP_NAME } from '@app/protocol';
 import { Bell, Search, Settings, Users } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ConnectionBar } from '@/components/connection-bar';
+import { searchFieldKey } from '@/components/keyboard/chat-list-keys';
+import { useCardTop, usePaneHeader } from '@/components/layout/screen-frame';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { onSearchRequest, takeSearchRequest } from '@/lib/search-request';
 import { cn } from '@/lib/utils';
 
 /** A small red count bubble; nothing at zero. */
@@ -39,7 +43,11 @@ function SearchField({ query, setQuery, close }: { query: string; setQuery(q: st
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') close();
+            if (e.key === 'Escape') {
+              // Taken here: Escape closes the search, not the chat open beside the list.
+              e.preventDefault();
+              close();
+            } else searchFieldKey(e, e.nativeEvent.isComposing);
           }}
         />
       </div>
@@ -59,10 +67,27 @@ export function HomeHeader(props: {
 }) {
   const navigate = useNavigate();
   const { archivedCount, unreadNotifications, searchOpen } = props;
+  const { openSearch } = props;
+  // Ctrl/Cmd+K (keyboard-host.tsx): open the search, or focus it when it is open.
+  const searchButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const take = () => {
+      if (!takeSearchRequest()) return;
+      openSearch();
+      document.getElementById('chat-search')?.querySelector('input')?.focus();
+    };
+    take();
+    return onSearchRequest(take);
+  }, [openSearch]);
+  const cardTop = useCardTop();
+  const paneHeader = usePaneHeader();
   return (
-    <header className="sticky top-0 z-10 border-b border-border bg-background/95 backdrop-blur md:rounded-t-2xl">
+    <header
+      role={paneHeader.role}
+      className={`sticky top-0 z-10 border-b border-border bg-background/95 backdrop-blur ${cardTop}`}
+    >
       <div className="flex h-14 items-center gap-1 px-2">
-        <h1 className="flex-1 truncate">
+        <paneHeader.Heading tabIndex={-1} data-route-focus className="flex-1 truncate">
           <button
             type="button"
             className="rounded-md px-2 py-1 text-xl font-bold tracking-tight text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
@@ -73,7 +98,7 @@ export function HomeHeader(props: {
           >
             {APP_NAME}
           </button>
-        </h1>
+        </paneHeader.Heading>
         <Button asChild variant="ghost" size="icon" className="relative">
           <Link
             to="/notifications"
@@ -91,11 +116,13 @@ export function HomeHeader(props: {
         <Button
           variant="ghost"
           size="icon"
+          ref={searchButton}
           aria-label="Search"
+          aria-keyshortcuts="Control+K Meta+K"
           aria-expanded={searchOpen}
           aria-controls="chat-search"
           className={cn(searchOpen && 'bg-accent')}
-          onClick={() => (searchOpen ? props.closeSearch() : props.openSearch())}
+          onClick={() => (searchOpen ? props.closeSearch() : openSearch())}
         >
           <Search aria-hidden />
         </Button>
@@ -105,7 +132,17 @@ export function HomeHeader(props: {
           </Link>
         </Button>
       </div>
-      {searchOpen ? <SearchField query={props.query} setQuery={props.setQuery} close={props.closeSearch} /> : null}
+      {searchOpen ? (
+        <SearchField
+          query={props.query}
+          setQuery={props.setQuery}
+          close={() => {
+            props.closeSearch();
+            // The field goes away: focus back on the button that opened it.
+            searchButton.current?.focus();
+          }}
+        />
+      ) : null}
       <ConnectionBar />
     </header>
   );
