@@ -34,9 +34,14 @@ export function ChatHeader(props: {
   return (
     <header role={paneHeader.role} className="border-b border-border bg-background">
       <div className="flex h-14 items-center gap-2 px-2 py-1">
-        <Button variant="ghost" size="icon" aria-label="Back" onClick={props.onBack}>
-          <ArrowLeft />
-        </Button>
+        {/* Beside another screen (the desktop layout's settings, contacts…) that screen has the way back. */}
+        {paneHeader.role === 'none' ? (
+          <span className="w-1" />
+        ) : (
+          <Button variant="ghost" size="icon" aria-label="Back" onClick={props.onBack}>
+            <ArrowLeft />
+          </Button>
+        )}
         {/* The name button covers the picture, the name and the presence line (its target on a touch screen is 44 px tall). */}
         <div className="relative flex min-w-0 flex-1 items-center gap-2 self-stretch rounded-lg pr-1 transition-colors has-[button:hover]:bg-accent">
           <UserAvatar

@@ -8,7 +8,7 @@ export function EmptyPane() {
       <AppLogo className="size-20" />
       <h2 className="text-2xl font-semibold">Select a chat</h2>
       <p className="max-w-sm text-sm text-muted-foreground">
-        Choose a conversation from the list, or start a new one with the button below it.
+        Choose a conversation from the list, or find someone in Contacts to start a new one.
       </p>
       <p className="flex items-center gap-1.5 text-xs text-muted-foreground">
         <Lock className="size-3.5" aria-hidden />
