@@ -4,6 +4,7 @@ import { precompressDir } from '@app/server/precompress';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { routeChunkGroups, routePreloads } from './route-preloads.ts';
 
 /** Writes .br and .gz beside each built text file for the server to send (README: static files). */
 function precompress(): Plugin {
@@ -26,8 +27,10 @@ function precompress(): Plugin {
   };
 }
 
+const routeChunks = routeChunkGroups();
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), routeChunks.plugin, routePreloads(), precompress()],
   // Always defined, so a normal build keeps neither the test-only null cipher's switch nor its
   // code (packages/e2ee/src/message.ts); on only in a build made with PARLEY_TEST_NULL_CIPHER=1.
   define: { __PARLEY_TEST_NULL_CIPHER__: JSON.stringify(process.env.PARLEY_TEST_NULL_CIPHER === '1') },
@@ -39,6 +42,7 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
+    rolldownOptions: { output: { codeSplitting: { groups: routeChunks.groups } } },
   },
   server: {
     port: 5173,

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app';
 import { registerServiceWorker } from './lib/service-worker';
+import { refreshSession } from './lib/session';
 import { startTheme } from './lib/theme';
 import './index.css';
 
@@ -24,6 +25,9 @@ window.addEventListener('vite:preloadError', (event) => {
 window.addEventListener('load', () => setTimeout(() => sessionStorage.removeItem('parley:reloaded-for-chunk'), 10_000));
 
 registerServiceWorker();
+
+// Who is signed in, asked now rather than after the first render (App asks too: one request).
+void refreshSession();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing');

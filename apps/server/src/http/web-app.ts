@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,8 @@ import { HttpError, sendError } from './errors.ts';
  * Text files go as the .br or .gz the build wrote beside them (precompress.ts) when the
  * request accepts it (@fastify/static's preCompressed: Content-Encoding, the variant's own
  * length and ETag, Vary: Accept-Encoding on every file), else as they are.
+ * A page whose first path segment has a shell of its own (routes/<segment>.html, made by
+ * the build with modulepreload links for that screen's code) gets it instead of index.html.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string | null): Promise<void> {
   const hasWeb = webDist !== null && existsSync(path.join(webDist, 'index.html'));
@@ -32,6 +34,17 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | nul
     app.log.warn({ webDist }, 'web app not built: serving the API only (run npm run build)');
   }
 
+  const shells = new Set(
+    webDist !== null && hasWeb && existsSync(path.join(webDist, 'routes'))
+      ? readdirSync(path.join(webDist, 'routes')).filter((f) => f.endsWith('.html'))
+      : [],
+  );
+  /** The HTML shell for a page's path: its screen's own, else index.html. */
+  const shellFor = (url: string): string => {
+    const segment = /^\/([a-z][a-z-]*)(?:[/?#]|$)/.exec(url)?.[1];
+    return segment && shells.has(`${segment}.html`) ? `routes/${segment}.html` : 'index.html';
+  };
+
   app.setNotFoundHandler((req, reply) => {
     const isApi = req.url.startsWith('/api/') || req.url === '/api';
     // A missing built file (e.g. an old chunk asked for by a tab opened before a deploy) is a
@@ -39,7 +52,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | nul
     const isAsset = req.url.startsWith('/assets/');
     if (!isApi && !isAsset && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
       // The single-page app owns every other path, its own 404 included.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile(shellFor(req.url));
     }
     return sendError(reply, new HttpError(404, 'not_found', 'Not found'));
   });
