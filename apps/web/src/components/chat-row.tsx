@@ -71,7 +71,11 @@ export const ChatRow = memo(function ChatRow({
   const hasMenu = actions.length > 0;
 
   return (
-    <li className="group relative flex items-center" onContextMenu={hasMenu ? menu.openAtPointer : undefined}>
+    <li
+      // The open chat's row is tinted whole (its link is aria-current), the ⋯ button's strip too.
+      className="group relative flex items-center has-[a[aria-current=page]]:bg-accent"
+      onContextMenu={hasMenu ? menu.openAtPointer : undefined}
+    >
       {/* The open chat's row (beside it in the desktop layout) is marked: aria-current and a tint. */}
       <NavLink
         to={`/chat/${chat.peerId}`}

@@ -90,7 +90,7 @@ export function HomeHeader(props: {
         <paneHeader.Heading tabIndex={-1} data-route-focus className="flex-1 truncate">
           <button
             type="button"
-            className="rounded-md px-2 py-1 text-xl font-bold tracking-tight text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            className="rounded-md px-2 py-1 text-xl font-bold tracking-tight text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring pointer-coarse:min-h-11"
             title={archivedCount > 0 ? 'Archived chats' : undefined}
             onClick={() => {
               if (archivedCount > 0) navigate('/archive');
