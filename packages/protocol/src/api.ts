@@ -112,6 +112,8 @@ export const API = {
   /** POST: a legacy account's first keys (the password is sent this one last time). */
   upgradeAuth: '/api/me/upgrade-auth',
   verifyPin: '/api/me/pin/verify',
+  /** GET: everything the server holds for the signed-in user, as NDJSON (export.ts). */
+  exportData: '/api/me/export',
   /** GET: the VAPID key and whether this browser is subscribed. PUT: subscribe (Web Push). DELETE: unsubscribe. */
   push: '/api/me/push',
   adminStats: '/api/admin/stats',

@@ -41,6 +41,8 @@ const PINNED: Record<number, string> = {
    * entry for a send. Web Push: /api/me/push (subscription, VAPID key) and what a push holds.
    */
   9: '79508aa2db58457b',
+  /** "Download my data": GET /api/me/export and its NDJSON lines (export.ts). */
+  10: '552d785ee1223a72',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */
