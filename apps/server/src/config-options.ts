@@ -27,6 +27,7 @@ export const DEFAULT_RATE_LIMITS = {
   signUpPerIp: 10,
   mailPerAccount: 3,
   mailPerIp: 20,
+  exportsPerAccount: 5,
   windowMs: 15 * 60 * 1000,
   apiPerMinute: 600,
   userWritesPerSecond: 20,
@@ -48,6 +49,7 @@ export const RATE_LIMIT_VARS: Record<keyof RateLimits, string> = {
   signUpPerIp: 'RATE_LIMIT_SIGNUP_PER_IP',
   mailPerAccount: 'RATE_LIMIT_MAIL_PER_ACCOUNT',
   mailPerIp: 'RATE_LIMIT_MAIL_PER_IP',
+  exportsPerAccount: 'RATE_LIMIT_EXPORTS_PER_ACCOUNT',
   windowMs: 'RATE_LIMIT_WINDOW_MS',
   apiPerMinute: 'RATE_LIMIT_API_PER_MINUTE',
   userWritesPerSecond: 'RATE_LIMIT_USER_WRITES_PER_SECOND',
@@ -64,6 +66,7 @@ const RATE_LIMIT_DOCS: Record<keyof RateLimits, string> = {
   signUpPerIp: 'accounts created from one address in four windows (an hour by default)',
   mailPerAccount: 'verification and reset e-mails per account in a window',
   mailPerIp: 'verification and reset e-mails per address in a window',
+  exportsPerAccount: '"Download my data" exports per account in a window',
   windowMs: 'the window of the limits above (ms)',
   apiPerMinute: 'API requests per address per minute',
   userWritesPerSecond:

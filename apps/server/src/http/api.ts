@@ -8,6 +8,7 @@ import { registerKeyRoutes } from '../auth/key-routes.ts';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import type { AppContext } from '../context.ts';
 import { registerPushRoutes } from '../push/routes.ts';
+import { registerExportRoutes } from '../social/export-routes.ts';
 import { registerMeRoutes } from '../social/me-routes.ts';
 import { publicSettingsOf } from './public-settings.ts';
 
@@ -29,6 +30,7 @@ export async function registerApi(app: FastifyInstance, ctx: AppContext, redis: 
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
     registerMeRoutes(api, ctx);
+    registerExportRoutes(api, ctx);
     registerKeyRoutes(api, ctx);
     registerPushRoutes(api, ctx);
     api.get(API.publicSettings, (): Promise<PublicSettings> => publicSettingsOf(ctx));
