@@ -12,7 +12,9 @@ function row(page: Page, label: string) {
 }
 
 test.describe('settings', () => {
-  test('lists Profile, Account, Privacy, Help, About and Version 1.0.0 under the user card', async ({ page }) => {
+  test('lists Profile, Account, Privacy, Download my data, Help, About and Version 1.0.0 under the user card', async ({
+    page,
+  }) => {
     const user = await signInNewUser(page, 'set');
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
@@ -29,6 +31,7 @@ test.describe('settings', () => {
       'Profile',
       'Account',
       'Privacy',
+      'Download my data',
       /^Help/,
       'About',
       /^Version\s*1\.0\.0$/,

@@ -30,10 +30,11 @@ type SettingsRowProps = RowContent &
   (
     | { kind: 'link'; to: string }
     | { kind: 'external'; href: string }
+    | { kind: 'button'; onClick(): void; disabled?: boolean; end?: React.ReactNode }
     | { kind: 'static'; value?: React.ReactNode; badge?: string }
   );
 
-/** One row of a settings list: an in-app link, an external link (new tab) or a non-clickable row. */
+/** One row of a settings list: an in-app link, an external link (new tab), a button or a non-clickable row. */
 export function SettingsRow(props: SettingsRowProps) {
   const { icon, label, tint } = props;
   const content = { icon, label, tint };
@@ -42,6 +43,18 @@ export function SettingsRow(props: SettingsRowProps) {
       <Link to={props.to} className={cn(ROW, ACTIVE)}>
         <RowBody {...content} end={<ChevronRight className="size-5 text-muted-foreground" aria-hidden />} />
       </Link>
+    );
+  }
+  if (props.kind === 'button') {
+    return (
+      <button
+        type="button"
+        onClick={props.onClick}
+        disabled={props.disabled}
+        className={cn(ROW, ACTIVE, 'disabled:cursor-default disabled:hover:bg-transparent')}
+      >
+        <RowBody {...content} end={props.end ?? null} />
+      </button>
     );
   }
   if (props.kind === 'external') {

@@ -141,6 +141,21 @@ export class MessageCrypto {
     return (await this.decrypt(r, r.ct)) ?? OPENING;
   }
 
+  /**
+   * What `r` says, opened now if this tab has not opened it yet, without keeping it (an
+   * export reads every message once): unlike open(), an answer that cannot be checked now
+   * (keys not fetched) is `unverified`, not `opening`.
+   */
+  async read(r: SealedRef): Promise<Shown> {
+    if (r.deleted) return DELETED;
+    const known = r.localText ?? (r.ct === null ? r.legacyText : null);
+    if (known !== null) return { kind: 'text', text: known };
+    if (r.ct === null) return WITHHELD;
+    const hit = this.cache.get(MessageCrypto.key(r));
+    if (hit && hit.shown.kind !== 'opening' && (hit.ct === r.ct || hit.ct === null)) return hit.shown;
+    return (await this.decrypt(r, r.ct)) ?? UNVERIFIED;
+  }
+
   /** The text of `r` if this tab has it open already, else null (to copy, or to edit). */
   plainText(r: SealedRef): string | null {
     const s = this.shown(r);

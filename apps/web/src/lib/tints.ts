@@ -9,4 +9,5 @@ export const TINT = {
   emerald: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-400/15 dark:text-emerald-300',
   amber: 'bg-amber-100 text-amber-700 dark:bg-amber-400/15 dark:text-amber-300',
   violet: 'bg-violet-100 text-violet-700 dark:bg-violet-400/15 dark:text-violet-300',
+  teal: 'bg-teal-100 text-teal-700 dark:bg-teal-400/15 dark:text-teal-300',
 } as const;

@@ -1,5 +1,6 @@
 import { APP_VERSION } from '@app/protocol';
 import { CircleHelp, Info, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
+import { DownloadDataRow } from '@/components/download-data-row';
 import { NotificationsSection } from '@/components/notifications-section';
 import { PageShell } from '@/components/page-shell';
 import { SettingsGroup, SettingsRow } from '@/components/settings-row';
@@ -34,6 +35,9 @@ export default function SettingsPage() {
         </li>
         <li>
           <SettingsRow kind="link" to="/privacy-settings" icon={Lock} label="Privacy" tint={TINT.emerald} />
+        </li>
+        <li>
+          <DownloadDataRow />
         </li>
       </SettingsGroup>
 

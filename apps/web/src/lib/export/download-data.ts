@@ -1,0 +1,70 @@
+/**
+ * "Download my data", loaded with import() only when the user asks for it (the first
+ * screens never carry it or fflate): fetches the server's stream of the account's data,
+ * opens every message in this tab (readArchive), builds the zip (export-zip.ts) and hands
+ * it to the browser as parley-export-<handle>-<date>.zip. Plaintext stays in this tab.
+ */
+import { API, apiErrorBodySchema, type Me } from '@app/protocol';
+import { ApiError } from '../api';
+import { ndjsonLines, type Opener, readArchive } from './export-read';
+import { archiveFiles, exportFileName, zipFiles } from './export-zip';
+
+/** 0–100: reading and opening the messages is most of it, the zip the rest. */
+export type Progress = (percent: number) => void;
+
+const READ_SHARE = 90;
+
+async function failure(res: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not our error body
+  }
+  const parsed = apiErrorBodySchema.safeParse(body);
+  return new ApiError(
+    res.status,
+    parsed.success
+      ? parsed.data
+      : { error: 'internal', message: `The export failed (${res.status}). Please try again.` },
+  );
+}
+
+/** The archive's zip, built here, and its file name. */
+export async function buildExport(me: Me, open: Opener, progress: Progress): Promise<{ blob: Blob; fileName: string }> {
+  progress(0);
+  let res: Response;
+  try {
+    res = await fetch(API.exportData, { credentials: 'same-origin', headers: { accept: 'application/x-ndjson' } });
+  } catch {
+    throw new ApiError(0, {
+      error: 'internal',
+      message: 'Cannot reach the server. Check your connection and try again.',
+    });
+  }
+  if (!res.ok || !res.body) throw await failure(res);
+  const archive = await readArchive(ndjsonLines(res.body), me, open, ({ messages, total }) =>
+    progress(total === 0 ? READ_SHARE : Math.floor((messages / total) * READ_SHARE)),
+  );
+  const parts = await zipFiles(archiveFiles(archive), archive.exportedAt);
+  progress(100);
+  return {
+    blob: new Blob(parts as BlobPart[], { type: 'application/zip' }),
+    fileName: exportFileName(archive.user.username, archive.exportedAt),
+  };
+}
+
+/** Builds the export and saves it through the browser's download. */
+export async function downloadMyData(me: Me, open: Opener, progress: Progress): Promise<string> {
+  const { blob, fileName } = await buildExport(me, open, progress);
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return fileName;
+}
