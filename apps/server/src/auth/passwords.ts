@@ -11,11 +11,18 @@ export function hashSecret(secret: string): Promise<string> {
 let dummy: Promise<string> | null = null;
 
 /**
- * Verifies a secret against a stored hash. With no hash (unknown account) it still
+ * The password hash of an account that has no password yet (imported from the original app,
+ * cli/import-rtdb.ts): nothing verifies against it, so sign-in refuses it until the owner
+ * chooses one through a reset link.
+ */
+export const NO_PASSWORD = '';
+
+/**
+ * Verifies a secret against a stored hash. With no hash (unknown account, or one with no password) it still
  * spends the same work on a dummy hash, so timing does not reveal which accounts exist.
  */
 export async function verifySecret(stored: string | null, secret: string): Promise<boolean> {
-  if (stored === null) {
+  if (stored === null || stored === NO_PASSWORD) {
     dummy ??= hashSecret('not-a-real-password');
     await verify(await dummy, secret).catch(() => false);
     return false;

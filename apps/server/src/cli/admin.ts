@@ -5,6 +5,7 @@
  *   npm run admin -- purge-plaintext [--before YYYY-MM-DD] [--yes]
  *   npm run admin -- backup FILE | restore FILE [--force]   (backup.ts)
  *   npm run admin -- migrate-to-postgres --to URL            (migrate-to-postgres.ts)
+ *   npm run admin -- import-rtdb export.json [--no-email]    (import-rtdb.ts)
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import { KeyStore } from '../storage/key-store.ts';
 import { compact, countPlaintext, type PlaintextCounts, purgePlaintext } from '../storage/plaintext-purge.ts';
 import { Store } from '../storage/store.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
+import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
 import type { AdminOutput } from './output.ts';
 
@@ -43,6 +45,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
 
 ${BACKUP_USAGE}
 ${MIGRATE_USAGE}
+${IMPORT_USAGE}
 
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
 
@@ -212,6 +215,7 @@ export async function runAdmin(
 ): Promise<number> {
   if (args[0] === 'backup' || args[0] === 'restore') return runBackupCommand(args, env, out);
   if (args[0] === 'migrate-to-postgres') return runMigrateToPostgres(args.slice(1), env, out);
+  if (args[0] === 'import-rtdb') return runImportRtdb(args.slice(1), env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
   const config = loadConfig(env);

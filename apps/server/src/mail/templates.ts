@@ -51,6 +51,20 @@ export function resetPasswordMail(to: string, name: string, url: string): Mail {
   };
 }
 
+/** To an account imported from the original app (cli/import-rtdb.ts): its first password, through the reset page. */
+export function setPasswordMail(to: string, name: string, username: string, url: string, days: number): Mail {
+  const moved = `${APP_NAME} has moved to a new server. Your account @${username}, your chats and your contacts came along, but not your password.`;
+  const expiry = `The link works once and expires in ${days} days. After that, use "Forgot password?" on the sign-in page with this address.`;
+  const text = `Hi ${name},\n\n${moved} To sign in, choose a password:\n\n${url}\n\n${expiry}\n`;
+  return {
+    to,
+    kind: 'set-password',
+    subject: `Set your ${APP_NAME} password`,
+    text,
+    html: layout('Set your password', [`Hi ${name},`, moved, expiry], { label: 'Choose a password', url }),
+  };
+}
+
 export function emailChangedMail(to: string, name: string, newEmail: string): Mail {
   const text = `Hi ${name},\n\nThe e-mail address of your ${APP_NAME} account was changed to ${newEmail}. If you did not do this, reset your password at once and contact the administrator.\n`;
   return {

@@ -233,6 +233,16 @@ export interface PushSubscriptionsTable {
   created_at: number;
 }
 
+/** What `import-rtdb` made of an original-app record (migration 010). */
+export interface ImportIdsTable {
+  /** user, chat, message, broadcast or request. */
+  kind: string;
+  /** The original's id (a message: "chatId/messageId"). */
+  source_id: string;
+  new_id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -253,4 +263,5 @@ export interface Database {
   user_recovery: UserRecoveryTable;
   chat_keys: ChatKeysTable;
   push_subscriptions: PushSubscriptionsTable;
+  import_ids: ImportIdsTable;
 }
