@@ -133,6 +133,8 @@ export class RtdbImporter {
 
   private async user(uid: string, value: unknown) {
     const path = `users/${uid}`;
+    const u = sourceUserSchema.safeParse(value);
+    if (u.success) this.usernameOf.set(uid, u.data.username);
     const before = await this.store.mapped('user', uid);
     if (before) {
       if (await this.store.userExists(before)) {
@@ -141,10 +143,8 @@ export class RtdbImporter {
       } else this.skip(path, 'imported before, and the account was deleted since: not made again');
       return;
     }
-    const u = sourceUserSchema.safeParse(value);
     if (!u.success) return this.skip(path, why(u.error));
     const { username, email } = u.data;
-    this.usernameOf.set(uid, username);
     const taken = await this.store.taken(username, email);
     if (taken)
       return this.skip(
@@ -203,8 +203,8 @@ export class RtdbImporter {
   /** usernames/{name} should name its owner, whose record has that username. */
   private checkUsernames() {
     for (const [name, owner] of this.usernames) {
-      if (this.usernameOf.get(owner)?.toLowerCase() !== name.toLowerCase() && !this.users.has(owner)) {
-        this.skip(`usernames/${name}`, `points to ${owner}, who has no importable user record with that username`);
+      if (this.usernameOf.get(owner)?.toLowerCase() !== name.toLowerCase()) {
+        this.skip(`usernames/${name}`, `points to ${owner}, whose user record has another username or none: ignored`);
       }
     }
     this.usernames.clear();
