@@ -8,3 +8,4 @@ export * from './accounts.ts';
 export * from './harness.ts';
 export { messageRow } from './legacy-plaintext.ts';
 export * from './sealing.ts';
+export { WsTestClient } from './ws-client.ts';

@@ -61,7 +61,7 @@ export function DownloadDataRow() {
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={state.percent}
-            className="h-2 overflow-hidden rounded-full bg-muted"
+            className="h-2 overflow-hidden rounded-full bg-primary/15"
           >
             <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${state.percent}%` }} />
           </div>
