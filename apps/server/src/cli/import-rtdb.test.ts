@@ -5,6 +5,8 @@
  * imported accounts cannot sign in until they follow their set-password e-mail; a chat whose
  * write fails mid-way leaves nothing of itself; bad records are skipped and reported.
  */
+
+import { statSync } from 'node:fs';
 import { API, chatIdOf } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -15,6 +17,7 @@ import { type ImportEnv, importEnv } from '../test/import-env.ts';
 import { chatKey, generateExport } from '../test/rtdb-export.ts';
 import { runAdmin } from './admin.ts';
 import { importRtdb } from './import-rtdb.ts';
+import { readEntries } from './rtdb-export.ts';
 
 const count = async (e: ImportEnv, table: 'users' | 'messages' | 'user_chats' | 'contacts' | 'import_ids') =>
   Number(
@@ -211,6 +214,28 @@ it('refuses a missing file argument, a missing file and a file that is not JSON'
     const r = await e.run(e.file('{"users": {"a": '));
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/Import stopped: /);
+  } finally {
+    await e.close();
+  }
+});
+
+it('streams the file: entries come out while most of it is still unread, one chat at a time', async () => {
+  const e = await importEnv('', 'str');
+  try {
+    const file = e.file(generateExport(18, 10_000).tree);
+    const size = statSync(file).size;
+    let read = 0;
+    const seen: { top: string; at: number }[] = [];
+    for await (const entry of readEntries(file, (b) => {
+      read = b;
+    })) {
+      seen.push({ top: `${entry.top}/${entry.key.slice(0, 4)}`, at: read });
+    }
+    expect(size).toBeGreaterThan(1_000_000);
+    // The export's first entries (archives, contacts) before the 10,000-message chat is read.
+    expect(seen[0]?.at).toBeLessThan(size / 4);
+    expect(seen.filter((s) => s.top.startsWith('messages/'))).toHaveLength(4);
+    expect(seen.at(-1)?.top).toMatch(/^users\//);
   } finally {
     await e.close();
   }
