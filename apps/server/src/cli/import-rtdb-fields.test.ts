@@ -231,5 +231,7 @@ describe.each(ENGINES)('import-rtdb, every field of spec section 3, on $name', (
     expect(await social.privacy(ada.id)).toEqual({ readReceipts: true, lastSeen: true, requireRequest: false });
     const settings = await e.t.client().get(API.publicSettings);
     expect(settings.body.helpLink).toBe('https://help.example.com/faq');
+    // The chat screen's "sent before end-to-end encryption" divider: after the newest imported message.
+    expect(settings.body.e2eeSince).toBe(T + 30_000);
   });
 });

@@ -7,7 +7,7 @@
  * sender's browser re-encrypts its own (legacy-migrate.ts); purge-plaintext removes the rest.
  */
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import { HELP_LINK_KEY } from './admin-store.ts';
+import { E2EE_SINCE_KEY, HELP_LINK_KEY } from './admin-store.ts';
 import type { Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
 
 export type ImportKind = 'user' | 'chat' | 'message' | 'broadcast' | 'request' | 'contact' | 'privacy' | 'helpLink';
@@ -26,6 +26,26 @@ export interface ChatImport {
 
 /** Rows per insert: 13 columns × 400 stays under SQLite's and PostgreSQL's parameter limits. */
 const BATCH = 400;
+
+/**
+ * Chats draw the "sent before end-to-end encryption" divider at `e2ee_since` (migration 008:
+ * the newest message in the clear), which a deployment that never had such messages lacks:
+ * imported messages move it on to the newest of them.
+ */
+async function raiseE2eeSince(tx: Transaction<Database>, newest: number): Promise<void> {
+  const current = await tx.selectFrom('settings').select('value').where('key', '=', E2EE_SINCE_KEY).executeTakeFirst();
+  if (!current)
+    await tx
+      .insertInto('settings')
+      .values({ key: E2EE_SINCE_KEY, value: String(newest) })
+      .execute();
+  else if (Number(current.value) < newest)
+    await tx
+      .updateTable('settings')
+      .set({ value: String(newest) })
+      .where('key', '=', E2EE_SINCE_KEY)
+      .execute();
+}
 
 export class RtdbImportStore {
   readonly db: Kysely<Database>;
@@ -135,6 +155,7 @@ export class RtdbImportStore {
           .onConflict((oc) => oc.columns(['user_id', 'chat_id']).doNothing())
           .execute();
       }
+      await raiseE2eeSince(tx, chat.messages.at(-1)?.row.timestamp ?? 0);
     });
   }
 
