@@ -35,6 +35,9 @@ export const IMPORT_USAGE = `  import-rtdb <export.json> [--no-email]   import t
                                             to set its password (--no-email: none; use
                                             reset-password)`;
 
+/** Set-password e-mails handed over before the next ones are queued. */
+const MAIL_BATCH = 50;
+
 /** How long a set-password link works. */
 export const SET_PASSWORD_DAYS = 7;
 
@@ -70,11 +73,17 @@ export async function importRtdb(db: Db, config: Config, opts: ImportOptions, ou
   const store = new Store(db);
   const importStore = new RtdbImportStore(db.kysely);
   importStore.faultAfterMessages = opts.faultAfterMessages ?? null;
-  const mailer = opts.email ? quietMailer(config, out) : null;
+  let mailer = opts.email ? quietMailer(config, out) : null;
   const secret = mailer ? await tokenSecret(config, store) : '';
   let mailed = 0;
+  let blocked = 0;
   async function created(a: NewAccount) {
     if (!mailer) return;
+    // A blocked account could not sign in with it: no invitation (reset-password, once unblocked).
+    if (a.blocked) {
+      blocked++;
+      return;
+    }
     const token = newToken();
     const now = Date.now();
     await store.createEmailToken({
@@ -88,6 +97,11 @@ export async function importRtdb(db: Db, config: Config, opts: ImportOptions, ou
     const url = `${config.publicUrl}${EMAIL_LINK_PATHS.reset}?token=${token}`;
     mailer.send(setPasswordMail(a.email, a.name, a.username, url, SET_PASSWORD_DAYS));
     mailed++;
+    // At most MAIL_BATCH on their way at once (each is an SMTP connection).
+    if (mailed % MAIL_BATCH === 0) {
+      await mailer.drain();
+      mailer = quietMailer(config, out);
+    }
   }
   const importer = new RtdbImporter(importStore, { progress: (l) => out.error(l), created });
   let fatal: string | null = null;
@@ -112,6 +126,7 @@ export async function importRtdb(db: Db, config: Config, opts: ImportOptions, ou
     const where =
       mailer.mode === 'smtp' ? 'sent' : `saved to ${path.join(config.dataDir, 'outbox')} (no SMTP_URL): send them on`;
     out.log(`  "Set your password" e-mails: ${n(mailed)} ${where}; their links work for ${SET_PASSWORD_DAYS} days`);
+    if (blocked) out.log(`  ${n(blocked)} blocked account(s) were not e-mailed (unblock, then use reset-password)`);
   } else if (c.users) {
     out.log(
       `  --no-email: no e-mail sent. The new accounts have no password yet: give each one with \`npm run admin -- reset-password EMAIL\`.`,

@@ -9,10 +9,9 @@
  * import_ids, so a second run skips what the first made. Nothing of a record the import
  * cannot use is guessed: it is skipped, with the reason, in the report.
  */
-import { hashSecret, NO_PASSWORD } from '../auth/passwords.ts';
+import { hashSecret } from '../auth/passwords.ts';
 import { newId, newTimeOrderedId } from '../storage/ids.ts';
 import type { RtdbImportStore, SummaryRow } from '../storage/rtdb-import-store.ts';
-import { bit, messageRows, parseMessages, summaryRow } from './rtdb-chat.ts';
 import {
   type Entry,
   helpLinkSchema,
@@ -28,6 +27,7 @@ import {
   TOP_KEYS,
   why,
 } from './rtdb-export.ts';
+import { accountRow, bit, messageRows, parseMessages, summaryRow } from './rtdb-rows.ts';
 
 export interface ImportCounts {
   users: number;
@@ -49,6 +49,7 @@ export interface NewAccount {
   email: string;
   name: string;
   username: string;
+  blocked: boolean;
 }
 
 export interface ImportHooks {
@@ -151,53 +152,27 @@ export class RtdbImporter {
         path,
         `a Parley account already has this ${taken === 'username' ? 'username' : 'e-mail address'}`,
       );
-    let pinHash: string | null = null;
-    if (u.data.pin !== undefined && u.data.pin !== null && u.data.pin !== '') {
-      const pin = pinOf(u.data.pin);
-      if (!pin) this.skip(`${path}/pin`, 'not a 6-digit code: not imported, and chats it locked are imported unlocked');
-      else pinHash = 'hash' in pin ? pin.hash : await hashSecret(pin.plain);
-    }
+    const pinHash = await this.pinHash(`${path}/pin`, u.data.pin);
     const id = newId();
-    const createdAt = u.data.createdAt ?? this.now;
     try {
-      await this.store.createUser(
-        uid,
-        {
-          id,
-          username,
-          username_lower: username.toLowerCase(),
-          name: u.data.name?.trim() || username,
-          email,
-          email_lower: email.toLowerCase(),
-          email_verified: 0,
-          phone: u.data.phone?.trim() ?? '',
-          age: u.data.age ?? 0,
-          profile_pic: u.data.profilePic ?? null,
-          password_hash: NO_PASSWORD,
-          created_at: createdAt,
-          updated_at: u.data.updatedAt,
-          status: 'offline',
-          last_seen: u.data.lastSeen,
-          verified: bit(u.data.verified),
-          blocked: bit(u.data.blocked),
-          pin_hash: pinHash,
-          pin_failures: 0,
-          pin_locked_until: null,
-          update_seq: 0,
-          notifications_seen_at: null,
-          kdf: null,
-          kdf_salt: null,
-          // No legacy password either: prelogin answers as for an unknown login, sign-in fails.
-          auth_version: 1,
-        },
-        this.now,
-      );
+      await this.store.createUser(uid, accountRow(id, u.data, pinHash, this.now), this.now);
     } catch (e) {
       return this.skip(path, `not created: ${e instanceof Error ? e.message : String(e)}`);
     }
     this.users.set(uid, id);
     this.counts.users++;
-    await this.hooks.created({ id, email, name: u.data.name?.trim() || username, username });
+    await this.hooks.created({ id, email, name: u.data.name?.trim() || username, username, blocked: !!u.data.blocked });
+    if (this.counts.users % 1000 === 0)
+      this.hooks.progress(`  ${this.counts.users.toLocaleString('en-US')} accounts...`);
+  }
+
+  /** The PIN as the app stores it (argon2id), or null: none, or not a usable code (reported). */
+  private async pinHash(path: string, pin: unknown): Promise<string | null> {
+    if (pin === undefined || pin === null || pin === '') return null;
+    const p = pinOf(pin);
+    if (p) return 'hash' in p ? p.hash : hashSecret(p.plain);
+    this.skip(path, 'not a 6-digit code: not imported, and chats it locked are imported unlocked');
+    return null;
   }
 
   /** usernames/{name} should name its owner, whose record has that username. */
@@ -232,7 +207,8 @@ export class RtdbImporter {
     const path = `messages/${chatId}`;
     this.chatsSeen.add(chatId);
     const people = chatId.split('_');
-    if (people.length !== 2 || !people[0] || !people[1]) return this.skip(path, 'not two user ids joined by "_"');
+    if (people.length !== 2 || !people[0] || !people[1] || people[0] === people[1])
+      return this.skip(path, 'not two different user ids joined by "_"');
     const [a, b] = people as [string, string];
     const missing = people.find((p) => !this.users.has(p));
     if (missing) return this.skip(path, `user ${missing} was not imported (see users/${missing})`);

@@ -1,13 +1,53 @@
 /**
- * One chat of an export (messages/{chatId}) as Parley rows, for rtdb-importer.ts: its
- * messages in time order as rows from before end-to-end encryption, and a participant's
- * summary showing the newest of them.
+ * Records of an export as Parley rows, for rtdb-importer.ts: an account with no password,
+ * and one chat (messages/{chatId}): its messages in time order as rows from before
+ * end-to-end encryption, and a participant's summary showing the newest of them.
  */
+import type { Insertable } from 'kysely';
+import { NO_PASSWORD } from '../auth/passwords.ts';
 import { newTimeOrderedId } from '../storage/ids.ts';
 import type { MessageRow, SummaryRow } from '../storage/rtdb-import-store.ts';
-import { type SourceMessage, sourceMessageSchema, why } from './rtdb-export.ts';
+import type { UsersTable } from '../storage/schema.ts';
+import { type SourceMessage, type SourceUser, sourceMessageSchema, why } from './rtdb-export.ts';
 
 export const bit = (b: boolean | undefined) => (b ? 1 : 0) as 0 | 1;
+
+/** users/{uid} as an account: offline until they connect, no password, no keys. */
+export function accountRow(
+  id: string,
+  u: SourceUser,
+  pinHash: string | null,
+  now: number,
+): Insertable<UsersTable> & { id: string } {
+  return {
+    id,
+    username: u.username,
+    username_lower: u.username.toLowerCase(),
+    name: u.name?.trim() || u.username,
+    email: u.email,
+    email_lower: u.email.toLowerCase(),
+    email_verified: 0,
+    phone: u.phone?.trim() ?? '',
+    age: u.age ?? 0,
+    profile_pic: u.profilePic ?? null,
+    password_hash: NO_PASSWORD,
+    created_at: u.createdAt ?? now,
+    updated_at: u.updatedAt,
+    status: 'offline',
+    last_seen: u.lastSeen,
+    verified: bit(u.verified),
+    blocked: bit(u.blocked),
+    pin_hash: pinHash,
+    pin_failures: 0,
+    pin_locked_until: null,
+    update_seq: 0,
+    notifications_seen_at: null,
+    kdf: null,
+    kdf_salt: null,
+    // No legacy password either: prelogin answers as for an unknown login, and sign-in fails.
+    auth_version: 1,
+  };
+}
 
 /** The chat's usable messages, oldest first; each one that is not, given to `skip`. */
 export function parseMessages(
@@ -21,6 +61,7 @@ export function parseMessages(
     const m = sourceMessageSchema.safeParse(raw);
     if (!m.success) skip(`${path}/${id}`, why(m.error));
     else if (!people.includes(m.data.senderId)) skip(`${path}/${id}`, 'sender is not in this chat');
+    else if (!m.data.deleted && m.data.text.trim() === '') skip(`${path}/${id}`, 'empty text (the app sends none)');
     else parsed.push({ sourceId: id, m: m.data });
   }
   // The original's push ids sort by time; the timestamp decides, the key breaks ties.
