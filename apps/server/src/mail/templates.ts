@@ -53,7 +53,7 @@ export function resetPasswordMail(to: string, name: string, url: string): Mail {
 
 /** To an account imported from the original app (cli/import-rtdb.ts): its first password, through the reset page. */
 export function setPasswordMail(to: string, name: string, username: string, url: string, days: number): Mail {
-  const moved = `${APP_NAME} has moved to a new server. Your account @${username}, your chats and your contacts came along, but not your password.`;
+  const moved = `Your account @${username} has moved to ${APP_NAME}, with your chats and your contacts, but not your password.`;
   const expiry = `The link works once and expires in ${days} days. After that, use "Forgot password?" on the sign-in page with this address.`;
   const text = `Hi ${name},\n\n${moved} To sign in, choose a password:\n\n${url}\n\n${expiry}\n`;
   return {
