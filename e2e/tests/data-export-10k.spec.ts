@@ -72,6 +72,19 @@ test('a 10,000-message account exports in the browser (printed figure)', async (
   const download = a.waitForEvent('download', { timeout: 120_000 });
   const t0 = Date.now();
   await row.click();
+  // The progress bar's value every second, to see where the time goes.
+  const bar = a.getByRole('progressbar', { name: 'Preparing your data' });
+  let settled = false;
+  void download.finally(() => {
+    settled = true;
+  });
+  const trace: string[] = [];
+  while (!settled) {
+    const v = await bar.getAttribute('aria-valuenow', { timeout: 1000 }).catch(() => null);
+    trace.push(`${Date.now() - t0}ms:${v ?? '-'}`);
+    await a.waitForTimeout(1000);
+  }
+  console.log(`EXPORT_10K progress: ${trace.join(' ')}`);
   const file = await download;
   const path = await file.path();
   const ms = Date.now() - t0;

@@ -143,8 +143,8 @@ export class MessageCrypto {
 
   /**
    * What `r` says, opened now if this tab has not opened it yet, without keeping it (an
-   * export reads every message once): unlike open(), an answer that cannot be checked now
-   * (keys not fetched) is `unverified`, not `opening`.
+   * export reads every message once): unlike open(), one that cannot be checked now (its
+   * keys could not be fetched) throws rather than answering `opening`.
    */
   async read(r: SealedRef): Promise<Shown> {
     if (r.deleted) return DELETED;
@@ -153,7 +153,10 @@ export class MessageCrypto {
     if (r.ct === null) return WITHHELD;
     const hit = this.cache.get(MessageCrypto.key(r));
     if (hit && hit.shown.kind !== 'opening' && (hit.ct === r.ct || hit.ct === null)) return hit.shown;
-    return (await this.decrypt(r, r.ct)) ?? UNVERIFIED;
+    const shown = await this.decrypt(r, r.ct);
+    if (shown === null)
+      throw new Error("Your messages' keys could not be fetched. Check your connection and try again.");
+    return shown;
   }
 
   /** The text of `r` if this tab has it open already, else null (to copy, or to edit). */

@@ -28,6 +28,10 @@ interface ChatState {
   /** Envelopes (by signature) for which the creator's keys were fetched again once. */
   recheckedFor: Set<string>;
   fetched: Promise<void> | null;
+  /** The envelopes' fetch under way, which callers that lack an epoch wait for rather than start another. */
+  inflight: Promise<void> | null;
+  /** Envelopes being opened (by signature): concurrent callers share one open. */
+  opening: Map<string, Promise<CryptoKey | null>>;
 }
 
 /** A key to seal a new message under, and the envelope to send with it when it is new. */
@@ -111,7 +115,15 @@ export class ChatKeys {
   private state(chatId: string): ChatState {
     let s = this.chats.get(chatId);
     if (!s) {
-      s = { envelopes: [], opened: new Map(), made: new Map(), recheckedFor: new Set(), fetched: null };
+      s = {
+        envelopes: [],
+        opened: new Map(),
+        made: new Map(),
+        recheckedFor: new Set(),
+        fetched: null,
+        inflight: null,
+        opening: new Map(),
+      };
       this.chats.set(chatId, s);
     }
     return s;
@@ -125,9 +137,16 @@ export class ChatKeys {
         s.envelopes = r.chatKeys;
       });
       s.fetched = fetched;
-      fetched.catch(() => {
-        if (s.fetched === fetched) s.fetched = null;
-      });
+      s.inflight = fetched;
+      fetched.then(
+        () => {
+          if (s.inflight === fetched) s.inflight = null;
+        },
+        () => {
+          if (s.fetched === fetched) s.fetched = null;
+          if (s.inflight === fetched) s.inflight = null;
+        },
+      );
     }
     return s.fetched as Promise<void>;
   }
@@ -150,7 +169,22 @@ export class ChatKeys {
     ];
   }
 
-  private async open(s: ChatState, envelope: ChatKeyEnvelope): Promise<CryptoKey | null> {
+  /** The key of `envelope`, opened once however many ask for it at the same time (a page of history, an export). */
+  private open(s: ChatState, envelope: ChatKeyEnvelope): Promise<CryptoKey | null> {
+    const cached = s.opened.get(envelope.epoch);
+    if (cached) return Promise.resolve(cached);
+    let p = s.opening.get(envelope.sig);
+    if (!p) {
+      const opening = this.openOnce(s, envelope).finally(() => {
+        if (s.opening.get(envelope.sig) === opening) s.opening.delete(envelope.sig);
+      });
+      s.opening.set(envelope.sig, opening);
+      p = opening;
+    }
+    return p;
+  }
+
+  private async openOnce(s: ChatState, envelope: ChatKeyEnvelope): Promise<CryptoKey | null> {
     const cached = s.opened.get(envelope.epoch);
     if (cached) return cached;
     const made = s.made.get(envelope.sig);
@@ -202,7 +236,10 @@ export class ChatKeys {
   /** The chat's key of `epoch` (fetched when unknown), or null when it cannot be opened here. */
   async keyFor(chatId: string, epoch: number): Promise<CryptoKey | null> {
     const s = this.state(chatId);
-    if (!s.envelopes.some((e) => e.epoch === epoch)) await this.envelopes(chatId, s.fetched !== null);
+    const has = () => s.envelopes.some((e) => e.epoch === epoch);
+    // A fetch under way may bring it: wait for that one before asking again.
+    if (!has() && s.inflight) await s.inflight.catch(() => {});
+    if (!has()) await this.envelopes(chatId, s.fetched !== null);
     const envelope = s.envelopes.find((e) => e.epoch === epoch);
     return envelope ? this.open(s, envelope) : null;
   }
