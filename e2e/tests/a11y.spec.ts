@@ -186,6 +186,8 @@ test('signed in: every screen of a user with chats, and of one without', async (
       },
     },
     screen('/contacts', '/contacts', 'Contacts', async (page) => {
+      // The shared server holds every test's users: filter so Bob is in the virtual window.
+      await page.getByRole('searchbox', { name: 'Search by username' }).fill(bob.user.username);
       await expect(page.getByText(bob.handle, { exact: true })).toBeVisible();
     }),
     screen('/notifications', '/notifications', 'Notifications', async (page) => {
