@@ -196,8 +196,13 @@ test('the export of a seeded account: its JSON is what the screens show, its HTM
   }
   await viewer.goto(`file://${path.join(dir, 'index.html')}`);
   await expect(viewer.getByRole('link', { name: bob.user.name })).toBeVisible();
-  await viewer.setViewportSize({ width: 390, height: 844 });
-  await shot(viewer, 'export-index-light');
+  for (const scheme of ['light', 'dark'] as const) {
+    await viewer.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 390]) {
+      await viewer.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await shot(viewer, `export-index-${scheme}`);
+    }
+  }
 });
 
 test('a refused export says why, and the row can be tried again', async ({ people }) => {

@@ -26,6 +26,7 @@ const STYLE = `
 body{margin:0;background:var(--bg);color:var(--text);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 header{position:sticky;top:0;background:var(--card);border-bottom:1px solid var(--line);padding:12px 16px}
 header h1{margin:0;font-size:18px}
+header nav{font-size:13px;margin-bottom:2px}
 header p{margin:2px 0 0;color:var(--muted);font-size:13px}
 main{max-width:760px;margin:0 auto;padding:12px 12px 32px}
 ol{list-style:none;margin:0;padding:0}
@@ -44,6 +45,10 @@ a{color:inherit}
 .notice .text{font-style:italic;opacity:.8}
 .meta{display:block;text-align:right;font-size:11px;opacity:.75;margin-top:2px}
 .empty{color:var(--muted);text-align:center;margin:32px 0}
+.row{display:flex;flex-wrap:wrap;gap:2px 12px;justify-content:space-between;align-items:baseline;background:var(--card);
+border:1px solid var(--line);border-radius:12px;padding:10px 14px;margin:6px 0}
+.row a{font-weight:600}
+.row span{color:var(--muted);font-size:13px}
 `;
 
 function page(title: string, header: string, body: string): string {
@@ -113,7 +118,9 @@ export function conversationHtml(archive: Archive, c: ArchiveChat): string {
     ...(c.locked ? ['locked'] : []),
     `exported by @${archive.user.username} on ${exported}`,
   ].filter((f) => f !== '');
-  const header = `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(facts.join(' · '))}</p>`;
+  const header = `<nav><a href="../index.html">All conversations</a></nav><h1>${escapeHtml(title)}</h1><p>${escapeHtml(
+    facts.join(' · '),
+  )}</p>`;
   const body =
     c.messages.length === 0 ? '<p class="empty">No messages</p>' : `<ol>\n${rows(c, archive.exportedAt)}\n</ol>`;
   return page(`${title} · Parley`, header, body);
@@ -124,10 +131,16 @@ export function indexHtml(archive: Archive, files: Map<ArchiveChat, string>): st
   const items = archive.chats
     .map((c) => {
       const file = files.get(c) as string;
-      const note = [`${c.messages.length} messages`, ...(c.archived ? ['archived'] : [])].join(' · ');
-      return `<li class="msg"><div class="bubble"><p class="text"><a href="${escapeHtml(file)}">${escapeHtml(
-        chatTitle(c),
-      )}</a></p><span class="meta">${escapeHtml(note)}</span></div></li>`;
+      const n = c.messages.length;
+      const note = [
+        ...(c.peer ? [`@${c.peer.username}`] : []),
+        `${n} message${n === 1 ? '' : 's'}`,
+        ...(c.archived ? ['archived'] : []),
+        ...(c.locked ? ['locked'] : []),
+      ].join(' · ');
+      return `<li class="row"><a href="${escapeHtml(file)}">${escapeHtml(chatTitle(c))}</a><span>${escapeHtml(
+        note,
+      )}</span></li>`;
     })
     .join('\n');
   const header = `<h1>Parley export of @${escapeHtml(archive.user.username)}</h1><p>${escapeHtml(
