@@ -163,6 +163,8 @@ test.describe('archived chats', () => {
 test('screenshots of /archive and /locked (items, empty, gate, lock-out) without horizontal scroll', async ({
   people,
 }) => {
+  // Four people and ten screenshots, each at two window sizes.
+  test.setTimeout(90_000);
   const alice = await people.person('alice');
   const bob = await people.person('bob');
   const carol = await people.person('carol');
@@ -228,6 +230,8 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
 });
 
 test('/home with the Archived and Locked shortcuts and the bell count, at both sizes', async ({ people }) => {
+  // Five people, a PIN, a privacy change and a request before the shots.
+  test.setTimeout(90_000);
   const alice = await people.person('alice');
   const bob = await people.person('bob');
   const carol = await people.person('carol');
