@@ -48,6 +48,7 @@ async function openShared(
   log: FastifyBaseLogger,
   db: Db,
   stores: { store: Store; social: SocialStore },
+  metrics: Metrics,
   presenceOpts?: RedisPresenceOptions,
 ): Promise<Shared> {
   const rl = config.rateLimits;
@@ -66,7 +67,9 @@ async function openShared(
   }
   // Several: Redis pub/sub between them, presence counted in Redis with dead processes
   // swept, and every count shared.
-  const hub = await createRedisHub(config.redisUrl, config.redisPrefix, log);
+  const hub = await createRedisHub(config.redisUrl, config.redisPrefix, log, (ms) =>
+    metrics.updateLagSeconds.observe(ms / 1000),
+  );
   const limits = new RedisLimits(hub.redis, config.redisPrefix);
   const counter = new RedisPresenceCounter(hub.redis, hub.origin, log, {
     namespace: config.redisPrefix,
@@ -114,7 +117,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
         : { onCommit },
   );
   const social = new SocialStore(db.kysely);
-  const shared = await openShared(config, log, db, { store, social }, opts.presence);
+  const shared = await openShared(config, log, db, { store, social }, metrics, opts.presence);
   shared.hub.onResync(() => metrics.redisReconnects.inc());
   const pushes = new PushStore(db.kysely);
   // Without VAPID keys in the environment, the first process makes them and all share them.

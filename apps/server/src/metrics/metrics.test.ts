@@ -5,28 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { METRICS_TEST_TOKEN, sample, scrape as scrapeServer } from '../test/metrics-scrape.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
-const TOKEN = 'scrape-me-0123456789';
+const TOKEN = METRICS_TEST_TOKEN;
 let t: TestServer;
+const scrape = (token?: string) => scrapeServer(t, token);
 
 beforeAll(async () => {
   t = await startTestServer({ config: { rateLimits: LOOSE_LIMITS }, env: { METRICS_TOKEN: TOKEN } });
 });
+
 afterAll(async () => {
   await t?.close();
 });
-
-async function scrape(token = TOKEN): Promise<{ status: number; text: string; type: string | null }> {
-  const res = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') };
-}
-
-/** A sample's value ('name{labels} value'), or null. */
-function sample(text: string, name: string): number | null {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : null;
-}
 
 describe('/metrics', () => {
   it('is not served without METRICS_TOKEN', async () => {
@@ -69,6 +61,8 @@ describe('/metrics', () => {
     expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(after).toContain('nodejs_eventloop_lag_seconds');
     expect(after).toContain('# TYPE parley_redis_reconnects_total counter');
+    expect(after).toContain('# TYPE parley_update_lag_seconds histogram');
+    expect(after).toContain('# TYPE parley_update_catchup_entries_total counter');
     // The text of a message is nowhere in it.
     expect(after).not.toContain('hello');
 

@@ -32,6 +32,17 @@ export class Metrics {
     help: "Update-log entries published to their users' sockets",
     registers: [this.registry],
   });
+  readonly updateLagSeconds = new Histogram({
+    name: 'parley_update_lag_seconds',
+    help: "An update-log entry's way from its commit on another process to this one, through Redis (clocks of different machines must agree)",
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly updateCatchUp = new Counter({
+    name: 'parley_update_catchup_entries_total',
+    help: 'Update-log entries sockets read from the database because pub/sub lost or reordered them',
+    registers: [this.registry],
+  });
   readonly redisReconnects = new Counter({
     name: 'parley_redis_reconnects_total',
     help: 'Times a Redis connection came back after it was lost',

@@ -38,16 +38,24 @@ async function connectPair(url: string, origin: string, log: FastifyBaseLogger) 
  * Messages from other processes go to this process's listeners (its own were delivered
  * locally already). ioredis re-subscribes after a reconnection; what was published
  * meanwhile is lost, so every socket catches up from the database (RESYNC).
+ *
+ * A message is `origin time\n` then its JSON: the publishing process and when it
+ * published (ms since the epoch), so a user's update tells how long it took to arrive.
  */
 function routeMessages(
   sub: Redis,
   names: { prefix: string; user: string; all: string; control: string },
   emitter: EventEmitter,
   log: FastifyBaseLogger,
+  onArrival: ((ms: number) => void) | undefined,
 ): void {
   sub.on('message', (channel: string, message: string) => {
     if (message.startsWith(names.prefix)) return; // our own, delivered locally already
     const nl = message.indexOf('\n');
+    if (onArrival && channel.startsWith(names.user)) {
+      const sentAt = Number(message.slice(message.indexOf(' ') + 1, nl));
+      if (sentAt > 0) onArrival(Math.max(0, Date.now() - sentAt));
+    }
     let payload: unknown;
     try {
       payload = JSON.parse(message.slice(nl + 1));
@@ -69,7 +77,13 @@ function routeMessages(
   });
 }
 
-export async function createRedisHub(url: string, namespace: string, log: FastifyBaseLogger): Promise<RedisHub> {
+export async function createRedisHub(
+  url: string,
+  namespace: string,
+  log: FastifyBaseLogger,
+  /** Each user frame from another process: ms from its publication to its arrival here. */
+  onArrival?: (ms: number) => void,
+): Promise<RedisHub> {
   const USER_PREFIX = `${namespace}:u:`;
   const ALL_CHANNEL = `${namespace}:all`;
   const CONTROL_CHANNEL = `${namespace}:ctl`;
@@ -77,15 +91,21 @@ export async function createRedisHub(url: string, namespace: string, log: Fastif
   const { pub, sub } = await connectPair(url, origin, log);
 
   const { emitter, on } = localEmitter();
-  const prefix = `${origin}\n`;
+  const prefix = `${origin} `;
   /** Local listeners per user and the SUBSCRIBE that serves them. */
   const channels = new Map<string, { count: number; ready: Promise<unknown> }>();
 
-  routeMessages(sub, { prefix, user: USER_PREFIX, all: ALL_CHANNEL, control: CONTROL_CHANNEL }, emitter, log);
+  routeMessages(
+    sub,
+    { prefix, user: USER_PREFIX, all: ALL_CHANNEL, control: CONTROL_CHANNEL },
+    emitter,
+    log,
+    onArrival,
+  );
   await sub.subscribe(ALL_CHANNEL, CONTROL_CHANNEL);
 
   const send = (channel: string, payload: unknown) => {
-    pub.publish(channel, prefix + JSON.stringify(payload)).catch((err: unknown) => {
+    pub.publish(channel, `${prefix}${Date.now()}\n${JSON.stringify(payload)}`).catch((err: unknown) => {
       log.warn({ err, channel }, 'redis publish failed');
     });
   };

@@ -18,6 +18,7 @@ import {
   type TestServer,
   useTestServer,
 } from '../test/harness.ts';
+import { METRICS_TEST_TOKEN, sample, scrape } from '../test/metrics-scrape.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
 if (SCALE_OUT_SKIP) console.warn(`scale-out.test.ts skipped: ${SCALE_OUT_SKIP}`);
@@ -36,7 +37,10 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
   beforeAll(async () => {
     // No SESSION_SECRET: each server has its own data dir, so they must agree on the
     // secret through the database.
-    ({ a, b, close } = await startServerPair('scale', { config: { rateLimits: LOOSE_LIMITS } }));
+    ({ a, b, close } = await startServerPair('scale', {
+      config: { rateLimits: LOOSE_LIMITS },
+      env: { METRICS_TOKEN: METRICS_TEST_TOKEN },
+    }));
   });
   afterAll(async () => {
     await close?.();
@@ -75,6 +79,8 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
       .flatMap((u) => (u.update.kind === 'message' && sent.includes(u.update.message.id) ? [u.update.message] : []));
     expect(burst.map((x) => x.id)).toEqual(sent);
     expect(await Promise.all(burst.map((x) => bobWs.textOf(x)))).toEqual(texts);
+    // Bob's server timed each of Alice's updates on its way through Redis.
+    expect(sample((await scrape(a)).text, 'parley_update_lag_seconds_count')).toBeGreaterThanOrEqual(texts.length);
     const seqs = bobWs.updates().map((u) => u.seq);
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
@@ -146,7 +152,7 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
 });
 
 describe('gap in the update log', () => {
-  const t = useTestServer({ config: { rateLimits: LOOSE_LIMITS } });
+  const t = useTestServer({ config: { rateLimits: LOOSE_LIMITS }, env: { METRICS_TOKEN: METRICS_TEST_TOKEN } });
 
   it('a socket handed an update beyond a gap sends the missing ones first, in order, once', async () => {
     const alice = await signUp(t);
@@ -166,6 +172,8 @@ describe('gap in the update log', () => {
     const seqs = ws.updates().map((u) => u.seq);
     const start = ws.welcome?.seq ?? 0;
     expect(seqs).toEqual([start + 1, start + 2, start + 3]);
+    // All three were read from the database (the published one was held back meanwhile).
+    expect(sample((await scrape(t)).text, 'parley_update_catchup_entries_total')).toBe(3);
     // The late ones arriving now change nothing.
     realtime.publish(last);
     await ws.request('chats');

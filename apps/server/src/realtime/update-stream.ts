@@ -77,7 +77,13 @@ export abstract class UpdateStream {
         return;
       }
       if (this.phase() !== 'send') return;
-      for (const u of backlog) if (u.seq > this.lastSentSeq) this.sendLogged(u.seq, u.update);
+      let filled = 0;
+      for (const u of backlog) {
+        if (u.seq <= this.lastSentSeq) continue;
+        this.sendLogged(u.seq, u.update);
+        filled += 1;
+      }
+      this.deps.metrics.updateCatchUp.inc(filled);
     } catch (err) {
       this.log.warn({ err }, 'update catch-up failed');
     } finally {
