@@ -143,8 +143,14 @@ async function aliceWithEverything(people: {
   return { alice, bob, carol, dave, eve };
 }
 
-test('signed in: every screen of a user with chats, and of one without', async ({ people }) => {
-  test.setTimeout(420_000);
+/**
+ * Alice's screens, in two halves so each fits a test's time and the two run side by side:
+ * her chats and conversations, then the screens around them.
+ */
+test('signed in: the chat screens of a user with chats (list, conversation, menus, archive, locked, a request)', async ({
+  people,
+}) => {
+  test.setTimeout(300_000);
   const { alice, bob, carol, dave, eve } = await aliceWithEverything(people);
   const chat: Screen = {
     name: '/chat/:id',
@@ -185,27 +191,6 @@ test('signed in: every screen of a user with chats, and of one without', async (
         await expect(page.getByRole('dialog', { name: 'Message info' })).toBeVisible();
       },
     },
-    screen('/contacts', '/contacts', 'Contacts', async (page) => {
-      // The shared server holds every test's users: filter so Bob is in the virtual window.
-      await page.getByRole('searchbox', { name: 'Search by username' }).fill(bob.user.username);
-      await expect(page.getByText(bob.handle, { exact: true })).toBeVisible();
-    }),
-    screen('/notifications', '/notifications', 'Notifications', async (page) => {
-      await expect(page.getByRole('button', { name: 'Accept' })).toBeVisible();
-    }),
-    screen('/settings', '/settings', 'Settings'),
-    screen('/profile', '/profile', 'Profile'),
-    screen('/account', '/account', 'Account'),
-    {
-      name: '/account delete dialog',
-      async open(page) {
-        await screen('', '/account', 'Account').open(page);
-        await page.getByRole('button', { name: 'Delete Account' }).click();
-        await expect(page.getByRole('alertdialog').or(page.getByRole('dialog'))).toBeVisible();
-      },
-    },
-    screen('/privacy-settings', '/privacy-settings', 'Privacy Settings'),
-    screen('/about', '/about', 'About'),
     screen('/archive', '/archive', 'Archived', async (page) => {
       await expect(archivedRow(page, carol.handle)).toBeVisible();
     }),
@@ -229,6 +214,34 @@ test('signed in: every screen of a user with chats, and of one without', async (
         await expect(page.getByRole('region', { name: 'Message request' })).toBeVisible();
       },
     },
+  ]);
+});
+
+test('signed in: contacts, notifications, settings and their screens; a user without chats', async ({ people }) => {
+  test.setTimeout(300_000);
+  const { alice, bob } = await aliceWithEverything(people);
+  await expectAccessible(alice.page, [
+    screen('/contacts', '/contacts', 'Contacts', async (page) => {
+      // The shared server holds every test's users: filter so Bob is in the virtual window.
+      await page.getByRole('searchbox', { name: 'Search by username' }).fill(bob.user.username);
+      await expect(page.getByText(bob.handle, { exact: true })).toBeVisible();
+    }),
+    screen('/notifications', '/notifications', 'Notifications', async (page) => {
+      await expect(page.getByRole('button', { name: 'Accept' })).toBeVisible();
+    }),
+    screen('/settings', '/settings', 'Settings'),
+    screen('/profile', '/profile', 'Profile'),
+    screen('/account', '/account', 'Account'),
+    {
+      name: '/account delete dialog',
+      async open(page) {
+        await screen('', '/account', 'Account').open(page);
+        await page.getByRole('button', { name: 'Delete Account' }).click();
+        await expect(page.getByRole('alertdialog').or(page.getByRole('dialog'))).toBeVisible();
+      },
+    },
+    screen('/privacy-settings', '/privacy-settings', 'Privacy Settings'),
+    screen('/about', '/about', 'About'),
   ]);
   // A user with no chats at all.
   const empty = await people.person('empty');

@@ -67,7 +67,10 @@ test('a 100,000-message chat opens at the newest message and pages older history
   await signInViaApi(page, alice.email, alice.password);
 
   await page.goto(`/chat/${bobUser.id}`);
-  const newest = page.getByText(`history message ${TOTAL - 1}`, { exact: true });
+  // In the conversation (beside it, the chat list previews the same text).
+  const newest = page
+    .getByRole('list', { name: 'Messages' })
+    .getByText(`history message ${TOTAL - 1}`, { exact: true });
   await expect(newest).toBeVisible();
   // Virtualised: a window of rows, not 100,000.
   const rendered = await page.locator('[data-message-id]').count();
