@@ -150,7 +150,7 @@ async function aliceWithEverything(people: {
 test('signed in: the chat screens of a user with chats (list, conversation, menus, archive, locked, a request)', async ({
   people,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
   const { alice, bob, carol, dave, eve } = await aliceWithEverything(people);
   const chat: Screen = {
     name: '/chat/:id',
@@ -218,7 +218,7 @@ test('signed in: the chat screens of a user with chats (list, conversation, menu
 });
 
 test('signed in: contacts, notifications, settings and their screens; a user without chats', async ({ people }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
   const { alice, bob } = await aliceWithEverything(people);
   await expectAccessible(alice.page, [
     screen('/contacts', '/contacts', 'Contacts', async (page) => {
