@@ -285,9 +285,12 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
       await page.emulateMedia({ colorScheme: scheme });
       await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
       await page.keyboard.press('Control+k');
-      // On a wide window the search stayed open with the last query: typed over.
-      await page.keyboard.press('Control+a');
+      // On a wide window the search stayed open with the last query: Ctrl+K selected it,
+      // so typing replaces it.
       await page.keyboard.type(bob.user.username.slice(0, 6));
+      await expect(page.getByRole('searchbox', { name: 'Search by username' })).toHaveValue(
+        bob.user.username.slice(0, 6),
+      );
       await page.keyboard.press('ArrowDown');
       await expectFocus(page, { tag: 'a', href: `/chat/${bob.id}` });
       const ring = await ringContrast(page);

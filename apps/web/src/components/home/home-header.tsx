@@ -68,13 +68,16 @@ export function HomeHeader(props: {
   const navigate = useNavigate();
   const { archivedCount, unreadNotifications, searchOpen } = props;
   const { openSearch } = props;
-  // Ctrl/Cmd+K (keyboard-host.tsx): open the search, or focus it when it is open.
+  // Ctrl/Cmd+K (keyboard-host.tsx): open the search, or focus it when it is open, its last
+  // query selected so what is typed next replaces it (as a browser's address bar does).
   const searchButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const take = () => {
       if (!takeSearchRequest()) return;
       openSearch();
-      document.getElementById('chat-search')?.querySelector('input')?.focus();
+      const input = document.getElementById('chat-search')?.querySelector('input');
+      input?.focus();
+      input?.select();
     };
     take();
     return onSearchRequest(take);
