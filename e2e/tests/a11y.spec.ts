@@ -108,7 +108,7 @@ test('signed out: the splash', async ({ page }) => {
 });
 
 test('signed out: every screen', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await expectAccessible(page, SIGNED_OUT);
 });
 
@@ -150,7 +150,7 @@ async function aliceWithEverything(people: {
 test('signed in: the chat screens of a user with chats (list, conversation, menus, archive, locked, a request)', async ({
   people,
 }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(600_000);
   const { alice, bob, carol, dave, eve } = await aliceWithEverything(people);
   const chat: Screen = {
     name: '/chat/:id',
@@ -218,7 +218,7 @@ test('signed in: the chat screens of a user with chats (list, conversation, menu
 });
 
 test('signed in: contacts, notifications, settings and their screens; a user without chats', async ({ people }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(600_000);
   const { alice, bob } = await aliceWithEverything(people);
   await expectAccessible(alice.page, [
     screen('/contacts', '/contacts', 'Contacts', async (page) => {
@@ -255,7 +255,7 @@ test('signed in: contacts, notifications, settings and their screens; a user wit
 adminTest(
   'the administrator: every tab of /admin, and a broadcast with media on /notifications',
   async ({ adminPerson, world, server }) => {
-    adminTest.setTimeout(300_000);
+    adminTest.setTimeout(600_000);
     const tag = runTag();
     const reader = await world.person('reader');
     await routeMedia(reader.context);

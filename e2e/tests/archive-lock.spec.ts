@@ -164,7 +164,7 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
   people,
 }) => {
   // Four people and ten screenshots, each at two window sizes.
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const alice = await people.person('alice');
   const bob = await people.person('bob');
   const carol = await people.person('carol');
@@ -231,7 +231,7 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
 
 test('/home with the Archived and Locked shortcuts and the bell count, at both sizes', async ({ people }) => {
   // Five people, a PIN, a privacy change and a request before the shots.
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const alice = await people.person('alice');
   const bob = await people.person('bob');
   const carol = await people.person('carol');

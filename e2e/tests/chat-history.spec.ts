@@ -58,7 +58,7 @@ test('a 100,000-message chat opens at the newest message and pages older history
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const alice = makeUser('hist');
   const bob = makeUser('histb');
   const aliceUser = await createUserViaApi(request, alice);

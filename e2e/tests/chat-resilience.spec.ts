@@ -103,7 +103,7 @@ test.describe('resilience', () => {
   });
 
   test('a server restart mid-conversation loses and duplicates nothing', async ({ people }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-restart-'));
     const baseURL = `http://127.0.0.1:${port}`;

@@ -21,7 +21,7 @@ import {
 import { scrollWidth } from './screen-helpers.ts';
 
 test('chat screens with conversations, at both sizes', async ({ people }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const tag = runTag();
   const alice = await people.person('alice', { username: `alice_${tag}` });
   const bob = await people.person('bob', { username: `bob_${tag}` });

@@ -127,7 +127,7 @@ test.describe('contact panel', () => {
   });
 
   test('axe finds nothing in it; screenshots light and dark at 1280 and 390', async ({ people }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const alice = await people.person('alice');
     const bob = await people.person('bob');
     await write(bob, alice, 'Screenshot time');

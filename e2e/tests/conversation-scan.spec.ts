@@ -68,7 +68,7 @@ const UNREAD = 24;
 test('day lines, groups, the unread line the chat opens at, and jumping to the latest with a count', async ({
   people,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
   const a = alice.page;
   const b = bob.page;

@@ -132,7 +132,7 @@ test('the signed-out screens in dark: readable, at both sizes', async ({ page })
 });
 
 test('the signed-in screens in dark: readable, at both sizes', async ({ people }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const alice = await people.person('alice');
   const bob = await people.person('bob');
   const a = alice.page;

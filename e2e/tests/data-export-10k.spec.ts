@@ -18,7 +18,7 @@ const TOTAL = 10_000;
 
 test('a 10,000-message account exports in the browser (printed figure)', async ({ people }) => {
   test.skip(!process.env.EXPORT_10K, 'a measurement: run with EXPORT_10K=1');
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const alice = await people.person('x10a');
 
   // Bob, with his keys in this process, writes the first message over the socket.

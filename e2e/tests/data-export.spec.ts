@@ -29,7 +29,7 @@ function downloadRow(page: Page) {
 test('the export of a seeded account: its JSON is what the screens show, its HTML page reads in light and dark', async ({
   people,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const alice = await people.person('xpa');
   const bob = await people.person('xpb');
   const carol = await people.person('xpc');

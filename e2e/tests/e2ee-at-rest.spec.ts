@@ -72,7 +72,7 @@ test.describe('no message text at rest', () => {
   test('SQLite: the database, WAL, mail outbox, server log and every browser hold ciphertext only', async ({
     people,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const server = await startPrivateServer({ logLevel: LOG_LEVEL });
     try {
       const [alice, bob, carol] = await threePeople(people, [server.baseURL, server.baseURL, server.baseURL]);
@@ -91,7 +91,7 @@ test.describe('no message text at rest', () => {
 
   test('the web app built with the test-only null cipher: the same scan finds the canaries', async ({ people }) => {
     // The extra build (about 2 s alone, up to 30 s beside a busy worker), then the same scenario (up to 90 s).
-    test.setTimeout(30_000 + 90_000);
+    test.setTimeout(2 * (30_000 + 90_000));
     const normal = scripts(SUITE_DIST);
     expect(normal, 'the suite’s web build is built').toContain('parley/msg/v1');
     // A normal build has no trace of the switch: neither its name nor the code behind it.
@@ -226,7 +226,7 @@ test.describe('no message text at rest, PostgreSQL and Redis', () => {
   test('two processes: a pg_dump, what crossed Redis and stays in it, and both logs hold ciphertext only', async ({
     people,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const tag = `${process.pid}_${test.info().workerIndex}_${Date.now().toString(36)}`;
     const schema = `e2e_at_rest_${tag}`;
     const prefix = `e2e_at_rest_${tag}`;

@@ -57,7 +57,7 @@ function sealedOf(ids: string[]): Record<string, number> {
 
 test.describe('messages from before end-to-end encryption', () => {
   test('show under a divider, and each sender re-encrypts their own in the background', async ({ people }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await openChat(alice.page, bob);
     await send(alice.page, 'sealed after the upgrade');

@@ -159,7 +159,7 @@ test.describe('sealed messages', () => {
     people,
   }) => {
     // The 120 sends (about 40 s), then the whole history read three times.
-    test.setTimeout(240_000);
+    test.setTimeout(480_000);
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     const tag = randomUUID().slice(0, 6);
     const texts = Array.from({ length: 120 }, (_, i) => `history ${tag} #${i + 1}`);

@@ -40,7 +40,7 @@ test.describe('a password reset', () => {
     people,
     page,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await conversationWith(alice, bob, ['before reset from alice', 'before reset from bob']);
     // Bob compares the code with Alice and marks her verified.
@@ -108,7 +108,7 @@ test.describe('a password reset', () => {
   });
 
   test('a browser used before the reset brings the old keys back when it signs in again', async ({ people, page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await conversationWith(alice, bob, ['old from alice', 'old from bob']);
 
@@ -143,7 +143,7 @@ test.describe('a password reset', () => {
   });
 
   test('a recovery key made before the reset unlocks the history', async ({ people, page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await conversationWith(alice, bob, ['kept by the key, alice', 'kept by the key, bob']);
     await alice.page.goto('/account');

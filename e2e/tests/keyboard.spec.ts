@@ -78,7 +78,7 @@ test('keyboard only: sign in, Ctrl+K to a chat, send, ↑ to edit, the message m
   page,
   people,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const { alice, bob, carol } = await world(people);
   await keyboardSignIn(page, alice);
   // The new screen's heading has focus, not the page's body.
@@ -215,7 +215,7 @@ test('? lists the shortcuts, outside text fields only, and focus goes back where
 });
 
 test('Page Up and Page Down scroll the conversation while focus stays in the composer', async ({ page, people }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const { alice, bob } = await world(people);
   await keyboardSignIn(page, alice);
   await openChat(page, bob);
@@ -273,7 +273,7 @@ function ringContrast(page: Page): Promise<{ style: string; width: string; ratio
 }
 
 test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', async ({ page, people }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const { alice, bob } = await world(people);
   await keyboardSignIn(page, alice);
   await openChat(page, bob);

@@ -27,7 +27,7 @@ test('a refused message stays as "Not sent": it survives a reload, holds back no
   adminPerson,
   server,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const [bob, carol] = await Promise.all([world.person('bob'), world.person('carol')]);
   const admin = adminPerson.page;
   const tag = runTag();

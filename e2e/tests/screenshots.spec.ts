@@ -60,12 +60,12 @@ function withChat(bob: Person): Screen[] {
 for (const scheme of SCHEMES) {
   test.describe(scheme, () => {
     test('signed out: every screen', async ({ page }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       await shootAll(page, scheme, SIGNED_OUT);
     });
 
     test('signed in: every screen, without chats and with one', async ({ people }) => {
-      test.setTimeout(150_000);
+      test.setTimeout(300_000);
       const [alice, bob] = await Promise.all([people.person('shot'), people.person('bob')]);
       if (!alice || !bob) throw new Error('people');
       await shootAll(alice.page, scheme, SIGNED_IN_EMPTY);
@@ -85,7 +85,7 @@ for (const scheme of SCHEMES) {
 adminTest(
   'the administrator: every tab of /admin, and a broadcast on /notifications',
   async ({ adminPerson, world, server }) => {
-    adminTest.setTimeout(150_000);
+    adminTest.setTimeout(300_000);
     const tag = runTag();
     const reader = await world.person('reader');
     await routeMedia(reader.context);
