@@ -151,8 +151,13 @@ test.describe('touch screens', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await press(cdp, page, held, 700);
-      await expect(messageMenu(page)).toBeVisible();
+      // The two panes settle after the resize: a press aimed while the bubble still moved
+      // lands beside it, so aim again until the menu opens.
+      await expect(held).toBeInViewport();
+      await expect(async () => {
+        if (!(await messageMenu(page).isVisible())) await press(cdp, page, held, 700);
+        await expect(messageMenu(page)).toBeVisible({ timeout: 3000 });
+      }).toPass({ timeout: 30_000 });
       await closeToasts(page);
       await shot(page, `touch-menu-${scheme}`);
       await page.keyboard.press('Escape');
