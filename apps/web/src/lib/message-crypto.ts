@@ -92,7 +92,14 @@ export function refOfRequest(
 export class MessageCrypto {
   private readonly keys: ChatKeys;
   private readonly changed: () => void;
-  /** By chat, message and revision: the ciphertext it was opened from and what it says. */
+  /**
+   * What a message says. Text this tab knows without opening (written here, or from before
+   * encryption) is kept by chat, message and revision, with `ct` null; what was opened is
+   * kept by those and the ciphertext itself. Two views of one revision can hold different
+   * ciphertexts (the chat list's summary and the conversation's row, when the server's
+   * copies disagree): each keeps its own entry, rather than each replacing the other's and
+   * both opening again for ever.
+   */
   private readonly cache = new Map<string, { ct: string | null; shown: Shown }>();
 
   constructor(keys: ChatKeys, changed: () => void) {
@@ -102,6 +109,11 @@ export class MessageCrypto {
 
   private static key(r: SealedRef): string {
     return `${r.chatId}/${r.id}/${r.rev}`;
+  }
+
+  /** The entry of `ct` opened as revision `k` (see `cache`). */
+  private static opened(k: string, ct: string): string {
+    return `${k}\n${ct}`;
   }
 
   /**
@@ -121,14 +133,18 @@ export class MessageCrypto {
       return shown;
     }
     if (r.ct === null) return WITHHELD;
-    if (hit && (hit.ct === r.ct || hit.ct === null)) return hit.shown;
+    if (hit?.ct === null) return hit.shown;
     const ct = r.ct;
-    this.cache.set(k, { ct, shown: OPENING });
+    const ck = MessageCrypto.opened(k, ct);
+    const opened = this.cache.get(ck);
+    if (opened) return opened.shown;
+    this.cache.set(ck, { ct, shown: OPENING });
     void this.decrypt(r, ct).then((shown) => {
-      if (this.cache.get(k)?.ct !== ct) return;
+      // Gone meanwhile: the keys changed (reset), and it opens again when next shown.
+      if (!this.cache.has(ck)) return;
       // Not checked (the keys could not be fetched): tried again next time it is shown.
-      if (shown === null) this.cache.delete(k);
-      else this.cache.set(k, { ct, shown });
+      if (shown === null) this.cache.delete(ck);
+      else this.cache.set(ck, { ct, shown });
       this.changed();
     });
     return OPENING;
@@ -151,8 +167,9 @@ export class MessageCrypto {
     const known = r.localText ?? (r.ct === null ? r.legacyText : null);
     if (known !== null) return { kind: 'text', text: known };
     if (r.ct === null) return WITHHELD;
-    const hit = this.cache.get(MessageCrypto.key(r));
-    if (hit && hit.shown.kind !== 'opening' && (hit.ct === r.ct || hit.ct === null)) return hit.shown;
+    const k = MessageCrypto.key(r);
+    const hit = this.cache.get(k)?.ct === null ? this.cache.get(k) : this.cache.get(MessageCrypto.opened(k, r.ct));
+    if (hit && hit.shown.kind !== 'opening') return hit.shown;
     const shown = await this.decrypt(r, r.ct);
     if (shown === null)
       throw new Error("Your messages' keys could not be fetched. Check your connection and try again.");
