@@ -13,7 +13,7 @@ import {
   type WsErrorCode,
 } from '@app/protocol';
 import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
-import type { Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
+import type { Bool, Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
 
 export type Tx = Transaction<Database> | Kysely<Database>;
 
@@ -65,6 +65,24 @@ export function toPublicUser(
   r: Pick<Selectable<UsersTable>, 'id' | 'username' | 'name' | 'profile_pic' | 'verified'>,
 ): PublicUser {
   return { id: r.id, username: r.username, name: r.name, profilePic: r.profile_pic, verified: r.verified === 1 };
+}
+
+/** The peer of a row left-joined with users (`u_id`: the joined id), or null when they are gone. */
+export function joinedUser(r: {
+  u_id: string | null;
+  username: string | null;
+  name: string | null;
+  profile_pic: string | null;
+  verified: Bool | null;
+}): PublicUser | null {
+  if (!r.u_id || r.username === null || r.name === null || r.verified === null) return null;
+  return toPublicUser({
+    id: r.u_id,
+    username: r.username,
+    name: r.name,
+    profile_pic: r.profile_pic,
+    verified: r.verified,
+  });
 }
 
 export const PUBLIC_COLUMNS = ['id', 'username', 'name', 'profile_pic', 'verified'] as const;

@@ -19,6 +19,7 @@ import { acceptSealedEdit, chatKeysOf } from './chat-keys.ts';
 import {
   appendLog,
   ChatError,
+  joinedUser,
   type LoggedUpdate,
   PUBLIC_COLUMNS,
   parsePayload,
@@ -80,20 +81,7 @@ export class ChatStore {
       .where('c.user_id', '=', userId)
       .orderBy('c.timestamp', 'desc')
       .execute();
-    return rows.map((r) =>
-      toSummary(
-        r,
-        r.u_id && r.username !== null && r.name !== null && r.verified !== null
-          ? toPublicUser({
-              id: r.u_id,
-              username: r.username,
-              name: r.name,
-              profile_pic: r.profile_pic,
-              verified: r.verified,
-            })
-          : null,
-      ),
-    );
+    return rows.map((r) => toSummary(r, joinedUser(r)));
   }
 
   /** A page of the chat, oldest first, ending just before `before` (or at the newest). */

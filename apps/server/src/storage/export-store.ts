@@ -6,7 +6,7 @@
  */
 import type { ChatMessage, PublicUser } from '@app/protocol';
 import type { Kysely } from 'kysely';
-import { toMessage, toPublicUser } from './chat-rows.ts';
+import { joinedUser, toMessage } from './chat-rows.ts';
 import type { Database } from './schema.ts';
 
 export interface ExportContact {
@@ -29,16 +29,7 @@ export async function contactsOf(db: Kysely<Database>, userId: string): Promise<
   return rows.map((r) => ({
     userId: r.other_id,
     since: Number(r.created_at),
-    user:
-      r.u_id && r.username !== null && r.name !== null && r.verified !== null
-        ? toPublicUser({
-            id: r.u_id,
-            username: r.username,
-            name: r.name,
-            profile_pic: r.profile_pic,
-            verified: r.verified,
-          })
-        : null,
+    user: joinedUser(r),
   }));
 }
 
