@@ -15,11 +15,12 @@ import { kdfParams } from '../auth/credentials.ts';
 import { hashSecret } from '../auth/passwords.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { AdminStore } from '../storage/admin-store.ts';
-import { type Db, migrate, openDb } from '../storage/db.ts';
+import { type Db, migrate } from '../storage/db.ts';
 import { KeyStore } from '../storage/key-store.ts';
 import { compact, countPlaintext, type PlaintextCounts, purgePlaintext } from '../storage/plaintext-purge.ts';
 import { Store } from '../storage/store.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
+import { openConfiguredDb } from './config-db.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
 import type { AdminOutput } from './output.ts';
@@ -219,11 +220,7 @@ export async function runAdmin(
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
   const config = loadConfig(env);
-  const db = await openDb({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
-  });
+  const db = await openConfiguredDb(config);
   try {
     await migrate(db);
     if (command.name === 'purge-plaintext') return await purgeCommand(db, command, out);

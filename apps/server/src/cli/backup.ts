@@ -25,7 +25,8 @@ import pg from 'pg';
 import * as tar from 'tar';
 import { type Config, loadConfig } from '../config.ts';
 import { VERSION } from '../http/health.ts';
-import { type Db, openDb, pendingMigrations } from '../storage/db.ts';
+import { type Db, pendingMigrations } from '../storage/db.ts';
+import { openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 
 const FORMAT = 'parley-backup';
@@ -125,14 +126,6 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
   }
 }
 
-function dbOptions(config: Config) {
-  return {
-    dataDir: config.dataDir,
-    databaseUrl: config.databaseUrl,
-    ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
-  };
-}
-
 /** Whether the target database already holds Parley's tables (looked up without creating anything). */
 async function pgHasTables(config: Config): Promise<boolean> {
   const client = new pg.Client({ connectionString: config.databaseUrl ?? '' });
@@ -194,7 +187,7 @@ async function restore(config: Config, file: string, force: boolean, out: AdminO
         copyFileSync(path.join(dir, SECRET_FILE), path.join(config.dataDir, SECRET_FILE));
     }
     // The restored database opens and is complete for this code (a newer backup's is refused).
-    const db = await openDb(dbOptions(config));
+    const db = await openConfiguredDb(config);
     try {
       const pending = await pendingMigrations(db);
       out.log(

@@ -22,9 +22,10 @@ import { hashToken, newToken } from '../auth/tokens.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { setPasswordMail } from '../mail/templates.ts';
-import { type Db, migrate, openDb } from '../storage/db.ts';
+import { type Db, migrate } from '../storage/db.ts';
 import { RtdbImportStore } from '../storage/rtdb-import-store.ts';
 import { Store } from '../storage/store.ts';
+import { openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { type NewAccount, RtdbImporter } from './rtdb-importer.ts';
 
@@ -162,11 +163,7 @@ export async function runImportRtdb(args: string[], env: NodeJS.ProcessEnv, out:
     return 1;
   }
   const config = loadConfig(env);
-  const db = await openDb({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
-  });
+  const db = await openConfiguredDb(config);
   try {
     await migrate(db);
     return await importRtdb(db, config, { file, email: !args.includes('--no-email') }, out);
