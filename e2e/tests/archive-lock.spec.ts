@@ -26,7 +26,7 @@ import {
   test,
   unreadBadge,
 } from './chat-helpers.ts';
-import { scrollWidth } from './screen-helpers.ts';
+import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 test.describe('archived chats', () => {
   test('Archive (⋯ button and right-click) moves chats from /home to /archive, newest first', async ({ people }) => {
@@ -177,7 +177,7 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
   await a.goto('/archive');
   await expect(a.getByText('No archived conversations')).toBeVisible();
   await shotSizes(a, 'archive-empty', async () => {
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
 
   await openHome(a);
@@ -188,19 +188,19 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
   await a.goto('/archive');
   await expect(archivedRows(a)).toHaveCount(2);
   await shotSizes(a, 'archive-list', async () => {
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
 
   await a.goto('/locked');
   await expect(gate(a).heading).toBeVisible();
   await shotSizes(a, 'locked-gate', async () => {
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
 
   await enterLocked(a);
   await expect(a.getByText('No locked chats')).toBeVisible();
   await shotSizes(a, 'locked-empty', async () => {
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
 
   await a.goto('/archive');
@@ -211,7 +211,7 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
   await expect(lockedRows(a)).toHaveCount(2);
   await expect(lockedRow(a, carol.handle)).toContainText('And another');
   await shotSizes(a, 'locked-list', async () => {
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
 
   // The lock-out, on a second account so the first keeps its PIN.
@@ -225,7 +225,7 @@ test('screenshots of /archive and /locked (items, empty, gate, lock-out) without
   }
   await expect(dave.page.getByRole('alert')).toContainText('Too many wrong PINs');
   await shotSizes(dave.page, 'locked-lockout', async () => {
-    expect(await scrollWidth(dave.page)).toBeLessThanOrEqual(dave.page.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(dave.page);
   });
 });
 

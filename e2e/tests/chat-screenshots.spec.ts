@@ -18,7 +18,7 @@ import {
   tick,
   unreadBadge,
 } from './chat-helpers.ts';
-import { scrollWidth } from './screen-helpers.ts';
+import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 test('chat screens with conversations, at both sizes', async ({ people }) => {
   test.setTimeout(180_000);
@@ -62,7 +62,7 @@ test('chat screens with conversations, at both sizes', async ({ people }) => {
 
   await shotSizes(a, 'chat-conversation', async () => {
     await expect(bubble(a, 'Bring an umbrella')).toBeInViewport();
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
   await shotSizes(a, 'chat-menu', async () => {
     await openMessageMenu(a, bubble(a, 'Perfect, see you then'));
@@ -97,7 +97,7 @@ test('chat screens with conversations, at both sizes', async ({ people }) => {
   for (const p of [bob, carol]) await expect(chatRow(a, p.handle).getByRole('img', { name: 'Online' })).toBeVisible();
   await shotSizes(a, 'chat-home', async () => {
     await expect(chatRow(a, carol.handle)).toBeVisible();
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
   await shotSizes(a, 'chat-home-menu', async () => {
     await chatRow(a, bob.handle)
@@ -116,6 +116,6 @@ test('chat screens with conversations, at both sizes', async ({ people }) => {
   await expect(users.filter({ hasText: bob.handle }).getByRole('img', { name: 'Offline' })).toBeVisible();
   await shotSizes(a, 'chat-contacts', async () => {
     await expect(users).toHaveCount(2);
-    expect(await scrollWidth(a)).toBeLessThanOrEqual(a.viewportSize()?.width ?? 0);
+    await expectNoSidewaysScroll(a);
   });
 });

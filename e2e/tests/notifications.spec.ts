@@ -22,6 +22,7 @@ import {
 } from './chat-helpers.ts';
 import { routeMedia } from './media-routes.ts';
 import { sendRequest, setRequireRequest, test } from './private-world.ts';
+import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 /** 'Nov 21, 2026, 3:04 PM' (ICU may put a narrow no-break space before PM). */
 const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
@@ -387,8 +388,7 @@ test('screenshots: a request, an info item and an admin broadcast with image and
   await shotSizes(alice.page, 'notifications-list', async () => {
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
     await expect(items(alice.page).nth(2).frameLocator('iframe').getByText('Video player')).toBeVisible();
-    const width = alice.page.viewportSize()?.width ?? 0;
-    expect(await alice.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await expectNoSidewaysScroll(alice.page);
   });
 });
 

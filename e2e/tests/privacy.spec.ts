@@ -17,7 +17,7 @@ import {
   tick,
   unreadBadge,
 } from './chat-helpers.ts';
-import { scrollWidth } from './screen-helpers.ts';
+import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 const TOGGLES = ['Read Receipts', 'Last Seen', 'Message Requests'] as const;
 type Toggle = (typeof TOGGLES)[number];
@@ -343,7 +343,7 @@ test.describe('chat PIN', () => {
     const page = me.page;
     const noScroll = async () => {
       await page.evaluate(() => window.scrollTo(0, 0));
-      if (page.viewportSize()?.width === 390) expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+      if (page.viewportSize()?.width === 390) await expectNoSidewaysScroll(page);
     };
     await openPrivacy(page);
     await expect(region(page, 'Set PIN')).toBeVisible();

@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { chatRow, test as chatTest, openChat, send, shotSizes } from './chat-helpers.ts';
 import { expect, test } from './fixtures.ts';
-import { scrollWidth, signInNewUser } from './screen-helpers.ts';
+import { expectNoSidewaysScroll, signInNewUser } from './screen-helpers.ts';
 
 /** A 1x1 PNG: what the fake picture host below answers. */
 const PNG = Buffer.from(
@@ -32,7 +32,7 @@ async function servePictures(context: BrowserContext): Promise<void> {
 /** Before a screenshot: the top of the page, and no sideways scrolling on the phone. */
 async function readyForShot(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  if (page.viewportSize()?.width === 390) expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+  if (page.viewportSize()?.width === 390) await expectNoSidewaysScroll(page);
 }
 
 /** The fields, by their labels. */

@@ -3,7 +3,7 @@
  * a fresh signed-in user and the administrator's help link written straight into the server's SQLite file.
  */
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { E2E_DATA_DIR } from '../env.ts';
 import { createUserViaApi, makeUser, type NewUser, signInViaApi } from './fixtures.ts';
@@ -31,7 +31,29 @@ export function setHelpLink(value: string | null): void {
   }
 }
 
-/** True when the page is wider than its viewport (horizontal scrolling). */
-export async function scrollWidth(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth);
+/**
+ * Asserts that the page does not scroll sideways at its viewport width, once layout has
+ * settled after a resize; on failure the message names the elements reaching past the edge.
+ */
+export async function expectNoSidewaysScroll(page: Page, what = 'page'): Promise<void> {
+  const width = page.viewportSize()?.width ?? 0;
+  await expect
+    .poll(
+      () =>
+        page.evaluate((w) => {
+          const sw = document.documentElement.scrollWidth;
+          if (sw <= w) return 'none';
+          const wide = [...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > w + 0.5)
+            .slice(-5)
+            .map((e) => {
+              const r = e.getBoundingClientRect();
+              const cls = typeof e.className === 'string' ? e.className.slice(0, 80) : '';
+              return `<${e.tagName.toLowerCase()} class="${cls}"> ${Math.round(r.left)}..${Math.round(r.right)} "${(e.textContent ?? '').slice(0, 40)}"`;
+            });
+          return `scrollWidth ${sw} > ${w}: ${wide.join(' | ')}`;
+        }, width),
+      { message: `${what}: no sideways scrolling at ${width} px` },
+    )
+    .toBe('none');
 }

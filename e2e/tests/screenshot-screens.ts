@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, shot } from './fixtures.ts';
-import { scrollWidth } from './screen-helpers.ts';
+import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 export type Scheme = 'light' | 'dark';
 export const SCHEMES: Scheme[] = ['light', 'dark'];
@@ -52,7 +52,7 @@ export async function shootAll(page: Page, scheme: Scheme, screens: Screen[]): P
         await page.screenshot({ path: `${SHOTS}/screen-${screen.name}-${scheme}-${viewport.width}.png` });
       } else await shot(page, `screen-${screen.name}-${scheme}`);
       if (viewport.width <= 390) {
-        expect(await scrollWidth(page), `${screen.name}: no horizontal overflow`).toBeLessThanOrEqual(viewport.width);
+        await expectNoSidewaysScroll(page, screen.name);
       }
     }
   }
