@@ -10,8 +10,28 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, Route } from '@playwright/test';
 import { strFromU8, unzipSync } from 'fflate';
-import { archivedRow, openHome, rowMenu, toast, write } from './archive-lock-helpers.ts';
-import { bubble, bubbles, chatRow, expect, openChat, openMessageMenu, setPrivacy, test } from './chat-helpers.ts';
+import {
+  archivedRow,
+  gate,
+  lockFromHome,
+  openHome,
+  PIN,
+  rowMenu,
+  setPin,
+  toast,
+  write,
+} from './archive-lock-helpers.ts';
+import {
+  bubble,
+  bubbles,
+  chatRow,
+  closeToasts,
+  expect,
+  openChat,
+  openMessageMenu,
+  setPrivacy,
+  test,
+} from './chat-helpers.ts';
 import { shot } from './fixtures.ts';
 
 const SCRIPT = '<script>alert(1)</script> is only text';
@@ -228,4 +248,69 @@ test('a refused export says why, and the row can be tried again', async ({ peopl
       await shot(a, `export-settings-failed-${scheme}`);
     }
   }
+});
+
+/** The chats of a downloaded zip, as chats.json has them. */
+async function downloadedChats(
+  page: Page,
+  click: () => Promise<void>,
+): Promise<{ peer: { username: string }; withheld: boolean; messages: { text: string }[] }[]> {
+  const download = page.waitForEvent('download');
+  await click();
+  const zip = unzipSync(readFileSync(await (await download).path()));
+  return JSON.parse(strFromU8(zip['chats.json'] as Uint8Array));
+}
+
+test('a locked chat is left out until the PIN is given, then the row downloads it again with its messages', async ({
+  people,
+}) => {
+  test.setTimeout(240_000);
+  const alice = await people.person('xpl');
+  const bob = await people.person('xpm');
+  const a = alice.page;
+  await write(alice, bob, 'A secret for the locked chat');
+  await setPin(a);
+  await lockFromHome(a, bob);
+
+  await a.goto('/settings');
+  const first = await downloadedChats(a, () => downloadRow(a).click());
+  expect(first).toHaveLength(1);
+  expect(first[0]?.withheld).toBe(true);
+  expect(JSON.stringify(first)).not.toContain('A secret');
+  const notice = a.getByRole('status').filter({ hasText: 'left out' });
+  await expect(notice).toHaveText(/The messages of 1 locked chat were left out: they need your PIN\./);
+  await closeToasts(a);
+
+  // Cancel closes the PIN dialog and keeps the notice; a wrong PIN is refused in it.
+  await notice.getByRole('button', { name: 'Enter PIN and download again' }).click();
+  const dialog = a.getByRole('dialog', { name: 'Include locked chats' });
+  const g = gate(a);
+  await expect(g.input).toBeFocused();
+  await g.cancel.click();
+  await expect(dialog).toHaveCount(0);
+  await expect(notice).toBeVisible();
+  await notice.getByRole('button', { name: 'Enter PIN and download again' }).click();
+  await g.input.fill('000000');
+  await g.unlock.click();
+  await expect(dialog.getByRole('alert')).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await a.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 390]) {
+      await a.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await shot(a, `export-settings-pin-${scheme}`);
+    }
+  }
+  await a.emulateMedia({ colorScheme: 'light' });
+  await a.setViewportSize({ width: 1280, height: 800 });
+
+  // The right PIN: the dialog closes and the download runs again, this time with the messages.
+  const second = await downloadedChats(a, async () => {
+    await g.input.fill(PIN);
+    await g.unlock.click();
+  });
+  await expect(dialog).toHaveCount(0);
+  expect(second[0]?.withheld).toBe(false);
+  expect(second[0]?.messages.map((m) => m.text)).toEqual(['A secret for the locked chat']);
+  await expect(notice).toHaveCount(0);
+  await expect(toast(a, 'Your data is downloaded')).toBeVisible();
 });

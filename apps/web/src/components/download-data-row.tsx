@@ -1,21 +1,34 @@
 /**
  * Settings › "Download my data": builds the account's archive in this browser (the export
  * code and fflate load only on click), with a progress bar while it runs and the reason
- * when it fails.
+ * when it fails. Locked chats come with their messages only after the PIN (the server
+ * withholds them otherwise): when some were left out, the row says so and offers the PIN,
+ * then downloads again.
  */
 import { Download } from 'lucide-react';
 import { useState } from 'react';
+import { PinGate } from '@/components/pin-gate';
 import { SettingsRow } from '@/components/settings-row';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { notify } from '@/components/ui/toaster';
 import { useSession } from '@/lib/session';
 import { TINT } from '@/lib/tints';
 
-type State = { kind: 'idle' } | { kind: 'running'; percent: number } | { kind: 'failed'; message: string };
+type State =
+  | { kind: 'idle' }
+  | { kind: 'running'; percent: number }
+  | { kind: 'failed'; message: string }
+  /** Downloaded without these locked chats' messages. */
+  | { kind: 'withheld'; chats: number };
+
+const chatsWord = (n: number) => (n === 1 ? '1 locked chat' : `${n} locked chats`);
 
 export function DownloadDataRow() {
   const { user } = useSession();
   const [state, setState] = useState<State>({ kind: 'idle' });
   const running = state.kind === 'running';
+  const [askPin, setAskPin] = useState(false);
 
   async function start() {
     if (!user || running) return;
@@ -27,12 +40,12 @@ export function DownloadDataRow() {
       ]);
       const client = getChatClient();
       if (!client) throw new Error('Please sign in again to download your data.');
-      const fileName = await downloadMyData(
+      const { fileName, withheldChats } = await downloadMyData(
         user,
         (r) => client.crypto.read(r),
         (percent) => setState({ kind: 'running', percent }),
       );
-      setState({ kind: 'idle' });
+      setState(withheldChats > 0 ? { kind: 'withheld', chats: withheldChats } : { kind: 'idle' });
       notify('Your data is downloaded', fileName);
     } catch (e) {
       setState({
@@ -72,6 +85,32 @@ export function DownloadDataRow() {
           Download failed: {state.message}
         </p>
       ) : null}
+      {state.kind === 'withheld' ? (
+        <div role="status" className="grid gap-2 px-4 pb-3 text-sm text-muted-foreground">
+          <p>The messages of {chatsWord(state.chats)} were left out: they need your PIN.</p>
+          <Button type="button" variant="outline" className="justify-self-start" onClick={() => setAskPin(true)}>
+            Enter PIN and download again
+          </Button>
+        </div>
+      ) : null}
+      <Dialog open={askPin} onOpenChange={setAskPin}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Include locked chats</DialogTitle>
+            <DialogDescription>Their messages are in the download once your PIN is entered.</DialogDescription>
+          </DialogHeader>
+          {askPin ? (
+            <PinGate
+              title="Enter PIN"
+              onCancel={() => setAskPin(false)}
+              onUnlocked={() => {
+                setAskPin(false);
+                void start();
+              }}
+            />
+          ) : null}
+        </DialogContent>
+      </Dialog>
     </>
   );
 }

@@ -83,8 +83,18 @@ function usePinState() {
  * exactly 6 characters; a wrong PIN clears the input; after too many the gate says
  * until when it refuses. Cancel goes to /home, 'Forgot PIN?' to /privacy-settings.
  */
-export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () => void; title?: string }) {
+export function PinGate({
+  onUnlocked,
+  onCancel,
+  title = 'Enter PIN',
+}: {
+  onUnlocked: () => void;
+  /** Cancel's action: by default, back to the chat list. */
+  onCancel?: () => void;
+  title?: string;
+}) {
   const navigate = useNavigate();
+  const cancel = onCancel ?? (() => navigate('/home'));
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -120,7 +130,7 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
               Set a PIN
             </Link>
           </p>
-          <Button type="button" variant="outline" className="w-full" onClick={() => navigate('/home')}>
+          <Button type="button" variant="outline" className="w-full" onClick={cancel}>
             Cancel
           </Button>
         </>
@@ -160,7 +170,7 @@ export function PinGate({ onUnlocked, title = 'Enter PIN' }: { onUnlocked: () =>
             </p>
           ) : null}
           <div className="flex gap-3">
-            <Button type="button" variant="outline" className="flex-1" onClick={() => navigate('/home')}>
+            <Button type="button" variant="outline" className="flex-1" onClick={cancel}>
               Cancel
             </Button>
             <Button type="submit" className="flex-1" disabled={pin.length !== PIN_LENGTH || busy || lockedOut}>

@@ -30,8 +30,14 @@ async function failure(res: Response): Promise<ApiError> {
   );
 }
 
-/** The archive's zip, built here, and its file name. */
-export async function buildExport(me: Me, open: Opener, progress: Progress): Promise<{ blob: Blob; fileName: string }> {
+/** What a download made: the file's name, and how many locked chats it left out (no PIN grant). */
+export interface ExportResult {
+  fileName: string;
+  withheldChats: number;
+}
+
+/** The archive's zip, built here, its file name and the locked chats left out. */
+export async function buildExport(me: Me, open: Opener, progress: Progress): Promise<{ blob: Blob } & ExportResult> {
   progress(0);
   let res: Response;
   try {
@@ -51,12 +57,13 @@ export async function buildExport(me: Me, open: Opener, progress: Progress): Pro
   return {
     blob: new Blob(parts as BlobPart[], { type: 'application/zip' }),
     fileName: exportFileName(archive.user.username, archive.exportedAt),
+    withheldChats: archive.chats.filter((c) => c.withheld).length,
   };
 }
 
 /** Builds the export and saves it through the browser's download. */
-export async function downloadMyData(me: Me, open: Opener, progress: Progress): Promise<string> {
-  const { blob, fileName } = await buildExport(me, open, progress);
+export async function downloadMyData(me: Me, open: Opener, progress: Progress): Promise<ExportResult> {
+  const { blob, fileName, withheldChats } = await buildExport(me, open, progress);
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -66,5 +73,5 @@ export async function downloadMyData(me: Me, open: Opener, progress: Progress): 
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return fileName;
+  return { fileName, withheldChats };
 }
