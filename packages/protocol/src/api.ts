@@ -132,3 +132,10 @@ export const EMAIL_LINK_PATHS = {
   verify: '/verify-email',
   reset: '/reset-password',
 } as const;
+
+/**
+ * On a reset link (`?token=…&first=1`): the account's first password (an account imported
+ * from the original app), so the page says "Set" rather than "Reset". Wording only: the
+ * token is an ordinary reset token.
+ */
+export const FIRST_PASSWORD_PARAM = 'first';

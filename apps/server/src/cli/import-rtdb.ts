@@ -16,7 +16,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { EMAIL_LINK_PATHS } from '@app/protocol';
+import { EMAIL_LINK_PATHS, FIRST_PASSWORD_PARAM } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -95,7 +95,7 @@ export async function importRtdb(db: Db, config: Config, opts: ImportOptions, ou
       createdAt: now,
       expiresAt: now + SET_PASSWORD_DAYS * 24 * 60 * 60 * 1000,
     });
-    const url = `${config.publicUrl}${EMAIL_LINK_PATHS.reset}?token=${token}`;
+    const url = `${config.publicUrl}${EMAIL_LINK_PATHS.reset}?token=${token}&${FIRST_PASSWORD_PARAM}=1`;
     mailer.send(setPasswordMail(a.email, a.name, a.username, url, SET_PASSWORD_DAYS));
     mailed++;
     // At most MAIL_BATCH on their way at once (each is an SMTP connection).

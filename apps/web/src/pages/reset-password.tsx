@@ -1,4 +1,4 @@
-import { API, MSG, noContentSchema, passwordSchema, tokenSchema } from '@app/protocol';
+import { API, FIRST_PASSWORD_PARAM, MSG, noContentSchema, passwordSchema, tokenSchema } from '@app/protocol';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -15,6 +15,9 @@ export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  // An imported account's first password (the e-mail of cli/import-rtdb.ts), not a reset.
+  const first = params.get(FIRST_PASSWORD_PARAM) === '1';
+  const title = first ? 'Set Your Password' : 'Reset Password';
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [invalid, setInvalid] = useState(() => !tokenSchema.safeParse(token).success);
@@ -31,7 +34,7 @@ export default function ResetPasswordPage() {
       await api(noContentSchema, 'POST', API.resetPassword, { token, credentials });
       // Every session of this account has ended, this browser's included.
       setUser(null);
-      notify('Password Reset', 'Sign in with your new password');
+      notify(first ? 'Password Set' : 'Password Reset', 'Sign in with your new password');
       navigate('/signin', { replace: true });
       return 'leaving';
     } catch (err) {
@@ -47,7 +50,7 @@ export default function ResetPasswordPage() {
 
   if (invalid) {
     return (
-      <AuthLayout title="Reset Password" back="/signin">
+      <AuthLayout title={title} back="/signin">
         <InvalidLink>
           <Button asChild className="w-full">
             <Link to="/forgot-password">Request a new link</Link>
@@ -59,8 +62,12 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthLayout
-      title="Reset Password"
-      subtitle="Choose a new password. You will be signed out everywhere."
+      title={title}
+      subtitle={
+        first
+          ? 'Your account and your chats have moved here. Choose a password to sign in.'
+          : 'Choose a new password. You will be signed out everywhere.'
+      }
       back="/signin"
     >
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
@@ -77,11 +84,12 @@ export default function ResetPasswordPage() {
           }}
         />
         <p className="text-sm text-muted-foreground">
-          Your password protects your encryption keys. After a reset, a browser you used before keeps them; any other
-          browser starts new keys.
+          {first
+            ? 'Your password protects your encryption keys: this browser makes them when you sign in.'
+            : 'Your password protects your encryption keys. After a reset, a browser you used before keeps them; any other browser starts new keys.'}
         </p>
         <Button type="submit" size="lg" className="mt-2 w-full" disabled={busy}>
-          {busy ? 'Resetting...' : 'Reset Password'}
+          {busy ? (first ? 'Saving...' : 'Resetting...') : first ? 'Set Password' : 'Reset Password'}
         </Button>
       </form>
     </AuthLayout>
