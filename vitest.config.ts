@@ -5,7 +5,12 @@ export default defineConfig({
   // The web app's own import alias, for its modules and tests run here in Node.
   resolve: { alias: { '@': path.join(import.meta.dirname, 'apps/web/src') } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'bench/src/**/*.test.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/web/src/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { type ChatKeyEnvelopeWire, chatIdOf, chatKeyEnvelopeSchema, PROTOCOL_VERSION } from '@app/protocol';
 import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
 import pg from 'pg';
+import { MetricsCheck } from './metrics-check.ts';
 import { BENCH_EPOCH, describeMix } from './sealed-mix.ts';
 import { startRelay, startServer, type Target } from './targets.ts';
 import type { ClientSpec, Command, Reply } from './worker.ts';
@@ -255,6 +256,8 @@ interface Result {
   textChars: number;
   textBytes: number;
   deliveryFrame: number;
+  /** The server's /metrics message counter against the bench's count (null: the relay). */
+  metrics: MetricsCheck | null;
 }
 
 async function run(target: Target, users: { id: string; token: string }[]): Promise<Result> {
@@ -262,6 +265,9 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   const shares = deal(users, workers.size);
   await sleep(1000);
   const rssBase = await settledRss(target.pid);
+  const metrics = target.metrics ? await MetricsCheck.start(target.metrics) : null;
+  const ackedTotal = (replies: Reply[]) =>
+    replies.reduce((n, r) => n + (r.ok === 'latency' || r.ok === 'throughput' ? r.ackedTotal : 0), 0);
   const conn = await workers.all((i) => ({
     cmd: 'connect',
     url: target.wsUrl,
@@ -286,6 +292,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   }));
   const samples = lat.flatMap((r) => (r.ok === 'latency' ? r.samples : [])).sort((a, b) => a - b);
   const sent = lat.reduce((n, r) => n + (r.ok === 'latency' ? r.sent : 0), 0);
+  await metrics?.phase('latency', ackedTotal(lat));
 
   const cpuStart = { at: performance.now() + WARMUP_MS, cpu: 0 };
   setTimeout(() => {
@@ -303,6 +310,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     durationMs: PHASE_MS,
   }));
   const acked = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.acked : 0), 0);
+  await metrics?.phase('throughput', ackedTotal(tp));
   const delivered = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.delivered : 0), 0);
   const generatorBusy = tp.reduce((n, r) => n + (r.ok === 'throughput' ? r.cpuMs : 0), 0) / PHASE_MS;
   const sum = (k: 'sent' | 'sentFrameBytes' | 'ctBytes' | 'textChars' | 'textBytes' | 'deliveredFrameBytes') =>
@@ -331,6 +339,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     textChars: sum('textChars') / sentMsgs,
     textBytes: sum('textBytes') / sentMsgs,
     deliveryFrame: delivered ? sum('deliveredFrameBytes') / delivered : Number.NaN,
+    metrics,
   };
 }
 
@@ -403,6 +412,7 @@ for (const { target, r } of results) {
     `  sent per message            text ${fmt(r.textChars)} chars (${fmt(r.textBytes)} B UTF-8) → ct ${fmt(r.ct)} chars; ` +
       `JSON frames: send ${fmt(r.sendFrame)} B, delivery ${fmt(r.deliveryFrame)} B`,
   );
+  if (r.metrics) console.log(`  /metrics                    ${r.metrics.describe((v) => fmt(v))}`);
   if (r.errors) console.log(`  errors                      ${r.errors} (first: ${r.firstError})`);
 }
 const server = results.at(-1)?.r as Result;
@@ -419,4 +429,5 @@ console.log(
 console.log(
   `  ≤ 12 KB per idle connection            ${fmt(server.rssPerConn / 1024, 1)} KB ${server.rssPerConn <= 12 * 1024 ? 'met' : 'missed'}`,
 );
-process.exit(0);
+// The server's counters must agree with what the bench saw acknowledged.
+process.exit(server.metrics && !server.metrics.matches ? 1 : 0);

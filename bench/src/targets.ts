@@ -3,9 +3,10 @@
  * spawn helper) and the bare relay it is compared with.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { SERVER_NODE_FLAGS } from '@app/server';
+import { SERVER_NODE_FLAGS, scrapeMetrics } from '@app/server';
 import { spawnServer, stopProcess } from '@app/server/spawn';
 
 export interface BenchSetup {
@@ -24,6 +25,8 @@ export interface Target {
   pid: number;
   wsUrl: string;
   relay: boolean;
+  /** The server's /metrics text (Prometheus), scraped as an operator's Prometheus does; the relay has none. */
+  metrics?: () => Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ function startChild(
 /** Parley on this machine's SQLite file in `dataDir`, or PostgreSQL + Redis (see BenchSetup). */
 export async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
   const { usePg, pgUrl, redisUrl, schema, tag, secret, profileDir } = b;
+  const metricsToken = randomBytes(18).toString('base64url');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -64,6 +68,7 @@ export async function startServer(dataDir: string, b: BenchSetup): Promise<Targe
     WS_BURST: '100000',
     RATE_LIMIT_USER_WRITES_PER_SECOND: '100000',
     RATE_LIMIT_USER_WRITE_BURST: '100000',
+    METRICS_TOKEN: metricsToken,
     ...(usePg
       ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, REDIS_PREFIX: `bench_${tag}` }
       : {}),
@@ -81,6 +86,11 @@ export async function startServer(dataDir: string, b: BenchSetup): Promise<Targe
     pid: child.pid as number,
     wsUrl: `${url.replace('http', 'ws')}/ws`,
     relay: false,
+    async metrics() {
+      const r = await scrapeMetrics(url, metricsToken);
+      if (r.status !== 200) throw new Error(`/metrics answered ${r.status}`);
+      return r.text;
+    },
     stop: () => stopProcess(child),
   };
 }

@@ -27,7 +27,15 @@ export type Command =
 
 export type Reply =
   | { ok: 'connected'; connected: number; failed: number; firstError: string | null }
-  | { ok: 'latency'; samples: number[]; sent: number; errors: number; firstError: string | null }
+  | {
+      ok: 'latency';
+      samples: number[];
+      sent: number;
+      errors: number;
+      firstError: string | null;
+      /** Sends acknowledged (stored) since this load generator started, every phase counted. */
+      ackedTotal: number;
+    }
   | {
       ok: 'throughput';
       acked: number;
@@ -44,6 +52,8 @@ export type Reply =
       textBytes: number;
       /** The message updates delivered during the phase: their JSON bytes. */
       deliveredFrameBytes: number;
+      /** As in the latency reply. */
+      ackedTotal: number;
     }
   | { ok: 'closed' };
 
@@ -60,6 +70,20 @@ let samples: number[] = [];
 let measuring: { from: number; to: number } | null = null;
 let delivered = 0;
 let acked = 0;
+/** Every acknowledgement (a send's result), whatever the phase: compared with the server's /metrics. */
+let ackedTotal = 0;
+/** Every send frame written and every error frame received, whatever the phase. */
+let sentTotal = 0;
+let erroredTotal = 0;
+
+/**
+ * Waits (up to `maxMs`) until every send has its answer, so the server's counters can be
+ * read against ours: an overloaded server still has some in flight when a phase ends.
+ */
+async function drain(maxMs: number): Promise<void> {
+  const until = now() + maxMs;
+  while (ackedTotal + erroredTotal < sentTotal && now() < until) await new Promise((r) => setTimeout(r, 20));
+}
 /** Throughput mode, during the measured part: what went out and what came in. */
 const wire = { sent: 0, sentFrameBytes: 0, ctBytes: 0, textChars: 0, textBytes: 0, deliveredFrameBytes: 0 };
 /** Throughput mode: on each acknowledgement, the sender sends its next message. */
@@ -71,12 +95,14 @@ function reply(r: Reply): void {
 
 function onFrame(c: Client, text: string): void {
   if (text.startsWith('{"t":"result"')) {
+    ackedTotal++;
     const t = now();
     if (measuring && t >= measuring.from && t <= measuring.to) acked++;
     onAck?.(c);
     return;
   }
   if (text.startsWith('{"t":"error"')) {
+    erroredTotal++;
     errors++;
     firstError ??= text.slice(0, 200);
     return;
@@ -144,6 +170,7 @@ function send(c: Client, tag: 'L' | 'T'): void {
   const m = pool[poolNext++ % pool.length] as (typeof pool)[number];
   const frame = JSON.stringify({ t: 'send', id: randomUUID(), to: c.spec.peer, msgId: messageId(tag), ct: m.ct });
   c.ws.send(frame);
+  sentTotal++;
   const t = now();
   if (tag === 'T' && measuring && t >= measuring.from && t <= measuring.to) {
     wire.sent++;
@@ -202,7 +229,8 @@ async function latency(cmd: Extract<Command, { cmd: 'latency' }>): Promise<void>
     }, 5);
   });
   await new Promise((r) => setTimeout(r, 1000)); // the last ones land
-  reply({ ok: 'latency', samples, sent, errors, firstError });
+  await drain(30_000);
+  reply({ ok: 'latency', samples, sent, errors, firstError, ackedTotal });
 }
 
 async function throughput(cmd: Extract<Command, { cmd: 'throughput' }>): Promise<void> {
@@ -228,7 +256,17 @@ async function throughput(cmd: Extract<Command, { cmd: 'throughput' }>): Promise
   await new Promise((r) => setTimeout(r, 500));
   onAck = null;
   measuring = null;
-  reply({ ok: 'throughput', acked, delivered, errors, firstError, cpuMs: (used.user + used.system) / 1000, ...wire });
+  await drain(30_000);
+  reply({
+    ok: 'throughput',
+    acked,
+    delivered,
+    errors,
+    firstError,
+    cpuMs: (used.user + used.system) / 1000,
+    ...wire,
+    ackedTotal,
+  });
 }
 
 process.on('message', (cmd: Command) => {
