@@ -1,6 +1,6 @@
 // First: zod's JIT off before any schema is built (see zod-jitless.ts).
 import './zod-jitless';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app';
@@ -31,10 +31,13 @@ void refreshSession();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing');
-createRoot(root).render(
-  <StrictMode>
-    <BrowserRouter useTransitions={false}>
-      <App />
-    </BrowserRouter>
-  </StrictMode>,
+const app = createRoot(root);
+startTransition(() =>
+  app.render(
+    <StrictMode>
+      <BrowserRouter useTransitions={false}>
+        <App />
+      </BrowserRouter>
+    </StrictMode>,
+  ),
 );

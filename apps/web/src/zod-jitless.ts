@@ -6,11 +6,15 @@
  * a schema. Turning the JIT off skips the probe (and parsing stays correct, only
  * interpreted).
  *
- * zod reads this setting when a schema is built, so this module is imported first
- * in main.tsx: ES modules evaluate in import order, so it runs before any module
- * (@app/protocol above all) builds a schema. Only the web app sets it; the server
+ * zod keeps its configuration on `globalThis.__zod_globalConfig` and adopts an object
+ * already there when it loads. Setting it here, without importing zod, lets zod stay out
+ * of the first screen's chunk (it loads with the screens that parse), while the setting
+ * is still in place before any schema is built: main.tsx imports this module first.
+ * zod-jitless.test.ts checks that zod picks it up. Only the web app sets it; the server
  * keeps the JIT.
  */
-import { config } from 'zod';
+const scope = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+scope.__zod_globalConfig ??= {};
+scope.__zod_globalConfig.jitless = true;
 
-config({ jitless: true });
+export {};

@@ -1,6 +1,6 @@
 /**
- * The HTTP API shared by the web client and the server: its paths and the schema of each
- * answer (the client parses every answer with it).
+ * The HTTP API shared by the web client and the server: the schema of each answer (the
+ * client parses every answer with it). Its paths are in api-paths.ts.
  */
 import { z } from 'zod';
 
@@ -79,63 +79,3 @@ export const apiErrorBodySchema = z.object({
   retryAt: z.number().optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
-
-export const API = {
-  session: '/api/session',
-  prelogin: '/api/auth/prelogin',
-  signUp: '/api/auth/signup',
-  signIn: '/api/auth/signin',
-  signOut: '/api/auth/signout',
-  verifyEmail: '/api/auth/verify-email',
-  resendVerification: '/api/auth/resend-verification',
-  forgotPassword: '/api/auth/forgot-password',
-  resetPassword: '/api/auth/reset-password',
-  changeEmail: '/api/account/email',
-  changePassword: '/api/account/password',
-  deleteAccount: '/api/account',
-  publicSettings: '/api/settings',
-  profile: '/api/me/profile',
-  privacy: '/api/me/privacy',
-  pin: '/api/me/pin',
-  /** GET: the account's own keys and sealed bundle. PUT: re-sealed or new keys after a reset. */
-  keys: '/api/me/keys',
-  /**
-   * GET: bundles sealed by a password from before a reset whose identity is not the
-   * current one (the history they open is locked until the old password unlocks it).
-   */
-  keysArchive: '/api/me/keys/archive',
-  /**
-   * GET: the account's keys sealed under its recovery key (null: none). PUT: a new one
-   * (the password confirms it). DELETE: none any more (the password confirms it).
-   */
-  keysRecovery: '/api/me/keys/recovery',
-  /** POST: a legacy account's first keys (the password is sent this one last time). */
-  upgradeAuth: '/api/me/upgrade-auth',
-  verifyPin: '/api/me/pin/verify',
-  /** GET: everything the server holds for the signed-in user, as NDJSON (export.ts). */
-  exportData: '/api/me/export',
-  /** GET: the VAPID key and whether this browser is subscribed. PUT: subscribe (Web Push). DELETE: unsubscribe. */
-  push: '/api/me/push',
-  adminStats: '/api/admin/stats',
-  /** GET ?query&after: a page of users. PATCH /:id: verify/block flags. */
-  adminUsers: '/api/admin/users',
-  /** GET: sent broadcasts, newest first. POST: send. PUT /:id: edit (new timestamp). DELETE /:id. */
-  adminBroadcasts: '/api/admin/notifications',
-  /** PUT: the help link. */
-  adminSettings: '/api/admin/settings',
-  /** GET ?before: the audit log, newest first. */
-  adminAudit: '/api/admin/audit',
-} as const;
-
-/** Where links in e-mails land in the web app. */
-export const EMAIL_LINK_PATHS = {
-  verify: '/verify-email',
-  reset: '/reset-password',
-} as const;
-
-/**
- * On a reset link (`?token=…&first=1`): the account's first password (an account imported
- * from the original app), so the page says "Set" rather than "Reset". Wording only: the
- * token is an ordinary reset token.
- */
-export const FIRST_PASSWORD_PARAM = 'first';

@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './api.ts';
+export * from './api-paths.ts';
 export * from './chat.ts';
 export * from './constants.ts';
 export * from './export.ts';

@@ -1,7 +1,7 @@
-import { API, noContentSchema } from '@app/protocol';
+import { API } from '@app/protocol';
 import { MailWarning } from 'lucide-react';
 import { useState } from 'react';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, apiJson } from '@/lib/api';
 import { Banner } from './banner';
 import { Button } from './ui/button';
 import { notify, notifyError } from './ui/toaster';
@@ -21,7 +21,8 @@ export function VerifyBanner({ email }: { email: string }) {
           onClick={async () => {
             setBusy(true);
             try {
-              await api(noContentSchema, 'POST', API.resendVerification, {});
+              // No content comes back (apiJson: this banner is on the first chunk, without zod).
+              await apiJson('POST', API.resendVerification, {});
               notify('Verification Email Sent', `Check ${email} for the link`);
             } catch (e) {
               notifyError('Could Not Send Email', e instanceof ApiError ? e.message : undefined);

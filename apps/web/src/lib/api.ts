@@ -1,4 +1,10 @@
-import { type ApiErrorBody, type ApiErrorCode, apiErrorBodySchema } from '@app/protocol';
+/**
+ * JSON over fetch for the app's API. This module is in the first screen's chunk, which
+ * carries no zod (its evaluation was most of the first screen's script time): the schemas
+ * come with the callers (`api(schema, …)`, from their own chunks), and an error body is
+ * read with a schema loaded only when an error comes (answer-schemas.ts).
+ */
+import type { ApiErrorBody, ApiErrorCode } from '@app/protocol';
 import type { z } from 'zod';
 
 /** A failed API call, carrying the server's code and human message. */
@@ -30,6 +36,29 @@ export async function api<S extends z.ZodType>(
   path: string,
   body?: unknown,
 ): Promise<z.output<S>> {
+  const { status, data } = await apiJson(method, path, body);
+  return parseAnswer(schema, status, data);
+}
+
+/** An answer checked against its schema; ApiError when it does not match. */
+export function parseAnswer<S extends z.ZodType>(schema: S, status: number, data: unknown): z.output<S> {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError(status, { error: 'internal', message: 'The server sent an answer this page cannot read.' });
+  }
+  return parsed.data;
+}
+
+/**
+ * The request, and its answer's JSON unchecked (`null` when empty): for the caller to
+ * check (api() above), or to ignore (an answer with no content). Throws ApiError on any
+ * non-2xx answer.
+ */
+export async function apiJson(
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; data: unknown }> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -57,6 +86,7 @@ export async function api<S extends z.ZodType>(
     }
   }
   if (!res.ok) {
+    const { apiErrorBodySchema } = await import('./answer-schemas');
     const err = apiErrorBodySchema.safeParse(data);
     if (err.success) throw new ApiError(res.status, err.data);
     // Not our error body (a proxy's page, say): its message if it has one.
@@ -66,9 +96,5 @@ export async function api<S extends z.ZodType>(
       message: typeof message === 'string' ? message : `Request failed (${res.status})`,
     });
   }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    throw new ApiError(res.status, { error: 'internal', message: 'The server sent an answer this page cannot read.' });
-  }
-  return parsed.data;
+  return { status: res.status, data };
 }

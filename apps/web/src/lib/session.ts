@@ -2,9 +2,9 @@
  * The signed-in user, kept outside React and read through useSyncExternalStore.
  * `loading` until the first answer from the server; then `ready` with a user or null.
  */
-import { API, type Me, sessionResponseSchema } from '@app/protocol';
+import { API, type Me } from '@app/protocol';
 import { useSyncExternalStore } from 'react';
-import { ApiError, api } from './api';
+import { ApiError, apiJson, parseAnswer } from './api';
 
 export interface SessionState {
   status: 'loading' | 'ready';
@@ -29,11 +29,27 @@ export function setUser(user: Me | null): void {
 
 let inflight: Promise<SessionState> | null = null;
 
+/** `{ "user": null }`: nobody is signed in (read without the schema, see below). */
+function signedOut(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'user' in data && data.user === null;
+}
+
+/**
+ * Who the answer says is signed in. A signed-out answer is known at a glance, so the first
+ * screens of a visitor need no zod (api.ts); a user is checked with the schema.
+ */
+async function sessionUser(status: number, data: unknown): Promise<Me | null> {
+  if (signedOut(data)) return null;
+  const { sessionResponseSchema } = await import('./answer-schemas');
+  return parseAnswer(sessionResponseSchema, status, data).user;
+}
+
 /** Ask the server who we are. A blocked account answers 403 `blocked`. */
 export function refreshSession(): Promise<SessionState> {
-  inflight ??= api(sessionResponseSchema, 'GET', API.session)
-    .then((r) => {
-      emit({ status: 'ready', user: r.user });
+  inflight ??= apiJson('GET', API.session)
+    .then(({ status, data }) => sessionUser(status, data))
+    .then((user) => {
+      emit({ status: 'ready', user });
       return state;
     })
     .catch((e: unknown) => {
