@@ -48,6 +48,10 @@ export const ROUTE_MODULES: Record<string, string[]> = {
   admin: [...SIGNED_IN, page('admin')],
 };
 
+/** The protocol's zod-free constants (paths, messages, limits); and zod with the rest of it. */
+const PROTOCOL_CONSTANTS = /packages[\\/]protocol[\\/]src[\\/](?:api-paths|messages|constants)\.ts$/;
+const SCHEMA_MODULES = /node_modules[\\/]zod[\\/]|packages[\\/]protocol[\\/]src[\\/]/;
+
 /** The chunk groups, in the order they claim modules: a module goes to the first that needs it. */
 const GROUPS: [name: string, roots: string[]][] = [
   ['auth', [page('sign-in'), page('sign-up')]],
@@ -115,6 +119,13 @@ export function routeChunkGroups(): { plugin: Plugin; groups: CodeSplittingGroup
       // Each icon is a few hundred bytes: all of them in one file rather than in whichever
       // screen's chunk met them first (the intro would load the chat list's code for three).
       { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, priority: 95 },
+      // zod and the protocol's schemas in a file of their own: the forms reach them through
+      // @app/protocol's index before tree-shaking, but load them only on submit
+      // (lib/answer-schemas.ts); in 'common' every first screen would evaluate zod. The
+      // protocol's plain constants stay with the screens that show them.
+      { name: 'schemas', test: SCHEMA_MODULES, priority: 92 },
+      // …and those constants together (what the entry needs of them stays in 'boot').
+      { name: 'protocol-text', test: PROTOCOL_CONSTANTS, priority: 93 },
       group('common', 90),
       group('auth', 80),
       group('signed-in', 70),

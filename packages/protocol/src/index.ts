@@ -5,6 +5,7 @@ export * from './chat.ts';
 export * from './constants.ts';
 export * from './export.ts';
 export * from './keys.ts';
+export * from './messages.ts';
 export * from './push.ts';
 export * from './results.ts';
 export * from './sealed.ts';

@@ -10,8 +10,8 @@ import {
   signUpRequestSchema,
   upgradeAuthSchema,
 } from './keys.ts';
+import { MSG } from './messages.ts';
 import { SAMPLE_AUTH, SAMPLE_BODIES, SAMPLE_BUNDLE, SAMPLE_CREDENTIALS, SAMPLE_KEYS } from './test/samples.ts';
-import { MSG } from './validation.ts';
 
 const sample = (name: string) => SAMPLE_BODIES.find((b) => b.name === name)?.value as Record<string, unknown>;
 

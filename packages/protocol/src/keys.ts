@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { meSchema } from './api.ts';
 import { userIdSchema } from './chat.ts';
-import { changeEmailSchema, MSG, signInSchema, signUpSchema, tokenSchema } from './validation.ts';
+import { MSG } from './messages.ts';
+import { changeEmailSchema, signInSchema, signUpSchema, tokenSchema } from './validation.ts';
 
 const b64url = (min: number, max: number, error = 'Invalid key') =>
   z

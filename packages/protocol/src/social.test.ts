@@ -1,6 +1,7 @@
 /** Profile, PIN and media-URL schemas of the social features, and the video embed rule. */
 import { describe, expect, it } from 'vitest';
 import { URL_MAX } from './constants.ts';
+import { MSG } from './messages.ts';
 import {
   imageUrlSchema,
   pinSchema,
@@ -14,7 +15,6 @@ import {
   videoEmbedUrl,
   videoUrlSchema,
 } from './social.ts';
-import { MSG } from './validation.ts';
 
 type Schema = {
   safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { message: string; code: string }[] } };

@@ -1,13 +1,13 @@
 /** The spec section 5 schemas: boundaries, messages, and properties. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MSG } from './messages.ts';
 import {
   ageSchema,
   changeEmailSchema,
   changePasswordSchema,
   emailSchema,
   isSafeHttpUrl,
-  MSG,
   nameSchema,
   passwordSchema,
   phoneSchema,

@@ -16,31 +16,8 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
 } from './constants.ts';
+import { MSG } from './messages.ts';
 import { text } from './text.ts';
-
-export const MSG = {
-  name: 'Name must be at least 2 characters',
-  nameMax: 'Name must be at most 50 characters',
-  phone: 'Invalid phone number',
-  age: 'Age must be between 13 and 120',
-  username: 'Username must be at least 3 characters',
-  usernameMax: 'Username must be at most 20 characters',
-  usernameChars: 'Username can only contain letters, numbers, and underscores',
-  email: 'Invalid email address',
-  password: 'Password must be at least 6 characters',
-  passwordMax: 'Password must be at most 128 characters',
-  fillAll: 'Please fill in all fields',
-  agreement: 'Please agree to the terms and privacy policy',
-  usernameTaken: 'This username is already in use',
-  emailTaken: 'This email is already in use',
-  invalidCredentials: 'Invalid credentials',
-  signUpFailed: 'Please check your information and try again',
-  deleteFailed: 'Please re-login and try again',
-  wrongPassword: 'The current password is incorrect',
-  sessionExpired: 'Your session has ended. Please sign in again.',
-  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
-  invalidLink: 'This link is invalid or has expired',
-} as const;
 
 /** Control characters (C0, DEL, C1) are refused in every text field. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point

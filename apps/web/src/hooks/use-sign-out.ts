@@ -1,9 +1,8 @@
-import { API, noContentSchema } from '@app/protocol';
+import { API } from '@app/protocol';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { notifyError } from '@/components/ui/toaster';
-import { ApiError, api } from '@/lib/api';
-import { wipeLocalData } from '@/lib/local-data';
+import { ApiError, apiJson } from '@/lib/api';
 import { getSession, setUser } from '@/lib/session';
 
 /**
@@ -42,7 +41,7 @@ export function useSignOut(): { signOut: () => Promise<void>; busy: boolean } {
   const signOut = async () => {
     setBusy(true);
     try {
-      await api(noContentSchema, 'POST', API.signOut, {});
+      await apiJson('POST', API.signOut, {});
     } catch (e) {
       // A session that has already ended is as good as signed out.
       if (!(e instanceof ApiError && e.status === 401)) {
@@ -51,7 +50,9 @@ export function useSignOut(): { signOut: () => Promise<void>; busy: boolean } {
         return;
       }
     }
-    // This browser's copy of the keys, and the drafts, go with the session.
+    // This browser's copy of the keys, and the drafts, go with the session. Loaded here:
+    // the sign-in and sign-up screens use this module, and need none of it (nor its zod).
+    const { wipeLocalData } = await import('@/lib/local-data');
     await wipeLocalData();
     leave('/signin');
   };

@@ -1,5 +1,6 @@
 /**
- * The schemas the first screen's modules (api.ts, session.ts) check answers with, loaded
- * with import() when an answer needs them, so that chunk carries no zod.
+ * The schemas the first screens check input and answers with, loaded with import() when
+ * they are needed (an error answer, a signed-in session, a submitted sign-in or sign-up
+ * form), so that the first screens' chunks carry no zod.
  */
-export { apiErrorBodySchema, sessionResponseSchema } from '@app/protocol';
+export { apiErrorBodySchema, sessionResponseSchema, signedInResponseSchema, signUpSchema } from '@app/protocol';

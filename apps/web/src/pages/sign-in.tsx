@@ -1,4 +1,4 @@
-import { API, MSG, signedInResponseSchema } from '@app/protocol';
+import { API, MSG } from '@app/protocol';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -31,10 +31,11 @@ export default function SignInPage() {
     }
     try {
       // The password stays here: the server gets `auth`, derived from it (lib/keys).
-      // Loaded on submit: no first screen carries the key code.
-      const [{ signInSecret }, { settleKeys, upgradeLegacy }] = await Promise.all([
+      // Loaded on submit: no first screen carries the key code or zod.
+      const [{ signInSecret }, { settleKeys, upgradeLegacy }, { signedInResponseSchema }] = await Promise.all([
         import('@/lib/keys/password-keys'),
         import('@/lib/keys/account-keys'),
+        import('@/lib/answer-schemas'),
       ]);
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };

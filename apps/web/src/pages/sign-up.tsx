@@ -1,4 +1,4 @@
-import { API, MSG, signedInResponseSchema, signUpSchema } from '@app/protocol';
+import { API, MSG } from '@app/protocol';
 import { type ChangeEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
@@ -82,24 +82,26 @@ export default function SignUpPage() {
       notifyError('Agreement Required', MSG.agreement);
       return;
     }
-    const parsed = signUpSchema.safeParse({
-      ...values,
-      age: values.age.trim() ? Number(values.age) : Number.NaN,
-      agree: true,
-    });
-    if (!parsed.success) {
-      showErrors(errorsFrom(parsed.error.issues));
-      notifyError('Sign Up Failed', parsed.error.issues[0]?.message ?? MSG.signUpFailed);
-      return;
-    }
-    setErrors({});
     try {
-      // The password stays here: the server gets `auth`, derived from it, then the new keys.
-      const { password, ...fields } = parsed.data;
-      const [{ newCredentials }, { settleKeys }] = await Promise.all([
+      // Loaded on submit: the form's screen carries neither zod nor the key code.
+      const [{ signUpSchema, signedInResponseSchema }, { newCredentials }, { settleKeys }] = await Promise.all([
+        import('@/lib/answer-schemas'),
         import('@/lib/keys/password-keys'),
         import('@/lib/keys/account-keys'),
       ]);
+      const parsed = signUpSchema.safeParse({
+        ...values,
+        age: values.age.trim() ? Number(values.age) : Number.NaN,
+        agree: true,
+      });
+      if (!parsed.success) {
+        showErrors(errorsFrom(parsed.error.issues));
+        notifyError('Sign Up Failed', parsed.error.issues[0]?.message ?? MSG.signUpFailed);
+        return;
+      }
+      setErrors({});
+      // The password stays here: the server gets `auth`, derived from it, then the new keys.
+      const { password, ...fields } = parsed.data;
       const { credentials, keys } = await newCredentials(password);
       const { user } = await api(signedInResponseSchema, 'POST', API.signUp, { ...fields, credentials });
       await settleKeys(user, null, keys);
