@@ -32,7 +32,7 @@ import {
   setPrivacy,
   test,
 } from './chat-helpers.ts';
-import { shot } from './fixtures.ts';
+import { shotSchemes } from './fixtures.ts';
 
 const SCRIPT = '<script>alert(1)</script> is only text';
 
@@ -117,15 +117,7 @@ test('the export of a seeded account: its JSON is what the screens show, its HTM
   const bar = a.getByRole('progressbar', { name: 'Preparing your data' });
   await expect(bar).toHaveAttribute('aria-valuenow', '0');
   expect(scripts.length).toBeGreaterThan(before);
-  for (const scheme of ['light', 'dark'] as const) {
-    await a.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 390]) {
-      await a.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await shot(a, `export-settings-progress-${scheme}`);
-    }
-  }
-  await a.emulateMedia({ colorScheme: 'light' });
-  await a.setViewportSize({ width: 1280, height: 800 });
+  await shotSchemes(a, 'export-settings-progress');
   release();
   const file = await download;
   await expect(bar).toHaveCount(0);
@@ -205,24 +197,13 @@ test('the export of a seeded account: its JSON is what the screens show, its HTM
   await expect(viewer.locator('li.day')).toHaveText(['Today']);
   await expect(viewer.getByText('This message deleted')).toBeVisible();
   await expect(viewer.locator('.bubble').filter({ hasText: 'Meet at 6' })).toContainText('edited');
-  for (const scheme of ['light', 'dark'] as const) {
-    await viewer.emulateMedia({ colorScheme: scheme });
+  await shotSchemes(viewer, 'export-conversation', async (scheme) => {
     const bg = await viewer.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).toBe(scheme === 'light' ? 'rgb(241, 245, 249)' : 'rgb(15, 23, 42)');
-    for (const width of [1280, 390]) {
-      await viewer.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await shot(viewer, `export-conversation-${scheme}`);
-    }
-  }
+  });
   await viewer.goto(`file://${path.join(dir, 'index.html')}`);
   await expect(viewer.getByRole('link', { name: bob.user.name })).toBeVisible();
-  for (const scheme of ['light', 'dark'] as const) {
-    await viewer.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 390]) {
-      await viewer.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await shot(viewer, `export-index-${scheme}`);
-    }
-  }
+  await shotSchemes(viewer, 'export-index');
 });
 
 test('a refused export says why, and the row can be tried again', async ({ people }) => {
@@ -241,13 +222,7 @@ test('a refused export says why, and the row can be tried again', async ({ peopl
     'Download failed: Too many attempts. Please try again in 5 minutes.',
   );
   await expect(downloadRow(a)).toBeEnabled();
-  for (const scheme of ['light', 'dark'] as const) {
-    await a.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 390]) {
-      await a.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await shot(a, `export-settings-failed-${scheme}`);
-    }
-  }
+  await shotSchemes(a, 'export-settings-failed');
 });
 
 /** The chats of a downloaded zip, as chats.json has them. */
@@ -293,15 +268,7 @@ test('a locked chat is left out until the PIN is given, then the row downloads i
   await g.input.fill('000000');
   await g.unlock.click();
   await expect(dialog.getByRole('alert')).toBeVisible();
-  for (const scheme of ['light', 'dark'] as const) {
-    await a.emulateMedia({ colorScheme: scheme });
-    for (const width of [1280, 390]) {
-      await a.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await shot(a, `export-settings-pin-${scheme}`);
-    }
-  }
-  await a.emulateMedia({ colorScheme: 'light' });
-  await a.setViewportSize({ width: 1280, height: 800 });
+  await shotSchemes(a, 'export-settings-pin');
 
   // The right PIN: the dialog closes and the download runs again, this time with the messages.
   const second = await downloadedChats(a, async () => {

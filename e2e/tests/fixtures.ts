@@ -103,3 +103,24 @@ export async function shot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `${import.meta.dirname}/../screenshots/${name}-${width}.png`, fullPage: true });
 }
+
+/**
+ * Screenshots at 1280 and 390 px in light and dark (`shot` names them `${name}-${scheme}-${width}`);
+ * `check` runs once per scheme before its shots. Leaves the page light at 1280x800.
+ */
+export async function shotSchemes(
+  page: Page,
+  name: string,
+  check?: (scheme: 'light' | 'dark') => Promise<void>,
+): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await check?.(scheme);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await shot(page, `${name}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { readOutbox } from '@app/server/test';
 import { expect, type Page, test } from '@playwright/test';
 import { expectToast, submitSignIn } from './auth-helpers.ts';
-import { bubble, chatRow, shotSizes } from './chat-helpers.ts';
+import { bubble, chatRow } from './chat-helpers.ts';
+import { shotSchemes } from './fixtures.ts';
 import { startPrivateServer } from './private-server.ts';
 
 const ADMIN_MAIN = path.resolve(import.meta.dirname, '../../apps/server/src/cli/admin-main.ts');
@@ -60,11 +61,7 @@ async function setPasswordAndSignIn(page: Page, dataDir: string, email: string, 
   await page.goto(link);
   // A first password, not a reset: the page says so.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Set Your Password');
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await shotSizes(page, `import-set-password-${colorScheme}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shotSchemes(page, 'import-set-password');
   await page.locator('#reset-password').fill(`${username}-pass-1`);
   await page.getByRole('button', { name: 'Set Password' }).click();
   await expectToast(page, 'Password Set', 'Sign in with your new password', 'success');
