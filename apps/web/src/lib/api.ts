@@ -86,9 +86,10 @@ export async function apiJson(
     }
   }
   if (!res.ok) {
-    const { apiErrorBodySchema } = await import('./answer-schemas');
-    const err = apiErrorBodySchema.safeParse(data);
-    if (err.success) throw new ApiError(res.status, err.data);
+    // The schema's chunk could not load (offline, a new deploy): read it as a foreign body.
+    const schemas = await import('./answer-schemas').catch(() => null);
+    const err = schemas?.apiErrorBodySchema.safeParse(data);
+    if (err?.success) throw new ApiError(res.status, err.data);
     // Not our error body (a proxy's page, say): its message if it has one.
     const message = (data as { message?: unknown } | null)?.message;
     throw new ApiError(res.status, {
