@@ -152,6 +152,9 @@ test.describe('composer and drafts', () => {
   test('a draft is kept per chat across Back, another chat and a reload, shown in the list, removed when sent or emptied, wiped at sign-out', async ({
     people,
   }) => {
+    // Three people and some thirty steps: 33 s on a quiet machine, past the default 90 s
+    // under a loaded CI run (it timed out at three different steps with both cores busy).
+    test.setTimeout(240_000);
     const tag = runTag();
     const bob = await people.person('bob', { username: `bob_${tag}` });
     const carol = await people.person('carol', { username: `carol_${tag}` });
