@@ -99,16 +99,14 @@ export function DownloadDataRow() {
             <DialogTitle>Include locked chats</DialogTitle>
             <DialogDescription>Their messages are in the download once your PIN is entered.</DialogDescription>
           </DialogHeader>
-          {askPin ? (
-            <PinGate
-              title="Enter PIN"
-              onCancel={() => setAskPin(false)}
-              onUnlocked={() => {
-                setAskPin(false);
-                void start();
-              }}
-            />
-          ) : null}
+          <PinGate
+            title="Enter PIN"
+            onCancel={() => setAskPin(false)}
+            onUnlocked={() => {
+              setAskPin(false);
+              void start();
+            }}
+          />
         </DialogContent>
       </Dialog>
     </>

@@ -76,26 +76,35 @@ export async function apiJson(
       message: 'Cannot reach the server. Check your connection and try again.',
     });
   }
+  if (!res.ok) throw await refusalOf(res);
+  return { status: res.status, data: await jsonOf(res) };
+}
+
+/** The body as JSON; null when empty or not JSON. */
+async function jsonOf(res: Response): Promise<unknown> {
   const text = await res.text();
-  let data: unknown = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
-  if (!res.ok) {
-    // The schema's chunk could not load (offline, a new deploy): read it as a foreign body.
-    const schemas = await import('./answer-schemas').catch(() => null);
-    const err = schemas?.apiErrorBodySchema.safeParse(data);
-    if (err?.success) throw new ApiError(res.status, err.data);
-    // Not our error body (a proxy's page, say): its message if it has one.
-    const message = (data as { message?: unknown } | null)?.message;
-    throw new ApiError(res.status, {
-      error: 'internal',
-      message: typeof message === 'string' ? message : `Request failed (${res.status})`,
-    });
-  }
-  return { status: res.status, data };
+}
+
+/**
+ * A non-2xx answer as an ApiError: our error body (code, message, retryAt), read with a
+ * schema loaded only now (the first screens' chunks carry no zod); a foreign body (a
+ * proxy's page, say) by its message if it has one, else the status.
+ */
+export async function refusalOf(res: Response): Promise<ApiError> {
+  const data = await jsonOf(res);
+  // The schema's chunk could not load (offline, a new deploy): read it as a foreign body.
+  const schemas = await import('./answer-schemas').catch(() => null);
+  const err = schemas?.apiErrorBodySchema.safeParse(data);
+  if (err?.success) return new ApiError(res.status, err.data);
+  const message = (data as { message?: unknown } | null)?.message;
+  return new ApiError(res.status, {
+    error: 'internal',
+    message: typeof message === 'string' ? message : `Request failed (${res.status})`,
+  });
 }

@@ -4,8 +4,8 @@
  * opens every message in this tab (readArchive), builds the zip (export-zip.ts) and hands
  * it to the browser as parley-export-<handle>-<date>.zip. Plaintext stays in this tab.
  */
-import { API, apiErrorBodySchema, type Me } from '@app/protocol';
-import { ApiError } from '../api';
+import { API, type Me } from '@app/protocol';
+import { ApiError, refusalOf } from '../api';
 import { ndjsonLines, type Opener, readArchive } from './export-read';
 import { archiveFiles, exportFileName, zipFiles } from './export-zip';
 
@@ -13,22 +13,6 @@ import { archiveFiles, exportFileName, zipFiles } from './export-zip';
 export type Progress = (percent: number) => void;
 
 const READ_SHARE = 90;
-
-async function failure(res: Response): Promise<ApiError> {
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch {
-    // not our error body
-  }
-  const parsed = apiErrorBodySchema.safeParse(body);
-  return new ApiError(
-    res.status,
-    parsed.success
-      ? parsed.data
-      : { error: 'internal', message: `The export failed (${res.status}). Please try again.` },
-  );
-}
 
 /** What a download made: the file's name, and how many locked chats it left out (no PIN grant). */
 export interface ExportResult {
@@ -48,7 +32,7 @@ export async function buildExport(me: Me, open: Opener, progress: Progress): Pro
       message: 'Cannot reach the server. Check your connection and try again.',
     });
   }
-  if (!res.ok || !res.body) throw await failure(res);
+  if (!res.ok || !res.body) throw await refusalOf(res);
   const archive = await readArchive(ndjsonLines(res.body), me, open, ({ messages, total }) =>
     progress(total === 0 ? READ_SHARE : Math.floor((messages / total) * READ_SHARE)),
   );
