@@ -17,7 +17,7 @@ import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/pres
 import { createRedisHub } from './realtime/redis-hub.ts';
 import { WritePace } from './realtime/write-pace.ts';
 import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
-import { ChatStore } from './storage/chat-store.ts';
+import { ChatStore, chatWrites } from './storage/chat-store.ts';
 import { type Db, migrate, openDb } from './storage/db.ts';
 import { KeyStore } from './storage/key-store.ts';
 import { NotificationStore } from './storage/notification-store.ts';
@@ -104,18 +104,9 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
       ? await store.sharedSetting('internal:sessionSecret', config.sessionSecret)
       : config.sessionSecret;
   const https = config.publicUrl.startsWith('https://');
-  // SQLite: one writer, sends grouped into shared transactions. PostgreSQL: parallel
-  // transactions on the pool (it has 10 connections; reads keep two).
   const metrics = new Metrics();
   const onCommit = (jobs: number) => metrics.groupCommitJobs.observe(jobs);
-  const chat = new ChatStore(
-    db.kysely,
-    db.engine === 'postgres'
-      ? { maxBatch: 1, concurrency: 8, onCommit }
-      : db.sqlite
-        ? { sqlite: db.sqlite, onCommit }
-        : { onCommit },
-  );
+  const chat = new ChatStore(db.kysely, chatWrites(db, onCommit));
   const social = new SocialStore(db.kysely);
   const shared = await openShared(config, log, db, { store, social }, metrics, opts.presence);
   shared.hub.onResync(() => metrics.redisReconnects.inc());

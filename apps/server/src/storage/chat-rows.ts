@@ -179,6 +179,17 @@ export function runProgramSync<T>(db: SyncSqlite, program: Program<T>): T | type
   return r.value;
 }
 
+/**
+ * Runs a program that needs no database on its way (checks on rows read already);
+ * NEEDS_ASYNC if it reached a step.
+ */
+export function runWithoutSteps<T>(program: Program<T>): T | typeof NEEDS_ASYNC {
+  const r = program.next();
+  if (r.done) return r.value;
+  program.return(undefined as T);
+  return NEEDS_ASYNC;
+}
+
 const BUMP_SEQ = stmt('update users set update_seq = update_seq + ? where id = ? returning update_seq');
 const BUMP_TWO_SEQS = stmt(
   'update users set update_seq = update_seq + (case when id = ? then cast(? as integer) else cast(? as integer) end) where id in (?, ?) returning id, update_seq',

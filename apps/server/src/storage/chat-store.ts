@@ -30,13 +30,15 @@ import {
   toPublicUser,
   toSummary,
 } from './chat-rows.ts';
+import type { Db } from './db.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { KeyStore } from './key-store.ts';
 import { migrateLegacy } from './legacy-migrate.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
 import { lockPeople } from './people-locks.ts';
 import type { Database } from './schema.ts';
-import { type SendResult, sendProgram } from './send-program.ts';
+import { sendBatch } from './send-batch.ts';
+import { type SendInput, type SendResult, sendProgram } from './send-program.ts';
 import { refreshSummaries } from './summaries.ts';
 
 /** The message `userId` may change: theirs, and not deleted. */
@@ -52,14 +54,24 @@ function ownMessage(current: ChatMessage | null, userId: string): ChatMessage {
 export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
 export { RevokedError } from './people-locks.ts';
 
+/**
+ * How an engine commits sends: SQLite, one writer, runs groups of them synchronously in
+ * shared transactions; PostgreSQL writes groups set-based (send-batch.ts), several groups
+ * at once on its pool (10 connections; reads keep the rest).
+ */
+export function chatWrites(db: Db, onCommit?: (jobs: number) => void): GroupCommitOptions<SendInput> {
+  if (db.engine === 'postgres') return { maxBatch: 256, concurrency: 4, batcher: sendBatch, onCommit };
+  return db.sqlite ? { sqlite: db.sqlite, onCommit } : { onCommit };
+}
+
 export class ChatStore {
   readonly db: Kysely<Database>;
   /** Sends are committed in groups (see group-commit.ts). */
-  readonly writes: GroupCommit;
+  readonly writes: GroupCommit<SendInput>;
 
   private readonly keyStore: KeyStore;
 
-  constructor(db: Kysely<Database>, writes: GroupCommitOptions = {}) {
+  constructor(db: Kysely<Database>, writes: GroupCommitOptions<SendInput> = {}) {
     this.db = db;
     this.writes = new GroupCommit(db, writes);
     this.keyStore = new KeyStore(db);
@@ -158,7 +170,8 @@ export class ChatStore {
     now: number,
     session: string | null = null,
   ): Promise<SendResult> {
-    return this.writes.program(() => sendProgram(senderId, recipientId, msgId, sealed, now, session));
+    const input: SendInput = { senderId, recipientId, msgId, sealed, now, session };
+    return this.writes.program(() => sendProgram(input), input);
   }
 
   /**

@@ -9,15 +9,26 @@ import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import { NEEDS_ASYNC, type Program, runProgram, runProgramSync, type SyncSqlite } from './chat-rows.ts';
 import type { Database } from './schema.ts';
 
-interface Job<T> {
+/**
+ * Runs many jobs' inputs as one set of statements in one transaction (PostgreSQL's sends,
+ * see send-batch.ts): for each input its value, its refusal, or ALONE (run its program
+ * alone after the commit, in order).
+ */
+export type Batcher<I> = (tx: Transaction<Database>, inputs: I[]) => Promise<BatchOutcome[]>;
+export const ALONE: unique symbol = Symbol('alone');
+export type BatchOutcome = { value: unknown } | { error: unknown } | typeof ALONE;
+
+interface Job<T, I = unknown> {
   run(tx: Transaction<Database>): Promise<T>;
   /** A program job (see chat-rows.ts): run synchronously on SQLite when possible. */
   program?: () => Program<T>;
+  /** The job's input for the batcher. */
+  batch?: I;
   resolve(value: T): void;
   reject(err: unknown): void;
 }
 
-export interface GroupCommitOptions {
+export interface GroupCommitOptions<I = never> {
   /** Most jobs in one transaction. */
   maxBatch?: number;
   /**
@@ -33,22 +44,26 @@ export interface GroupCommitOptions {
   sqlite?: SyncSqlite;
   /** Told the jobs of each commit (the metrics' group-commit sizes). */
   onCommit?: (jobs: number) => void;
+  /** Jobs given a batch input run together through this, set-based (see Batcher). */
+  batcher?: Batcher<I>;
 }
 
-export class GroupCommit {
+export class GroupCommit<I = never> {
   private readonly db: Kysely<Database>;
+  private readonly batcher: Batcher<I> | null;
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly sqlite: SyncSqlite | null;
   private readonly onCommit: ((jobs: number) => void) | null;
-  private queue: Job<unknown>[] = [];
+  private queue: Job<unknown, I>[] = [];
   private active = 0;
   private scheduled = false;
   /** Transactions committed and jobs run (for tests and the bench). */
   readonly stats = { commits: 0, jobs: 0 };
 
-  constructor(db: Kysely<Database>, opts: GroupCommitOptions = {}) {
+  constructor(db: Kysely<Database>, opts: GroupCommitOptions<I> = {}) {
     this.db = db;
+    this.batcher = opts.batcher ?? null;
     this.maxBatch = opts.maxBatch ?? 256;
     this.concurrency = opts.concurrency ?? 1;
     this.sqlite = opts.sqlite ?? null;
@@ -65,14 +80,17 @@ export class GroupCommit {
     return this.enqueue({ run });
   }
 
-  /** Runs a program (made anew for each attempt) in a grouped transaction. */
-  program<T>(make: () => Program<T>): Promise<T> {
-    return this.enqueue({ run: (tx) => runProgram(tx, make()), program: make });
+  /**
+   * Runs a program (made anew for each attempt) in a grouped transaction; with `batch`,
+   * the batcher may run it set-based together with others instead.
+   */
+  program<T>(make: () => Program<T>, batch?: I): Promise<T> {
+    return this.enqueue({ run: (tx) => runProgram(tx, make()), program: make, batch });
   }
 
-  private enqueue<T>(job: Pick<Job<T>, 'run' | 'program'>): Promise<T> {
+  private enqueue<T>(job: Pick<Job<T, I>, 'run' | 'program' | 'batch'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ...job, resolve, reject } as Job<unknown>);
+      this.queue.push({ ...job, resolve, reject } as Job<unknown, I>);
       // A transaction on SQLite runs without yielding to I/O: start it after this turn
       // of the event loop, so that the frames already read from every socket join it.
       if (!this.scheduled && this.active < this.concurrency) {
@@ -97,6 +115,7 @@ export class GroupCommit {
       while (this.queue.length > 0) {
         let jobs = this.queue.splice(0, this.maxBatch);
         if (this.sqlite) jobs = await this.synchronously(this.sqlite, jobs);
+        if (this.batcher) jobs = await this.batched(this.batcher, jobs);
         if (jobs.length === 1) await this.alone(jobs[0] as Job<unknown>);
         else if (jobs.length > 1) await this.together(jobs);
       }
@@ -110,11 +129,11 @@ export class GroupCommit {
    * holding Kysely's connection so that no other query runs on it meanwhile. Returns the
    * jobs left for the asynchronous path: those that are not programs or reached a `call`.
    */
-  private async synchronously(sqlite: SyncSqlite, jobs: Job<unknown>[]): Promise<Job<unknown>[]> {
+  private async synchronously(sqlite: SyncSqlite, jobs: Job<unknown, I>[]): Promise<Job<unknown, I>[]> {
     const programs = jobs.filter((j) => j.program);
     if (programs.length === 0) return jobs;
     const rest = jobs.filter((j) => !j.program);
-    const done: { job: Job<unknown>; value: unknown }[] = [];
+    const done: { job: Job<unknown, I>; value: unknown }[] = [];
     const exec = (sql: string) => sqlite.prepare(sql).run();
     try {
       await this.db.connection().execute(async () => {
@@ -150,6 +169,41 @@ export class GroupCommit {
     this.committed(done.length);
     for (const d of done) d.job.resolve(d.value);
     return rest;
+  }
+
+  /**
+   * Runs the jobs that carry a batch input through the batcher in one transaction, then
+   * those it sent back (ALONE) one by one, in order. Returns the jobs without a batch
+   * input. A batch that fails commits nothing: its jobs run alone.
+   */
+  private async batched(batcher: Batcher<I>, jobs: Job<unknown, I>[]): Promise<Job<unknown, I>[]> {
+    const batch = jobs.filter((j) => j.batch !== undefined);
+    if (batch.length < 2) return jobs;
+    let outcomes: BatchOutcome[];
+    try {
+      outcomes = await this.db.transaction().execute((tx) =>
+        batcher(
+          tx,
+          batch.map((j) => j.batch as I),
+        ),
+      );
+    } catch {
+      outcomes = batch.map(() => ALONE);
+    }
+    const later: Job<unknown>[] = [];
+    let done = 0;
+    batch.forEach((job, i) => {
+      const outcome = outcomes[i] ?? ALONE;
+      if (outcome === ALONE) later.push(job);
+      else if ('error' in outcome) job.reject(outcome.error);
+      else {
+        done += 1;
+        job.resolve(outcome.value);
+      }
+    });
+    if (done > 0) this.committed(done);
+    for (const job of later) await this.alone(job);
+    return jobs.filter((j) => j.batch === undefined);
   }
 
   private async alone(job: Job<unknown>): Promise<void> {

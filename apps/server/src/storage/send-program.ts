@@ -47,7 +47,17 @@ export type SendResult =
   | { message: ChatMessage; updates: LoggedUpdate[]; duplicate: boolean }
   | { request: Access; updates: LoggedUpdate[] };
 
-type SendContextRow = Pick<
+/** A send as the socket handed it over: who, to whom, which id, the sealed text, when, from which session. */
+export interface SendInput {
+  senderId: string;
+  recipientId: string;
+  msgId: string;
+  sealed: { ct: string; chatKey?: ChatKeyEnvelopeWire | undefined };
+  now: number;
+  session: string | null;
+}
+
+export type SendContextRow = Pick<
   Selectable<UsersTable>,
   'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'
 > & {
@@ -60,6 +70,19 @@ type SendContextRow = Pick<
   chat_key: string | null;
 };
 
+/** A send that passed its checks: what writing it needs (see writeSend). */
+export interface SendPlan {
+  sender: SendContextRow;
+  recipient: SendContextRow;
+  /** The chat's key as the summaries keep it, and as it is after this send (a new one to record). */
+  known: string | null;
+  keyAfter: string | null;
+  /** The way back from the recipient, when the sender takes messages from contacts only. */
+  back: Access;
+  /** The chat's newest timestamp before this send (null: no summary yet). */
+  last: number | null;
+}
+
 /**
  * Stores a new message from `senderId` to `recipientId` and updates both summaries.
  * A retry with the same message id is answered with the stored message and changes
@@ -70,14 +93,8 @@ type SendContextRow = Pick<
  * frame came from) must still be live, all checked in the send's own transaction: a
  * block, sign-out or deletion that commits first refuses it.
  */
-export function* sendProgram(
-  senderId: string,
-  recipientId: string,
-  msgId: string,
-  sealed: { ct: string; chatKey?: ChatKeyEnvelopeWire | undefined },
-  now: number,
-  session: string | null,
-): Program<SendResult> {
+export function* sendProgram(input: SendInput): Program<SendResult> {
+  const { senderId, recipientId, msgId, session } = input;
   const chatId = chatIdOf(senderId, recipientId);
   const people = yield* query<SendContextRow>(SEND_CONTEXT, [
     chatId,
@@ -88,6 +105,21 @@ export function* sendProgram(
     senderId,
     recipientId,
   ]);
+  const plan = yield* planSend(input, people);
+  return 'sender' in plan ? yield* writeSend(input, plan) : plan;
+}
+
+/**
+ * A send's checks, given what SEND_CONTEXT reads (both people, in id order): refused
+ * (throws ChatError), answered without a new message (a retry, a contact request), or
+ * the plan of the message to write. Statements it runs are for the rarer cases only: a
+ * retried send, a chat with no key in its summaries, a new key, contact requests. The
+ * grouped PostgreSQL path (send-batch.ts) runs it without a database and sends those
+ * cases the single way.
+ */
+export function* planSend(input: SendInput, people: SendContextRow[]): Program<SendPlan | SendResult> {
+  const { senderId, recipientId, msgId, sealed, now, session } = input;
+  const chatId = chatIdOf(senderId, recipientId);
   const sender = people.find((p) => p.id === senderId);
   assertActive(sender, session, now);
   const stored = people[0]?.stored_sender ?? null;
@@ -110,26 +142,36 @@ export function* sendProgram(
     const ukEpochs = people.map((p) => ({ id: p.id, ukEpoch: p.uk_epoch === null ? null : Number(p.uk_epoch) }));
     keyAfter = yield* acceptSealedSend(chatId, senderId, sealed.ct, sealed.chatKey, keyContext(current, ukEpochs), now);
   }
-  const text: StoredText = { text: sealed.ct, sealed: true };
   if (access.state === 'pending') {
     const pending = yield* call((tx) => pendingRequest(tx, senderId, recipientId));
     // A retried send of the request itself is acknowledged again.
     if (pending?.msg_id === msgId) return { request: access, updates: [] };
     throw new ChatError('request_pending', SOCIAL_MSG.requestPending);
   }
-  if (access.state === 'request')
+  if (access.state === 'request') {
+    const text: StoredText = { text: sealed.ct, sealed: true };
     return yield* call((tx) => createRequest(tx, senderId, recipientId, msgId, text, now));
+  }
   // A sender who takes messages from contacts only opens the way back by writing.
   const back: Access = sender.require_request === 1 ? yield* call((tx) => accessOf(tx, recipientId, senderId)) : OPEN;
   let last: number | null = null;
   for (const p of people) if (p.chat_timestamp !== null) last = Math.max(last ?? 0, Number(p.chat_timestamp));
+  return { sender, recipient, known, keyAfter, back, last };
+}
+
+/** Writes a planned send: the message, both summaries, a new chat key, the log entries. */
+function* writeSend(input: SendInput, plan: SendPlan): Program<SendResult> {
+  const { senderId, recipientId, msgId, sealed, now } = input;
+  const text: StoredText = { text: sealed.ct, sealed: true };
   const { message, entries } = yield* insertMessageProgram(senderId, recipientId, msgId, text, now, {
-    sender: toPublicUser(sender),
-    recipient: toPublicUser(recipient),
-    lastTimestamp: last,
+    sender: toPublicUser(plan.sender),
+    recipient: toPublicUser(plan.recipient),
+    lastTimestamp: plan.last,
   });
-  if (keyAfter !== known && keyAfter !== null) yield* recordChatKey(chatId, senderId, recipientId, keyAfter);
-  if (back.state !== 'open') {
+  if (plan.keyAfter !== plan.known && plan.keyAfter !== null) {
+    yield* recordChatKey(message.chatId, senderId, recipientId, plan.keyAfter);
+  }
+  if (plan.back.state !== 'open') {
     entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
   }
   return { message, updates: yield* appendLogProgram(entries, now), duplicate: false };

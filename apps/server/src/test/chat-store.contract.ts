@@ -2,7 +2,7 @@
 import { chatIdOf, summaryAfter } from '@app/protocol';
 import { sampleChatKey, sampleCiphertext } from '@app/protocol/test/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatError, ChatStore } from '../storage/chat-store.ts';
+import { ChatError, ChatStore, chatWrites } from '../storage/chat-store.ts';
 import type { Db } from '../storage/db.ts';
 import { migrate } from '../storage/db.ts';
 import { Store } from '../storage/store.ts';
@@ -47,7 +47,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       db = await open();
       await migrate(db);
       store = new Store(db);
-      chat = new ChatStore(db.kysely, db.sqlite ? { sqlite: db.sqlite } : {});
+      chat = new ChatStore(db.kysely, chatWrites(db));
     });
     afterAll(async () => {
       await db?.close();
