@@ -17,19 +17,20 @@
  *   npm run bench                  10,000 connections, embedded SQLite (a few minutes)
  *   npm run bench -- --quick       500 connections, short phases (under a minute)
  *   npm run bench -- --pg          PostgreSQL + Redis (TEST_DATABASE_URL/DATABASE_URL, TEST_REDIS_URL/REDIS_URL)
+ *   npm run bench -- --pg --processes 2   two server processes on them, each client on one in turn
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ChatKeyEnvelopeWire, chatIdOf, chatKeyEnvelopeSchema, PROTOCOL_VERSION } from '@app/protocol';
-import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
+import { PROTOCOL_VERSION } from '@app/protocol';
 import pg from 'pg';
 import { MetricsCheck } from './metrics-check.ts';
-import { BENCH_EPOCH, describeMix } from './sealed-mix.ts';
-import { startRelay, startServer, type Target } from './targets.ts';
+import { CpuMeter, pidsNamed, settledRss } from './proc.ts';
+import { describeMix } from './sealed-mix.ts';
+import { peerIndex, seed } from './seed.ts';
+import { startRelay, startServers, type Target } from './targets.ts';
 import type { ClientSpec, Command, Reply } from './worker.ts';
 
 const args = process.argv.slice(2);
@@ -42,6 +43,9 @@ const quick = args.includes('--quick');
 const profileDir = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1] ?? 'profiles') : null;
 const serverOnly = args.includes('--server-only');
 const usePg = args.includes('--pg');
+/** Server processes (PostgreSQL + Redis only: SQLite is one process's file). */
+const PROCESSES = opt('--processes', 1);
+if (PROCESSES > 1 && !usePg) throw new Error('--processes needs --pg: several processes share PostgreSQL and Redis');
 const N = opt('--connections', quick ? 500 : 10_000);
 const RATE = opt('--rate', quick ? 500 : 1000);
 const LATENCY_SENDERS = Math.min(N, opt('--latency-senders', 200));
@@ -58,26 +62,6 @@ const tag = `${process.pid}_${Date.now().toString(36)}`;
 const schema = `bench_${tag}`;
 
 // ---- helpers -----------------------------------------------------------------------------
-
-/** The process's resident memory after a garbage collection (SIGUSR2, see main.ts). */
-async function settledRss(pid: number): Promise<number> {
-  process.kill(pid, 'SIGUSR2');
-  await sleep(500);
-  return rssOf(pid);
-}
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb * 1024;
-}
-
-/** CPU time a process has used (ms), from /proc. */
-function cpuOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-  return (ticks / 100) * 1000;
-}
 
 function percentile(sorted: number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -106,133 +90,21 @@ class Workers {
   }
 }
 
-/** Who user `i` of `n` writes to: 2k and 2k+1 write to each other (an odd last one, to the first). */
-function peerIndex(i: number, n: number): number {
-  const p = i % 2 === 0 ? i + 1 : i - 1;
-  return p < n ? p : 0;
-}
-
-/** Clients in pairs (see peerIndex), dealt to the workers in turn. */
-function deal(users: { id: string; token: string }[], workers: number): ClientSpec[][] {
+/**
+ * Clients in pairs (see peerIndex), dealt to the workers in turn, each connected to the
+ * target's processes in turn (with two, the two of a pair are on different processes).
+ */
+function deal(users: { id: string; token: string }[], workers: number, urls: string[]): ClientSpec[][] {
   const shares: ClientSpec[][] = Array.from({ length: workers }, () => []);
   users.forEach((u, i) => {
     const peer = users[peerIndex(i, users.length)];
-    shares[i % workers]?.push({ userId: u.id, token: u.token, peer: peer?.id ?? u.id });
+    const url = urls[i % urls.length] as string;
+    shares[i % workers]?.push({ userId: u.id, token: u.token, peer: peer?.id ?? u.id, url });
   });
   return shares;
 }
 
 // ---- the target under test ---------------------------------------------------------------
-
-async function seed(n: number, dataDir: string): Promise<{ id: string; token: string }[]> {
-  const db = await openDb(usePg ? { databaseUrl: pgUrl, pgSchema: schema } : { dataDir });
-  await migrate(db);
-  const store = new Store(db);
-  const passwordHash = await hashSecret('bench-password');
-  const now = Date.now();
-  const users: { id: string; token: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    const u = await store.createUser({
-      username: `b${i}_${tag}`.slice(0, 20),
-      name: `Bench ${i}`,
-      email: `b${i}_${tag}@bench.example`,
-      phone: '5551234567',
-      age: 30,
-      passwordHash,
-      now,
-    });
-    const token = newToken();
-    await store.createSession({
-      tokenHash: hashToken(SECRET, token),
-      userId: u.id,
-      createdAt: now,
-      authAt: now,
-      lastUsedAt: now,
-      expiresAt: now + 86_400_000,
-      persistent: true,
-      userAgent: 'bench',
-      ip: '127.0.0.1',
-    });
-    users.push({ id: u.id, token });
-  }
-  await seedKeys(
-    store,
-    users.map((u) => u.id),
-    now,
-  );
-  await db.close();
-  return users;
-}
-
-const b64url = (chars: number) =>
-  randomBytes(Math.ceil((chars * 3) / 4))
-    .toString('base64url')
-    .slice(0, chars);
-
-/** Rows per insert: 10 columns × 500 stays under SQLite's and PostgreSQL's bound-parameter limits. */
-const BATCH = 500;
-
-/**
- * Every user's keys (epoch 1, as at sign-up: public keys, their signature and a sealed
- * bundle of realistic lengths that open nothing) and every pair's chat key for epoch 1,
- * sealed to both users' epoch-1 keys (what the first message of a chat brings): so each
- * send is under the chat's current key, as in a chat already under way. Batched inserts.
- */
-async function seedKeys(store: Store, ids: string[], now: number): Promise<void> {
-  const keys = ids.map((userId) => ({
-    user_id: userId,
-    id_version: 1,
-    ik_pub: b64url(43),
-    uk_epoch: 1,
-    uk_pub: b64url(43),
-    uk_sig: b64url(86),
-    // One key epoch's bundle: about 450 characters (see sealedBundleSchema).
-    bundle: b64url(448),
-    bundle_version: 1,
-    bundle_stale: 0 as const,
-    updated_at: now,
-  }));
-  for (let i = 0; i < keys.length; i += BATCH) {
-    await store.db
-      .insertInto('user_keys')
-      .values(keys.slice(i, i + BATCH))
-      .execute();
-  }
-  const chats = new Map<string, ChatKeyEnvelopeWire>();
-  ids.forEach((id, i) => {
-    const peer = ids[peerIndex(i, ids.length)];
-    if (peer === undefined || peer === id) return;
-    const chatId = chatIdOf(id, peer);
-    if (chats.has(chatId)) return;
-    const [low, high] = chatId.split('_') as [string, string];
-    const seal = (userId: string) => ({ userId, ukEpoch: 1, enc: b64url(43), ct: b64url(64) });
-    // Shaped like sampleChatKey (packages/protocol/src/test/samples.ts); checked like a send's.
-    chats.set(
-      chatId,
-      chatKeyEnvelopeSchema.parse({
-        chatId,
-        epoch: BENCH_EPOCH,
-        creatorId: low,
-        seals: [seal(low), seal(high)],
-        sig: b64url(86),
-      }),
-    );
-  });
-  const rows = [...chats.values()].map((e) => ({
-    chat_id: e.chatId,
-    epoch: e.epoch,
-    creator_id: e.creatorId,
-    uk_epochs: '1,1',
-    envelope: JSON.stringify(e),
-    created_at: now,
-  }));
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await store.db
-      .insertInto('chat_keys')
-      .values(rows.slice(i, i + BATCH))
-      .execute();
-  }
-}
 
 interface Result {
   connected: number;
@@ -247,9 +119,13 @@ interface Result {
   deliveredPerSec: number;
   errors: number;
   firstError: string | null;
-  /** CPU cores busy during the throughput phase: the target, and all load generators. */
+  /** CPU cores busy during the throughput phase: the target, PostgreSQL, Redis, and all load generators. */
   serverBusy: number;
+  pgBusy: number;
+  redisBusy: number;
   generatorBusy: number;
+  /** Messages delivered per CPU-second of the whole system under test (target, PostgreSQL, Redis). */
+  perCpuSecond: number;
   /** Throughput phase, per message: the send frame's JSON, its ciphertext, the text it stands for, the delivery's JSON. */
   sendFrame: number;
   ct: number;
@@ -262,15 +138,14 @@ interface Result {
 
 async function run(target: Target, users: { id: string; token: string }[]): Promise<Result> {
   const workers = new Workers(WORKERS);
-  const shares = deal(users, workers.size);
+  const shares = deal(users, workers.size, target.wsUrls);
   await sleep(1000);
-  const rssBase = await settledRss(target.pid);
+  const rssBase = await settledRss(target.pids);
   const metrics = target.metrics ? await MetricsCheck.start(target.metrics) : null;
   const ackedTotal = (replies: Reply[]) =>
     replies.reduce((n, r) => n + (r.ok === 'latency' || r.ok === 'throughput' ? r.ackedTotal : 0), 0);
   const conn = await workers.all((i) => ({
     cmd: 'connect',
-    url: target.wsUrl,
     clients: shares[i] ?? [],
     relay: target.relay,
     version: PROTOCOL_VERSION,
@@ -282,7 +157,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
       `  ${failed} connections failed: ${conn.map((r) => (r.ok === 'connected' ? r.firstError : '')).join(' ')}`,
     );
   await sleep(1500);
-  const rssConnected = await settledRss(target.pid);
+  const rssConnected = await settledRss(target.pids);
 
   const lat = await workers.all(() => ({
     cmd: 'latency',
@@ -294,14 +169,24 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   const sent = lat.reduce((n, r) => n + (r.ok === 'latency' ? r.sent : 0), 0);
   await metrics?.phase('latency', ackedTotal(lat));
 
-  const cpuStart = { at: performance.now() + WARMUP_MS, cpu: 0 };
+  // CPU over the measured part of the phase: the target's processes, and (on PostgreSQL +
+  // Redis) every PostgreSQL process (one per connection) and the Redis server.
+  const services = usePg && !target.relay;
+  const cpu = { target: Number.NaN, pg: 0, redis: 0 };
   setTimeout(() => {
-    cpuStart.cpu = cpuOf(target.pid);
+    const meters = {
+      target: new CpuMeter(() => target.pids),
+      pg: new CpuMeter(() => (services ? pidsNamed('postgres') : [])),
+      redis: new CpuMeter(() => (services ? pidsNamed('redis-server') : [])),
+    };
+    const from = performance.now();
+    setTimeout(() => {
+      const ms = performance.now() - from;
+      cpu.target = meters.target.used() / ms;
+      cpu.pg = meters.pg.used() / ms;
+      cpu.redis = meters.redis.used() / ms;
+    }, PHASE_MS);
   }, WARMUP_MS);
-  let serverBusy = Number.NaN;
-  setTimeout(() => {
-    serverBusy = (cpuOf(target.pid) - cpuStart.cpu) / (performance.now() - cpuStart.at);
-  }, WARMUP_MS + PHASE_MS);
   const tp = await workers.all(() => ({
     cmd: 'throughput',
     senders: Math.ceil(SENDERS / workers.size),
@@ -332,8 +217,11 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     deliveredPerSec: (delivered / PHASE_MS) * 1000,
     errors,
     firstError,
-    serverBusy,
+    serverBusy: cpu.target,
+    pgBusy: cpu.pg,
+    redisBusy: cpu.redis,
     generatorBusy,
+    perCpuSecond: ((delivered / PHASE_MS) * 1000) / (cpu.target + cpu.pg + cpu.redis),
     sendFrame: sum('sentFrameBytes') / sentMsgs,
     ct: sum('ctBytes') / sentMsgs,
     textChars: sum('textChars') / sentMsgs,
@@ -364,14 +252,14 @@ console.log('');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
 const t0 = Date.now();
-const users = await seed(N, dataDir);
+const users = await seed(N, { dataDir, pgUrl: usePg ? pgUrl : null, schema, tag, secret: SECRET });
 console.log(
   `seeded ${N.toLocaleString('en-US')} users, sessions, keys and chat keys in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );
 
 const results: { target: Target; r: Result }[] = [];
 const setup = { usePg, pgUrl, redisUrl, schema, tag, secret: SECRET, profileDir };
-const parley = () => startServer(dataDir, setup);
+const parley = () => startServers(PROCESSES, dataDir, setup);
 for (const start of serverOnly ? [parley] : [startRelay, parley]) {
   const target = await start();
   console.log(`running against ${target.name}...`);
@@ -406,7 +294,10 @@ for (const { target, r } of results) {
     `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${ratio(r.deliveredPerSec, base.deliveredPerSec)} relay`,
   );
   console.log(
-    `  CPU during throughput       target ${fmt(r.serverBusy * 100)}% of a core, load generators ${fmt(r.generatorBusy * 100)}%`,
+    `  CPU during throughput       target ${fmt(r.serverBusy * 100)}% of a core${r.pgBusy || r.redisBusy ? `, PostgreSQL ${fmt(r.pgBusy * 100)}%, Redis ${fmt(r.redisBusy * 100)}%` : ''}, load generators ${fmt(r.generatorBusy * 100)}%`,
+  );
+  console.log(
+    `  delivered per CPU-second    ${fmt(r.perCpuSecond)} (target${r.pgBusy || r.redisBusy ? ' + PostgreSQL + Redis' : ''})  ${ratio(r.perCpuSecond, base.perCpuSecond)} relay`,
   );
   console.log(
     `  sent per message            text ${fmt(r.textChars)} chars (${fmt(r.textBytes)} B UTF-8) → ct ${fmt(r.ct)} chars; ` +

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MetricsCheck } from './metrics-check.ts';
 
-/** A scrape that answers the given counter values in turn, as Prometheus text. */
-function scrapes(...values: (number | null)[]): () => Promise<string> {
+const text = (v: number | null) =>
+  `# HELP x\nparley_sockets 3\n${v === null ? '' : `parley_messages_stored_total ${v}\n`}`;
+
+/** A scrape of one process that answers the given counter values in turn, as Prometheus text. */
+function scrapes(...values: (number | null)[]): () => Promise<string[]> {
   let i = 0;
-  return async () => {
-    const v = values[i++];
-    return `# HELP x\nparley_sockets 3\n${v === null ? '' : `parley_messages_stored_total ${v}\n`}`;
-  };
+  return async () => [text(values[i++] ?? null)];
 }
 
 describe('MetricsCheck', () => {
@@ -37,6 +37,18 @@ describe('MetricsCheck', () => {
 
     const none = await MetricsCheck.start(scrapes(0));
     expect(none.matches).toBe(false);
+  });
+
+  it("adds up several processes' counters", async () => {
+    const rounds = [
+      [3, 4],
+      [503, 1_004],
+    ];
+    let i = 0;
+    const m = await MetricsCheck.start(async () => (rounds[i++] ?? []).map(text));
+    await m.phase('latency', 1_500);
+    expect(m.phases).toEqual([{ phase: 'latency', stored: 1_500, acked: 1_500 }]);
+    expect(m.matches).toBe(true);
   });
 
   it('fails loudly when /metrics has no message counter', async () => {

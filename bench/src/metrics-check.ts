@@ -1,7 +1,8 @@
 /**
  * The server's own counters against the bench's: /metrics is scraped before the clients
  * connect and after each phase, as Prometheus would, and parley_messages_stored_total must
- * move by exactly the number of sends the load generators saw acknowledged.
+ * move by exactly the number of sends the load generators saw acknowledged. With several
+ * server processes, their counters are added up.
  */
 import { metricSample } from '@app/server';
 
@@ -16,17 +17,17 @@ export interface PhaseCount {
 }
 
 export class MetricsCheck {
-  private readonly scrape: () => Promise<string>;
+  private readonly scrape: () => Promise<string[]>;
   private last: number;
   private lastAcked = 0;
   readonly phases: PhaseCount[] = [];
 
-  private constructor(scrape: () => Promise<string>, first: number) {
+  private constructor(scrape: () => Promise<string[]>, first: number) {
     this.scrape = scrape;
     this.last = first;
   }
 
-  static async start(scrape: () => Promise<string>): Promise<MetricsCheck> {
+  static async start(scrape: () => Promise<string[]>): Promise<MetricsCheck> {
     return new MetricsCheck(scrape, await stored(scrape));
   }
 
@@ -49,8 +50,12 @@ export class MetricsCheck {
   }
 }
 
-async function stored(scrape: () => Promise<string>): Promise<number> {
-  const v = metricSample(await scrape(), STORED);
-  if (v === null) throw new Error(`/metrics has no ${STORED}`);
-  return v;
+async function stored(scrape: () => Promise<string[]>): Promise<number> {
+  let sum = 0;
+  for (const text of await scrape()) {
+    const v = metricSample(text, STORED);
+    if (v === null) throw new Error(`/metrics has no ${STORED}`);
+    sum += v;
+  }
+  return sum;
 }

@@ -22,11 +22,12 @@ export interface BenchSetup {
 
 export interface Target {
   name: string;
-  pid: number;
-  wsUrl: string;
+  /** Its processes, and the WebSocket URL of each. */
+  pids: number[];
+  wsUrls: string[];
   relay: boolean;
-  /** The server's /metrics text (Prometheus), scraped as an operator's Prometheus does; the relay has none. */
-  metrics?: () => Promise<string>;
+  /** Each process's /metrics text (Prometheus), scraped as an operator's Prometheus does; the relay has none. */
+  metrics?: () => Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -51,8 +52,29 @@ function startChild(
   });
 }
 
-/** Parley on this machine's SQLite file in `dataDir`, or PostgreSQL + Redis (see BenchSetup). */
-export async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
+/**
+ * Parley on this machine's SQLite file in `dataDir`, or `processes` server processes on
+ * PostgreSQL + Redis (see BenchSetup), as several processes behind a proxy would run.
+ */
+export async function startServers(processes: number, dataDir: string, b: BenchSetup): Promise<Target> {
+  const started = await Promise.all(Array.from({ length: processes }, () => startServer(dataDir, b)));
+  const one = started[0] as Target;
+  if (started.length === 1) return one;
+  return {
+    name: `${one.name}, ${processes} processes`,
+    pids: started.flatMap((t) => t.pids),
+    wsUrls: started.flatMap((t) => t.wsUrls),
+    relay: false,
+    async metrics() {
+      return (await Promise.all(started.map((t) => (t.metrics as () => Promise<string[]>)()))).flat();
+    },
+    async stop() {
+      await Promise.all(started.map((t) => t.stop()));
+    },
+  };
+}
+
+async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
   const { usePg, pgUrl, redisUrl, schema, tag, secret, profileDir } = b;
   const metricsToken = randomBytes(18).toString('base64url');
   const env: NodeJS.ProcessEnv = {
@@ -83,13 +105,13 @@ export async function startServer(dataDir: string, b: BenchSetup): Promise<Targe
   const { child, url } = await spawnServer({ env, nodeArgs });
   return {
     name: usePg ? 'Parley (PostgreSQL + Redis)' : 'Parley (embedded SQLite)',
-    pid: child.pid as number,
-    wsUrl: `${url.replace('http', 'ws')}/ws`,
+    pids: [child.pid as number],
+    wsUrls: [`${url.replace('http', 'ws')}/ws`],
     relay: false,
     async metrics() {
       const r = await scrapeMetrics(url, metricsToken);
       if (r.status !== 200) throw new Error(`/metrics answered ${r.status}`);
-      return r.text;
+      return [r.text];
     },
     stop: () => stopProcess(child),
   };
@@ -111,8 +133,8 @@ export async function startRelay(): Promise<Target> {
   );
   return {
     name: 'bare ws relay (no storage)',
-    pid: child.pid as number,
-    wsUrl: `ws://127.0.0.1:${value}/ws`,
+    pids: [child.pid as number],
+    wsUrls: [`ws://127.0.0.1:${value}/ws`],
     relay: true,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));

@@ -17,10 +17,12 @@ export interface ClientSpec {
   token: string;
   /** Who this client writes to. */
   peer: string;
+  /** The server process it connects to. */
+  url: string;
 }
 
 export type Command =
-  | { cmd: 'connect'; url: string; clients: ClientSpec[]; relay: boolean; version: number }
+  | { cmd: 'connect'; clients: ClientSpec[]; relay: boolean; version: number }
   | { cmd: 'latency'; senders: number; ratePerSecond: number; durationMs: number }
   | { cmd: 'throughput'; senders: number; window: number; warmupMs: number; durationMs: number }
   | { cmd: 'close' };
@@ -190,7 +192,7 @@ async function connect(cmd: Extract<Command, { cmd: 'connect' }>): Promise<void>
     Array.from({ length: CONCURRENT }, async () => {
       for (let spec = queue.shift(); spec; spec = queue.shift()) {
         try {
-          clients.push(await open(cmd.url, spec, cmd.relay, cmd.version));
+          clients.push(await open(spec.url, spec, cmd.relay, cmd.version));
         } catch (e) {
           failed++;
           first ??= e instanceof Error ? e.message : String(e);
