@@ -18,6 +18,7 @@
  *   npm run bench -- --quick       500 connections, short phases (under a minute)
  *   npm run bench -- --pg          PostgreSQL + Redis (TEST_DATABASE_URL/DATABASE_URL, TEST_REDIS_URL/REDIS_URL)
  *   npm run bench -- --pg --processes 2   two server processes on them, each client on one in turn
+ *   npm run bench -- --compare ../old     also another checkout's server (its npm ci done), before this one's
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -42,6 +43,8 @@ const quick = args.includes('--quick');
 /** --profile DIR: the server writes a V8 CPU profile there (open it in Chrome DevTools). */
 const profileDir = args.includes('--profile') ? path.resolve(args[args.indexOf('--profile') + 1] ?? 'profiles') : null;
 const serverOnly = args.includes('--server-only');
+/** --compare DIR: another checkout of Parley, measured in the same run (its ratios against this one's). */
+const compare = args.includes('--compare') ? path.resolve(args[args.indexOf('--compare') + 1] ?? '.') : null;
 const usePg = args.includes('--pg');
 /** Server processes (PostgreSQL + Redis only: SQLite is one process's file). */
 const PROCESSES = opt('--processes', 1);
@@ -260,7 +263,8 @@ console.log(
 const results: { target: Target; r: Result }[] = [];
 const setup = { usePg, pgUrl, redisUrl, schema, tag, secret: SECRET, profileDir };
 const parley = () => startServers(PROCESSES, dataDir, setup);
-for (const start of serverOnly ? [parley] : [startRelay, parley]) {
+const baseline = () => startServers(PROCESSES, dataDir, { ...setup, ...(compare ? { root: compare } : {}) });
+for (const start of [...(serverOnly ? [] : [startRelay]), ...(compare ? [baseline] : []), parley]) {
   const target = await start();
   console.log(`running against ${target.name}...`);
   results.push({ target, r: await run(target, users) });
@@ -275,29 +279,39 @@ if (usePg) {
 }
 
 const base = results[0]?.r as Result;
+/** What the ratios are against: the relay, or (--server-only --compare) the other checkout. */
+const baseName = results[0]?.target.relay ? 'relay' : 'baseline';
+/** With --compare, this checkout against the other one as well. */
+const other = compare ? results.at(-2)?.r : undefined;
 const fmt = (v: number, digits = 0) =>
   Number.isFinite(v)
     ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : 'n/a';
 const ratio = (v: number, b: number) => (Number.isFinite(v) && b > 0 ? `${(v / b).toFixed(2)}×` : 'n/a');
+/** "0.12× relay" (and "3.40× baseline" for this checkout's server, with --compare). */
+const vs = (r: Result, k: 'rssPerConn' | 'p99' | 'deliveredPerSec' | 'perCpuSecond') => {
+  const parts = [`${ratio(r[k], base[k])} ${baseName}`];
+  if (other && r === results.at(-1)?.r && other !== base) parts.push(`${ratio(r[k], other[k])} baseline`);
+  return parts.join(', ');
+};
 console.log('');
 for (const { target, r } of results) {
   console.log(`${target.name}`);
   console.log(`  connections held            ${fmt(r.connected)} (of ${fmt(N)})`);
   console.log(
-    `  server RSS per idle conn    ${fmt(r.rssPerConn / 1024, 1)} KB  (RSS ${fmt(r.rssBase / 2 ** 20, 0)} MB before clients)  ${ratio(r.rssPerConn, base.rssPerConn)} relay`,
+    `  server RSS per idle conn    ${fmt(r.rssPerConn / 1024, 1)} KB  (RSS ${fmt(r.rssBase / 2 ** 20, 0)} MB before clients)  ${vs(r, 'rssPerConn')}`,
   );
   console.log(
-    `  latency @ ${RATE} msg/s        p50 ${fmt(r.p50, 2)} ms  p95 ${fmt(r.p95, 2)} ms  p99 ${fmt(r.p99, 2)} ms  (${fmt(r.latencySamples)}/${fmt(r.latencySent)} received)  p99 ${ratio(r.p99, base.p99)} relay`,
+    `  latency @ ${RATE} msg/s        p50 ${fmt(r.p50, 2)} ms  p95 ${fmt(r.p95, 2)} ms  p99 ${fmt(r.p99, 2)} ms  (${fmt(r.latencySamples)}/${fmt(r.latencySent)} received)  p99 ${vs(r, 'p99')}`,
   );
   console.log(
-    `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${ratio(r.deliveredPerSec, base.deliveredPerSec)} relay`,
+    `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${vs(r, 'deliveredPerSec')}`,
   );
   console.log(
     `  CPU during throughput       target ${fmt(r.serverBusy * 100)}% of a core${r.pgBusy || r.redisBusy ? `, PostgreSQL ${fmt(r.pgBusy * 100)}%, Redis ${fmt(r.redisBusy * 100)}%` : ''}, load generators ${fmt(r.generatorBusy * 100)}%`,
   );
   console.log(
-    `  delivered per CPU-second    ${fmt(r.perCpuSecond)} (target${r.pgBusy || r.redisBusy ? ' + PostgreSQL + Redis' : ''})  ${ratio(r.perCpuSecond, base.perCpuSecond)} relay`,
+    `  delivered per CPU-second    ${fmt(r.perCpuSecond)} (target${r.pgBusy || r.redisBusy ? ' + PostgreSQL + Redis' : ''})  ${vs(r, 'perCpuSecond')}`,
   );
   console.log(
     `  sent per message            text ${fmt(r.textChars)} chars (${fmt(r.textBytes)} B UTF-8) → ct ${fmt(r.ct)} chars; ` +

@@ -18,6 +18,8 @@ export interface BenchSetup {
   tag: string;
   secret: string;
   profileDir: string | null;
+  /** Another checkout whose server to run instead of this one's (see --compare). */
+  root?: string;
 }
 
 export interface Target {
@@ -102,9 +104,9 @@ async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
     ...SERVER_NODE_FLAGS,
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
   ];
-  const { child, url } = await spawnServer({ env, nodeArgs });
+  const { child, url } = await spawnServer({ env, nodeArgs, ...(b.root ? { root: b.root } : {}) });
   return {
-    name: usePg ? 'Parley (PostgreSQL + Redis)' : 'Parley (embedded SQLite)',
+    name: `Parley${b.root ? ` at ${b.root}` : ''} (${usePg ? 'PostgreSQL + Redis' : 'embedded SQLite'})`,
     pids: [child.pid as number],
     wsUrls: [`${url.replace('http', 'ws')}/ws`],
     relay: false,

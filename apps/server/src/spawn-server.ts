@@ -16,6 +16,8 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export interface SpawnOptions {
   env: NodeJS.ProcessEnv;
+  /** Another checkout's root, to run its server instead (the bench compares two). */
+  root?: string;
   /** Node flags before the entry point. */
   nodeArgs?: readonly string[];
   /**
@@ -87,8 +89,10 @@ function readyAddress(line: string): string | null {
 /** Starts the server and resolves once it is ready; rejects (after stopping it) if it does not get there. */
 export async function spawnServer(o: SpawnOptions): Promise<SpawnedServer> {
   const keep = o.output !== 'inherit';
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), SERVER_MAIN], {
-    cwd: ROOT,
+  const root = o.root ?? ROOT;
+  const main = o.root ? path.join(o.root, path.relative(ROOT, SERVER_MAIN)) : SERVER_MAIN;
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), main], {
+    cwd: root,
     env: o.env,
     stdio: ['ignore', keep || !o.healthz ? 'pipe' : 'inherit', keep ? 'pipe' : 'inherit'],
   });
