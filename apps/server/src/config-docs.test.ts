@@ -55,6 +55,11 @@ describe('the configuration table', () => {
     );
     expect(() => new EnvReader({}).int('NO_SUCH_SETTING')).toThrow(/not in the configuration table/);
     expect(loadConfig({ DATA_DIR: tempDir(), RATE_LIMIT_API_PER_MINUTE: '7' }).rateLimits.apiPerMinute).toBe(7);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SQLITE_SYNCHRONOUS: 'off' })).toThrow(
+      /SQLITE_SYNCHRONOUS must be full or normal/,
+    );
+    expect(loadConfig({ DATA_DIR: tempDir() }).sqliteSynchronous).toBe('full');
+    expect(loadConfig({ DATA_DIR: tempDir(), SQLITE_SYNCHRONOUS: 'NORMAL' }).sqliteSynchronous).toBe('normal');
   });
 
   it('.env.example and the README table are up to date (npm run config-docs)', () => {

@@ -113,6 +113,12 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { name: 'DATABASE_URL', type: 'secret', default: null, doc: '`postgres://…` to use PostgreSQL instead of SQLite' },
   { name: 'DATABASE_SCHEMA', type: 'string', default: null, doc: 'PostgreSQL schema to use (created if missing)' },
   {
+    name: 'SQLITE_SYNCHRONOUS',
+    type: 'string',
+    default: 'full',
+    doc: 'SQLite only. `full`: a message is acknowledged once it is on disk (one fsync per commit, and a commit serves a whole group of sends), so it survives a power cut or an operating-system crash, as on PostgreSQL. `normal`: it survives the server being killed, but the last moments of acknowledged messages can be lost in a power cut; a little more throughput',
+  },
+  {
     name: 'REDIS_URL',
     type: 'secret',
     default: null,

@@ -30,6 +30,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (created if missing); default: the connection's search_path. */
   databaseSchema: string | null;
+  /** SQLite's synchronous setting: `full` (acknowledged means on disk) or `normal`. */
+  sqliteSynchronous: SqliteSynchronous;
   redisUrl: string | null;
   /** Namespace of every Redis key and channel (several deployments may share a Redis). */
   redisPrefix: string;
@@ -93,6 +95,14 @@ function httpUrl(name: string, value: string | undefined, fallback: string): str
   return url.href;
 }
 
+export type SqliteSynchronous = 'full' | 'normal';
+
+function sqliteSynchronousOf(value: string): SqliteSynchronous {
+  const v = value.toLowerCase();
+  if (v !== 'full' && v !== 'normal') throw new Error(`SQLITE_SYNCHRONOUS must be full or normal, got "${value}"`);
+  return v;
+}
+
 function vapidFrom(publicKey: string, privateKey: string): Config['vapid'] {
   if (!publicKey && !privateKey) return null;
   if (!/^[A-Za-z0-9_-]{87}$/.test(publicKey) || !/^[A-Za-z0-9_-]{43}$/.test(privateKey)) {
@@ -153,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: v.string('MAIL_FROM'),
     databaseUrl: v.optional('DATABASE_URL'),
     databaseSchema: v.optional('DATABASE_SCHEMA'),
+    sqliteSynchronous: sqliteSynchronousOf(v.string('SQLITE_SYNCHRONOUS')),
     redisUrl: v.optional('REDIS_URL'),
     redisPrefix: v.string('REDIS_PREFIX'),
     presenceTtlMs: v.int('PRESENCE_TTL_MS'),

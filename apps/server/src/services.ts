@@ -88,6 +88,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    sqliteSynchronous: config.sqliteSynchronous,
     ...(opts.sqliteFile ? { sqliteFile: opts.sqliteFile } : {}),
     ...(opts.pgSchema || config.databaseSchema ? { pgSchema: opts.pgSchema ?? config.databaseSchema ?? '' } : {}),
   });

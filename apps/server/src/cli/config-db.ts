@@ -5,6 +5,7 @@ import { type Db, openDb } from '../storage/db.ts';
 export function openConfiguredDb(config: Config): Promise<Db> {
   return openDb({
     dataDir: config.dataDir,
+    sqliteSynchronous: config.sqliteSynchronous,
     databaseUrl: config.databaseUrl,
     ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
   });

@@ -39,6 +39,12 @@ export interface OpenOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to use (created if missing); tests use one each. */
   pgSchema?: string;
+  /**
+   * SQLite's `synchronous`: `full` (the default) syncs the WAL at every commit, so what
+   * was acknowledged survives a power cut; `normal` only at checkpoints (it survives the
+   * process being killed). A group commit makes one sync serve many sends.
+   */
+  sqliteSynchronous?: 'full' | 'normal';
 }
 
 /**
@@ -80,7 +86,7 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   const file = opts.sqliteFile ?? path.join(opts.dataDir ?? 'data', 'parley.sqlite');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${opts.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Deleted bytes are zeroed, not left in free space: a deleted message's text does not
