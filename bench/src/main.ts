@@ -19,6 +19,7 @@
  *   npm run bench -- --pg          PostgreSQL + Redis (TEST_DATABASE_URL/DATABASE_URL, TEST_REDIS_URL/REDIS_URL)
  *   npm run bench -- --pg --processes 2   two server processes on them, each client on one in turn
  *   npm run bench -- --compare ../old     also another checkout's server (its npm ci done), before this one's
+ *   npm run bench -- --find-rate   also the highest offered rate (from --rate up, ×1.5 a step) with p99 under 100 ms
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -55,6 +56,9 @@ const LATENCY_SENDERS = Math.min(N, opt('--latency-senders', 200));
 const SENDERS = Math.min(N, opt('--senders', quick ? 200 : 400));
 const WINDOW = opt('--window', 4);
 const WORKERS = opt('--workers', 2);
+const FIND_RATE = args.includes('--find-rate');
+/** What --find-rate calls sustained: p99 under this, and nearly every message delivered. */
+const SUSTAINED_P99_MS = 100;
 const PHASE_MS = quick ? 3_000 : 10_000;
 const WARMUP_MS = quick ? 1_000 : 2_000;
 const SECRET = 'bench-session-secret-0123456789abcdef0123';
@@ -137,6 +141,39 @@ interface Result {
   deliveryFrame: number;
   /** The server's /metrics message counter against the bench's count (null: the relay). */
   metrics: MetricsCheck | null;
+  /** --find-rate: the highest offered rate sustained, with its p99 (null: not even --rate). */
+  sustained: { rate: number; p99: number } | null;
+}
+
+/** A latency phase at `rate` msg/s: its sorted samples and the messages sent. */
+async function latencyPhase(workers: Workers, rate: number) {
+  const replies = await workers.all(() => ({
+    cmd: 'latency',
+    senders: Math.ceil(LATENCY_SENDERS / workers.size),
+    ratePerSecond: rate / workers.size,
+    durationMs: PHASE_MS,
+  }));
+  const samples = replies.flatMap((r) => (r.ok === 'latency' ? r.samples : [])).sort((a, b) => a - b);
+  const sent = replies.reduce((n, r) => n + (r.ok === 'latency' ? r.sent : 0), 0);
+  return { replies, samples, sent };
+}
+
+/**
+ * The highest offered rate, from RATE up by half each step, at which p99 stays under
+ * SUSTAINED_P99_MS and 99% of the messages arrive. Each step is a latency phase of its
+ * own (and a phase of the /metrics check).
+ */
+async function findRate(workers: Workers, metrics: MetricsCheck | null, ackedTotal: (r: Reply[]) => number) {
+  let best: { rate: number; p99: number } | null = null;
+  for (let rate = RATE, step = 0; step < 10; step++, rate = Math.round(rate * 1.5)) {
+    const { replies, samples, sent } = await latencyPhase(workers, rate);
+    await metrics?.phase(`${rate} msg/s`, ackedTotal(replies));
+    const p99 = percentile(samples, 0.99);
+    console.log(`  offered ${rate} msg/s: p99 ${p99.toFixed(2)} ms, ${samples.length}/${sent} received`);
+    if (!(p99 < SUSTAINED_P99_MS) || samples.length < sent * 0.99) break;
+    best = { rate, p99 };
+  }
+  return best;
 }
 
 async function run(target: Target, users: { id: string; token: string }[]): Promise<Result> {
@@ -162,15 +199,9 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   await sleep(1500);
   const rssConnected = await settledRss(target.pids);
 
-  const lat = await workers.all(() => ({
-    cmd: 'latency',
-    senders: Math.ceil(LATENCY_SENDERS / workers.size),
-    ratePerSecond: RATE / workers.size,
-    durationMs: PHASE_MS,
-  }));
-  const samples = lat.flatMap((r) => (r.ok === 'latency' ? r.samples : [])).sort((a, b) => a - b);
-  const sent = lat.reduce((n, r) => n + (r.ok === 'latency' ? r.sent : 0), 0);
+  const { replies: lat, samples, sent } = await latencyPhase(workers, RATE);
   await metrics?.phase('latency', ackedTotal(lat));
+  const sustained = FIND_RATE ? await findRate(workers, metrics, ackedTotal) : null;
 
   // CPU over the measured part of the phase: the target's processes, and (on PostgreSQL +
   // Redis) every PostgreSQL process (one per connection) and the Redis server.
@@ -231,6 +262,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     textBytes: sum('textBytes') / sentMsgs,
     deliveryFrame: delivered ? sum('deliveredFrameBytes') / delivered : Number.NaN,
     metrics,
+    sustained,
   };
 }
 
@@ -304,6 +336,11 @@ for (const { target, r } of results) {
   console.log(
     `  latency @ ${RATE} msg/s        p50 ${fmt(r.p50, 2)} ms  p95 ${fmt(r.p95, 2)} ms  p99 ${fmt(r.p99, 2)} ms  (${fmt(r.latencySamples)}/${fmt(r.latencySent)} received)  p99 ${vs(r, 'p99')}`,
   );
+  if (FIND_RATE) {
+    console.log(
+      `  sustained (p99 < ${SUSTAINED_P99_MS} ms)     ${r.sustained ? `${fmt(r.sustained.rate)} msg/s offered, p99 ${fmt(r.sustained.p99, 2)} ms` : `not even ${RATE} msg/s`}`,
+    );
+  }
   console.log(
     `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${vs(r, 'deliveredPerSec')}`,
   );
