@@ -11,12 +11,12 @@ import type { Database } from './schema.ts';
 
 /**
  * Runs many jobs' inputs as one set of statements in one transaction (PostgreSQL's sends,
- * see send-batch.ts): for each input its value, its refusal, or ALONE (run its program
- * alone after the commit, in order).
+ * see send-batch.ts): for each input its value, its refusal, or `alone`: run its program
+ * alone after the commit. Jobs sent back with the same `alone` key run one after another,
+ * in order; different keys at once.
  */
 export type Batcher<I> = (tx: Transaction<Database>, inputs: I[]) => Promise<BatchOutcome[]>;
-export const ALONE: unique symbol = Symbol('alone');
-export type BatchOutcome = { value: unknown } | { error: unknown } | typeof ALONE;
+export type BatchOutcome = { value: unknown } | { error: unknown } | { alone: string };
 
 interface Job<T, I = unknown> {
   run(tx: Transaction<Database>): Promise<T>;
@@ -173,8 +173,9 @@ export class GroupCommit<I = never> {
 
   /**
    * Runs the jobs that carry a batch input through the batcher in one transaction, then
-   * those it sent back (ALONE) one by one, in order. Returns the jobs without a batch
-   * input. A batch that fails commits nothing: its jobs run alone.
+   * those it sent back to run alone: each `alone` chain in order, the chains at once.
+   * Returns the jobs without a batch input. A batch that fails commits nothing: its jobs
+   * run alone, one after another.
    */
   private async batched(batcher: Batcher<I>, jobs: Job<unknown, I>[]): Promise<Job<unknown, I>[]> {
     const batch = jobs.filter((j) => j.batch !== undefined);
@@ -188,21 +189,28 @@ export class GroupCommit<I = never> {
         ),
       );
     } catch {
-      outcomes = batch.map(() => ALONE);
+      outcomes = batch.map(() => ({ alone: '' }));
     }
-    const later: Job<unknown>[] = [];
+    const chains = new Map<string, Job<unknown>[]>();
     let done = 0;
     batch.forEach((job, i) => {
-      const outcome = outcomes[i] ?? ALONE;
-      if (outcome === ALONE) later.push(job);
-      else if ('error' in outcome) job.reject(outcome.error);
+      const outcome = outcomes[i] ?? { alone: '' };
+      if ('alone' in outcome) {
+        const chain = chains.get(outcome.alone);
+        if (chain) chain.push(job);
+        else chains.set(outcome.alone, [job]);
+      } else if ('error' in outcome) job.reject(outcome.error);
       else {
         done += 1;
         job.resolve(outcome.value);
       }
     });
     if (done > 0) this.committed(done);
-    for (const job of later) await this.alone(job);
+    await Promise.all(
+      [...chains.values()].map(async (chain) => {
+        for (const job of chain) await this.alone(job);
+      }),
+    );
     return jobs.filter((j) => j.batch === undefined);
   }
 

@@ -15,38 +15,57 @@
 import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
 import { CompiledQuery, type Selectable, type Transaction } from 'kysely';
 import { type Entry, type LoggedUpdate, NEEDS_ASYNC, payloadOf, runWithoutSteps, toPublicUser } from './chat-rows.ts';
-import { ALONE, type BatchOutcome } from './group-commit.ts';
+import type { BatchOutcome } from './group-commit.ts';
 import type { Database, UserChatsTable } from './schema.ts';
 import { planSend, type SendContextRow, type SendInput, type SendPlan, type SendResult } from './send-program.ts';
 
 type Person = Omit<SendContextRow, 'chat_timestamp' | 'stored_sender' | 'session_expires' | 'chat_key'>;
 
-const PEOPLE =
-  'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
+/**
+ * What a group reads before it decides, in one statement (each part a JSON array):
+ * both people of every send (FOR KEY SHARE, in id order), then their summaries of the
+ * chats (FOR NO KEY UPDATE, in (user, chat) order: the group writes them), the sends'
+ * ids already stored (retries), and when the sessions they came from end.
+ */
+const CONTEXT =
+  'with p as (select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
   '(select uk_epoch from user_keys k where k.user_id = u.id) as uk_epoch ' +
-  'from users u left join user_settings s on s.user_id = u.id where u.id = any($1::text[]) order by u.id for key share of u';
-const SUMMARIES =
-  'select * from user_chats where (user_id, chat_id) in (select * from unnest($1::text[], $2::text[])) ' +
-  'order by user_id, chat_id for no key update';
-const STORED =
-  'select chat_id, id, sender_id from messages where (chat_id, id) in (select * from unnest($1::text[], $2::text[]))';
-const SESSIONS = 'select token_hash, expires_at from sessions where token_hash = any($1::text[])';
-const UPDATE_SUMMARIES =
-  'update user_chats c set last_message = t.text, last_id = t.msg_id, last_sender = t.sender, last_rev = 0, ' +
+  'from users u left join user_settings s on s.user_id = u.id where u.id = any($1::text[]) order by u.id for key share of u), ' +
+  'c as (select * from user_chats where (user_id, chat_id) in (select * from unnest($2::text[], $3::text[])) ' +
+  'order by user_id, chat_id for no key update) ' +
+  "select (select coalesce(json_agg(p), '[]') from p) as people, " +
+  "(select coalesce(json_agg(c), '[]') from c) as summaries, " +
+  "(select coalesce(json_agg(m), '[]') from (select chat_id, id, sender_id from messages " +
+  'where (chat_id, id) in (select * from unnest($4::text[], $5::text[]))) m) as stored, ' +
+  "(select coalesce(json_agg(x), '[]') from (select token_hash, expires_at from sessions " +
+  'where token_hash = any($6::text[])) x) as sessions';
+/**
+ * The group's messages and summaries written, in one statement, and its users' rows
+ * locked for their seqs, in id order (the summaries are locked already; new messages
+ * lock nothing anyone else waits for).
+ */
+const WRITE =
+  'with s as (update user_chats c set last_message = t.text, last_id = t.msg_id, last_sender = t.sender, last_rev = 0, ' +
   'last_sealed = 1, last_deleted = 0, timestamp = t.ts, unread_count = t.unread ' +
   'from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::int[]) ' +
-  'as t(user_id, chat_id, text, msg_id, sender, ts, unread) where c.user_id = t.user_id and c.chat_id = t.chat_id';
-const INSERT_MESSAGES =
-  'insert into messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted, delivered_at, read_at) ' +
+  'as t(user_id, chat_id, text, msg_id, sender, ts, unread) where c.user_id = t.user_id and c.chat_id = t.chat_id returning 1), ' +
+  'm as (insert into messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted, delivered_at, read_at) ' +
   "select t.chat_id, t.id, t.sender, t.recipient, t.text, 1, 0, t.ts, 'sent', 0, 0, null, null " +
-  'from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) as t(chat_id, id, sender, recipient, text, ts)';
-const LOCK_USERS = 'select id from users where id = any($1::text[]) order by id for no key update';
-const BUMP_SEQS =
-  'update users u set update_seq = u.update_seq + t.n from unnest($1::text[], $2::int[]) as t(id, n) ' +
-  'where u.id = t.id returning u.id, u.update_seq';
-const INSERT_LOG =
-  'insert into user_updates (user_id, seq, kind, payload, created_at) ' +
-  'select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])';
+  'from unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[]) as t(chat_id, id, sender, recipient, text, ts) returning 1) ' +
+  'select (select count(*) from s)::int as summaries, (select count(*) from m)::int as messages, ' +
+  '(select count(*) from (select id from users where id = any($14::text[]) order by id for no key update) l)::int as users';
+/**
+ * The users' seqs bumped and the log entries inserted, in one statement: entry `k` (from
+ * 1) of a user in this group gets the user's seq before the group plus k.
+ */
+const LOG =
+  'with b as (update users u set update_seq = u.update_seq + t.n from unnest($1::text[], $2::int[]) as t(id, n) ' +
+  'where u.id = t.id returning u.id, u.update_seq - t.n as base), ' +
+  'i as (insert into user_updates (user_id, seq, kind, payload, created_at) ' +
+  'select e.user_id, b.base + e.k, e.kind, e.payload, e.created_at ' +
+  'from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::bigint[]) as e(user_id, k, kind, payload, created_at) ' +
+  'join b on b.id = e.user_id returning 1) ' +
+  'select b.id, b.base, (select count(*) from i)::int as logged from b';
 
 async function rows<R>(tx: Transaction<Database>, sql: string, params: unknown[]): Promise<R[]> {
   return (await tx.executeQuery<R>(CompiledQuery.raw(sql, params))).rows;
@@ -70,22 +89,25 @@ async function readContext(tx: Transaction<Database>, sends: SendInput[]): Promi
     pairs.set(key(s.senderId, chatId), [s.senderId, chatId]);
     pairs.set(key(s.recipientId, chatId), [s.recipientId, chatId]);
   }
-  const [users, chats] = [[...pairs.values()].map((p) => p[0]), [...pairs.values()].map((p) => p[1])];
-  const people = await rows<Person>(tx, PEOPLE, [ids]);
-  const summaries = await rows<Selectable<UserChatsTable>>(tx, SUMMARIES, [users, chats]);
-  const stored = await rows<{ chat_id: string; id: string; sender_id: string }>(tx, STORED, [
+  const [row] = await rows<{
+    people: Person[];
+    summaries: Selectable<UserChatsTable>[];
+    stored: { chat_id: string; id: string; sender_id: string }[];
+    sessions: { token_hash: string; expires_at: number }[];
+  }>(tx, CONTEXT, [
+    ids,
+    [...pairs.values()].map((p) => p[0]),
+    [...pairs.values()].map((p) => p[1]),
     sends.map((s) => chatIdOf(s.senderId, s.recipientId)),
     sends.map((s) => s.msgId),
+    [...new Set(sends.flatMap((s) => (s.session === null ? [] : [s.session])))],
   ]);
-  const tokens = [...new Set(sends.flatMap((s) => (s.session === null ? [] : [s.session])))];
-  const sessions = tokens.length
-    ? await rows<{ token_hash: string; expires_at: number | string }>(tx, SESSIONS, [tokens])
-    : [];
+  if (!row) throw new Error('The context query returned nothing');
   return {
-    people: new Map(people.map((p) => [p.id, p])),
-    summaries: new Map(summaries.map((r) => [key(r.user_id, r.chat_id), r])),
-    stored: new Map(stored.map((r) => [key(r.chat_id, r.id), r.sender_id])),
-    sessions: new Map(sessions.map((r) => [r.token_hash, Number(r.expires_at)])),
+    people: new Map(row.people.map((p) => [p.id, p])),
+    summaries: new Map(row.summaries.map((r) => [key(r.user_id, r.chat_id), r])),
+    stored: new Map(row.stored.map((r) => [key(r.chat_id, r.id), r.sender_id])),
+    sessions: new Map(row.sessions.map((r) => [r.token_hash, Number(r.expires_at)])),
   };
 }
 
@@ -122,7 +144,9 @@ interface Planned {
  */
 export async function sendBatch(tx: Transaction<Database>, sends: SendInput[]): Promise<BatchOutcome[]> {
   const ctx = await readContext(tx, sends);
-  const outcomes: BatchOutcome[] = sends.map(() => ALONE);
+  // A send is written here, refused, or run alone after the commit, in order with the
+  // rest of its chat's (the chat id is its chain).
+  const outcomes: BatchOutcome[] = sends.map((s) => ({ alone: chatIdOf(s.senderId, s.recipientId) }));
   /** Chats with a send that runs alone: their later sends run alone too. */
   const alone = new Set<string>();
   /** Message ids already in this group: a repeat runs alone (answered as a retry). */
@@ -225,27 +249,27 @@ async function write(tx: Transaction<Database>, ctx: Context, planned: Planned[]
     );
   }
   const changed = [...summaries.values()].filter((s) => s.last !== null);
-  const updated = await tx.executeQuery(
-    CompiledQuery.raw(UPDATE_SUMMARIES, [
-      changed.map((s) => s.row.user_id),
-      changed.map((s) => s.row.chat_id),
-      changed.map((s) => s.last?.ct),
-      changed.map((s) => s.last?.id),
-      changed.map((s) => s.last?.senderId),
-      changed.map((s) => s.timestamp),
-      changed.map((s) => s.unread),
-    ]),
-  );
-  // The rows are locked (readContext): one missing means a change this path did not expect.
-  if (Number(updated.numAffectedRows) !== changed.length) throw new Error('A summary changed under a grouped send');
-  await rows(tx, INSERT_MESSAGES, [
+  const users = [...new Set(entries.map((e) => e.userId))].sort();
+  const [written] = await rows<{ summaries: number; messages: number; users: number }>(tx, WRITE, [
+    changed.map((s) => s.row.user_id),
+    changed.map((s) => s.row.chat_id),
+    changed.map((s) => s.last?.ct),
+    changed.map((s) => s.last?.id),
+    changed.map((s) => s.last?.senderId),
+    changed.map((s) => s.timestamp),
+    changed.map((s) => s.unread),
     messages.map((m) => m.chatId),
     messages.map((m) => m.id),
     messages.map((m) => m.senderId),
     messages.map((m) => m.recipientId),
     messages.map((m) => m.ct),
     messages.map((m) => m.timestamp),
+    users,
   ]);
+  // All were locked (readContext): one missing means a change this path did not expect.
+  if (written?.summaries !== changed.length || written.users !== users.length) {
+    throw new Error('A summary or a user changed under a grouped send');
+  }
   const logged = await appendLogSet(
     tx,
     entries,
@@ -260,31 +284,34 @@ async function write(tx: Transaction<Database>, ctx: Context, planned: Planned[]
 }
 
 /**
- * appendLogProgram for many users at once: their seqs bumped in one statement, the entries
- * inserted in another (`nows`: each entry's time).
+ * appendLogProgram for many users at once, in one statement (LOG): their seqs bumped and
+ * the entries inserted (`nows`: each entry's time). The users are locked already (WRITE).
  */
 async function appendLogSet(tx: Transaction<Database>, entries: Entry[], nows: number[]): Promise<LoggedUpdate[]> {
   const counts = new Map<string, number>();
-  for (const e of entries) counts.set(e.userId, (counts.get(e.userId) ?? 0) + 1);
-  const users = [...counts.keys()].sort();
-  await rows(tx, LOCK_USERS, [users]);
-  const bumped = await rows<{ id: string; update_seq: number | string }>(tx, BUMP_SEQS, [
+  /** Each entry's place among its user's entries in this group, from 1. */
+  const k = entries.map((e) => {
+    const n = (counts.get(e.userId) ?? 0) + 1;
+    counts.set(e.userId, n);
+    return n;
+  });
+  const users = [...counts.keys()];
+  const bumped = await rows<{ id: string; base: number | string; logged: number }>(tx, LOG, [
     users,
     users.map((u) => counts.get(u)),
-  ]);
-  if (bumped.length !== users.length) throw new Error('A user vanished under a grouped send');
-  const next = new Map(bumped.map((r) => [r.id, Number(r.update_seq) - (counts.get(r.id) as number) + 1]));
-  const out: LoggedUpdate[] = entries.map(({ userId, update }) => {
-    const seq = next.get(userId) as number;
-    next.set(userId, seq + 1);
-    return { userId, seq, update };
-  });
-  await rows(tx, INSERT_LOG, [
-    out.map((e) => e.userId),
-    out.map((e) => e.seq),
-    out.map((e) => e.update.kind),
-    out.map((e) => payloadOf(e.update)),
+    entries.map((e) => e.userId),
+    k,
+    entries.map((e) => e.update.kind),
+    entries.map((e) => payloadOf(e.update)),
     nows,
   ]);
-  return out;
+  if (bumped.length !== users.length || bumped[0]?.logged !== entries.length) {
+    throw new Error('A user vanished under a grouped send');
+  }
+  const base = new Map(bumped.map((r) => [r.id, Number(r.base)]));
+  return entries.map(({ userId, update }, i) => ({
+    userId,
+    seq: (base.get(userId) as number) + (k[i] as number),
+    update,
+  }));
 }
