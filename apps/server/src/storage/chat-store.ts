@@ -37,7 +37,7 @@ import { migrateLegacy } from './legacy-migrate.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
 import { lockPeople } from './people-locks.ts';
 import type { Database } from './schema.ts';
-import { sendBatch } from './send-batch.ts';
+import { pgSendBatcher } from './send-batch.ts';
 import { type SendInput, type SendResult, sendProgram } from './send-program.ts';
 import { refreshSummaries } from './summaries.ts';
 
@@ -60,7 +60,10 @@ export { RevokedError } from './people-locks.ts';
  * at once on its pool (10 connections; reads keep the rest).
  */
 export function chatWrites(db: Db, onCommit?: (jobs: number) => void): GroupCommitOptions<SendInput> {
-  if (db.engine === 'postgres') return { maxBatch: 256, concurrency: 4, batcher: sendBatch, onCommit };
+  if (db.pool) {
+    const chainOf = (s: SendInput) => chatIdOf(s.senderId, s.recipientId);
+    return { maxBatch: 256, concurrency: 4, batcher: pgSendBatcher(db.pool), chainOf, onCommit };
+  }
   return db.sqlite ? { sqlite: db.sqlite, onCommit } : { onCommit };
 }
 

@@ -24,6 +24,8 @@ export interface Db {
   schema?: string;
   /** SQLite only: the same connection as `kysely`, for synchronous statements (see group-commit.ts). */
   sqlite?: SyncSqlite;
+  /** PostgreSQL only: the pool under `kysely`, for statements sent back to back (see send-batch.ts). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -81,7 +83,7 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', ...(schema ? { schema } : {}), close: () => kysely.destroy() };
+    return { kysely, engine: 'postgres', pool, ...(schema ? { schema } : {}), close: () => kysely.destroy() };
   }
   const file = opts.sqliteFile ?? path.join(opts.dataDir ?? 'data', 'parley.sqlite');
   const sqlite = new SQLite(file);

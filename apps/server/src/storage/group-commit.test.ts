@@ -118,4 +118,50 @@ describe('GroupCommit', () => {
     expect(await p).toBe(1);
     expect(await keysLike('r-')).toEqual(['r-program', 'r-tx']);
   });
+
+  it('a batcher runs jobs set-based; a chain in flight holds its later jobs back, in order', async () => {
+    type Input = { chain: string; n: number };
+    /** What each batch held, and the chains in flight at any moment. */
+    const batches: string[][] = [];
+    const inFlight = new Set<string>();
+    let overlap = false;
+    const batcher = async (inputs: Input[]) => {
+      batches.push(inputs.map((i) => `${i.chain}${i.n}`));
+      const chains = new Set(inputs.map((i) => i.chain));
+      for (const c of chains) {
+        if (inFlight.has(c)) overlap = true;
+        inFlight.add(c);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      for (const c of chains) inFlight.delete(c);
+      return inputs.map((i) => (i.n === 99 ? { error: new Error('refused') } : { value: `${i.chain}${i.n}` }));
+    };
+    const gc = new GroupCommit<Input>(db.kysely, { batcher, chainOf: (i) => i.chain, concurrency: 2 });
+    const job = (chain: string, n: number) =>
+      gc.program(
+        function* () {
+          return 'never run alone';
+        },
+        { chain, n },
+      );
+    const first = [job('a', 1), job('b', 1)];
+    await new Promise((r) => setTimeout(r, 5));
+    // While a1 and b1 are in flight: a2, b2 and c1 arrive; only c1 may start at once.
+    const second = [job('a', 2), job('c', 1), job('b', 2), job('c', 99)];
+    const results = await Promise.allSettled([...first, ...second]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      'a1',
+      'b1',
+      'a2',
+      'c1',
+      'b2',
+      'refused',
+    ]);
+    expect(overlap).toBe(false);
+    expect(batches).toEqual([
+      ['a1', 'b1'],
+      ['c1', 'c99'],
+      ['a2', 'b2'],
+    ]);
+  });
 });

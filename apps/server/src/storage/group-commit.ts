@@ -10,12 +10,13 @@ import { NEEDS_ASYNC, type Program, runProgram, runProgramSync, type SyncSqlite 
 import type { Database } from './schema.ts';
 
 /**
- * Runs many jobs' inputs as one set of statements in one transaction (PostgreSQL's sends,
- * see send-batch.ts): for each input its value, its refusal, or `alone`: run its program
- * alone after the commit. Jobs sent back with the same `alone` key run one after another,
- * in order; different keys at once.
+ * Runs many jobs' inputs as one set of statements in one transaction of its own, committed
+ * before it answers (PostgreSQL's sends, see send-batch.ts): for each input its value, its
+ * refusal, or `alone`: run its program alone after the commit. Jobs sent back with the
+ * same `alone` key run one after another, in order; different keys at once. A batcher
+ * that throws has committed nothing.
  */
-export type Batcher<I> = (tx: Transaction<Database>, inputs: I[]) => Promise<BatchOutcome[]>;
+export type Batcher<I> = (inputs: I[]) => Promise<BatchOutcome[]>;
 export type BatchOutcome = { value: unknown } | { error: unknown } | { alone: string };
 
 interface Job<T, I = unknown> {
@@ -46,11 +47,20 @@ export interface GroupCommitOptions<I = never> {
   onCommit?: (jobs: number) => void;
   /** Jobs given a batch input run together through this, set-based (see Batcher). */
   batcher?: Batcher<I>;
+  /**
+   * The chain of a batch input (a send's chat): a transaction in flight holds its chains,
+   * and jobs of a held chain wait for the next one, in order. Concurrent transactions then
+   * never wait for each other's row locks on a chain's rows, nor commit its jobs out of order.
+   */
+  chainOf?: (input: I) => string;
 }
 
 export class GroupCommit<I = never> {
   private readonly db: Kysely<Database>;
   private readonly batcher: Batcher<I> | null;
+  private readonly chainOf: ((input: I) => string) | null;
+  /** Chains held by transactions in flight (see chainOf). */
+  private readonly held = new Set<string>();
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly sqlite: SyncSqlite | null;
@@ -64,6 +74,7 @@ export class GroupCommit<I = never> {
   constructor(db: Kysely<Database>, opts: GroupCommitOptions<I> = {}) {
     this.db = db;
     this.batcher = opts.batcher ?? null;
+    this.chainOf = opts.chainOf ?? null;
     this.maxBatch = opts.maxBatch ?? 256;
     this.concurrency = opts.concurrency ?? 1;
     this.sqlite = opts.sqlite ?? null;
@@ -104,20 +115,52 @@ export class GroupCommit<I = never> {
   }
 
   private fill(): void {
-    while (this.active < this.concurrency && this.queue.length > 0) {
+    while (this.active < this.concurrency) {
+      const taken = this.take();
+      if (taken.jobs.length === 0) return;
       this.active += 1;
-      void this.drain();
+      void this.drain(taken);
     }
   }
 
-  private async drain(): Promise<void> {
+  /** The next jobs to run together (up to maxBatch, none of a held chain), their chains now held. */
+  private take(): { jobs: Job<unknown, I>[]; chains: string[] } {
+    if (!this.chainOf) return { jobs: this.queue.splice(0, this.maxBatch), chains: [] };
+    const jobs: Job<unknown, I>[] = [];
+    const rest: Job<unknown, I>[] = [];
+    const chains = new Set<string>();
+    for (const job of this.queue) {
+      const chain = job.batch === undefined ? null : this.chainOf(job.batch);
+      if (jobs.length >= this.maxBatch || (chain !== null && this.held.has(chain) && !chains.has(chain))) {
+        rest.push(job);
+        continue;
+      }
+      jobs.push(job);
+      if (chain !== null && !chains.has(chain)) {
+        chains.add(chain);
+        this.held.add(chain);
+      }
+    }
+    this.queue = rest;
+    return { jobs, chains: [...chains] };
+  }
+
+  private async drain(first: { jobs: Job<unknown, I>[]; chains: string[] }): Promise<void> {
+    let taken = first;
     try {
-      while (this.queue.length > 0) {
-        let jobs = this.queue.splice(0, this.maxBatch);
-        if (this.sqlite) jobs = await this.synchronously(this.sqlite, jobs);
-        if (this.batcher) jobs = await this.batched(this.batcher, jobs);
-        if (jobs.length === 1) await this.alone(jobs[0] as Job<unknown>);
-        else if (jobs.length > 1) await this.together(jobs);
+      while (taken.jobs.length > 0) {
+        let jobs = taken.jobs;
+        try {
+          if (this.sqlite) jobs = await this.synchronously(this.sqlite, jobs);
+          if (this.batcher) jobs = await this.batched(this.batcher, jobs);
+          if (jobs.length === 1) await this.alone(jobs[0] as Job<unknown>);
+          else if (jobs.length > 1) await this.together(jobs);
+        } finally {
+          for (const chain of taken.chains) this.held.delete(chain);
+        }
+        taken = this.take();
+        // Chains released: other transactions may start on jobs that waited for them.
+        if (this.queue.length > 0) this.fill();
       }
     } finally {
       this.active -= 1;
@@ -172,7 +215,7 @@ export class GroupCommit<I = never> {
   }
 
   /**
-   * Runs the jobs that carry a batch input through the batcher in one transaction, then
+   * Runs the jobs that carry a batch input through the batcher (one transaction), then
    * those it sent back to run alone: each `alone` chain in order, the chains at once.
    * Returns the jobs without a batch input. A batch that fails commits nothing: its jobs
    * run alone, one after another.
@@ -182,12 +225,7 @@ export class GroupCommit<I = never> {
     if (batch.length < 2) return jobs;
     let outcomes: BatchOutcome[];
     try {
-      outcomes = await this.db.transaction().execute((tx) =>
-        batcher(
-          tx,
-          batch.map((j) => j.batch as I),
-        ),
-      );
+      outcomes = await batcher(batch.map((j) => j.batch as I));
     } catch {
       outcomes = batch.map(() => ({ alone: '' }));
     }

@@ -13,63 +13,15 @@
  * rows, for their seqs, in id order. Concurrent groups and single sends cannot deadlock.
  */
 import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
-import { CompiledQuery, type Selectable, type Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
+import type pg from 'pg';
 import { type Entry, type LoggedUpdate, NEEDS_ASYNC, payloadOf, runWithoutSteps, toPublicUser } from './chat-rows.ts';
-import type { BatchOutcome } from './group-commit.ts';
-import type { Database, UserChatsTable } from './schema.ts';
+import type { Batcher, BatchOutcome } from './group-commit.ts';
+import type { UserChatsTable } from './schema.ts';
+import { CONTEXT, LOG, WRITE } from './send-batch-sql.ts';
 import { planSend, type SendContextRow, type SendInput, type SendPlan, type SendResult } from './send-program.ts';
 
 type Person = Omit<SendContextRow, 'chat_timestamp' | 'stored_sender' | 'session_expires' | 'chat_key'>;
-
-/**
- * What a group reads before it decides, in one statement (each part a JSON array):
- * both people of every send (FOR KEY SHARE, in id order), then their summaries of the
- * chats (FOR NO KEY UPDATE, in (user, chat) order: the group writes them), the sends'
- * ids already stored (retries), and when the sessions they came from end.
- */
-const CONTEXT =
-  'with p as (select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
-  '(select uk_epoch from user_keys k where k.user_id = u.id) as uk_epoch ' +
-  'from users u left join user_settings s on s.user_id = u.id where u.id = any($1::text[]) order by u.id for key share of u), ' +
-  'c as (select * from user_chats where (user_id, chat_id) in (select * from unnest($2::text[], $3::text[])) ' +
-  'order by user_id, chat_id for no key update) ' +
-  "select (select coalesce(json_agg(p), '[]') from p) as people, " +
-  "(select coalesce(json_agg(c), '[]') from c) as summaries, " +
-  "(select coalesce(json_agg(m), '[]') from (select chat_id, id, sender_id from messages " +
-  'where (chat_id, id) in (select * from unnest($4::text[], $5::text[]))) m) as stored, ' +
-  "(select coalesce(json_agg(x), '[]') from (select token_hash, expires_at from sessions " +
-  'where token_hash = any($6::text[])) x) as sessions';
-/**
- * The group's messages and summaries written, in one statement, and its users' rows
- * locked for their seqs, in id order (the summaries are locked already; new messages
- * lock nothing anyone else waits for).
- */
-const WRITE =
-  'with s as (update user_chats c set last_message = t.text, last_id = t.msg_id, last_sender = t.sender, last_rev = 0, ' +
-  'last_sealed = 1, last_deleted = 0, timestamp = t.ts, unread_count = t.unread ' +
-  'from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::int[]) ' +
-  'as t(user_id, chat_id, text, msg_id, sender, ts, unread) where c.user_id = t.user_id and c.chat_id = t.chat_id returning 1), ' +
-  'm as (insert into messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted, delivered_at, read_at) ' +
-  "select t.chat_id, t.id, t.sender, t.recipient, t.text, 1, 0, t.ts, 'sent', 0, 0, null, null " +
-  'from unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[]) as t(chat_id, id, sender, recipient, text, ts) returning 1) ' +
-  'select (select count(*) from s)::int as summaries, (select count(*) from m)::int as messages, ' +
-  '(select count(*) from (select id from users where id = any($14::text[]) order by id for no key update) l)::int as users';
-/**
- * The users' seqs bumped and the log entries inserted, in one statement: entry `k` (from
- * 1) of a user in this group gets the user's seq before the group plus k.
- */
-const LOG =
-  'with b as (update users u set update_seq = u.update_seq + t.n from unnest($1::text[], $2::int[]) as t(id, n) ' +
-  'where u.id = t.id returning u.id, u.update_seq - t.n as base), ' +
-  'i as (insert into user_updates (user_id, seq, kind, payload, created_at) ' +
-  'select e.user_id, b.base + e.k, e.kind, e.payload, e.created_at ' +
-  'from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::bigint[]) as e(user_id, k, kind, payload, created_at) ' +
-  'join b on b.id = e.user_id returning 1) ' +
-  'select b.id, b.base, (select count(*) from i)::int as logged from b';
-
-async function rows<R>(tx: Transaction<Database>, sql: string, params: unknown[]): Promise<R[]> {
-  return (await tx.executeQuery<R>(CompiledQuery.raw(sql, params))).rows;
-}
 
 const key = (a: string, b: string) => `${a}\n${b}`;
 
@@ -81,7 +33,8 @@ interface Context {
   sessions: Map<string, number>;
 }
 
-async function readContext(tx: Transaction<Database>, sends: SendInput[]): Promise<Context> {
+/** CONTEXT's parameters for a group. */
+function contextParams(sends: SendInput[]): unknown[] {
   const ids = [...new Set(sends.flatMap((s) => [s.senderId, s.recipientId]))].sort();
   const pairs = new Map<string, [string, string]>();
   for (const s of sends) {
@@ -89,19 +42,24 @@ async function readContext(tx: Transaction<Database>, sends: SendInput[]): Promi
     pairs.set(key(s.senderId, chatId), [s.senderId, chatId]);
     pairs.set(key(s.recipientId, chatId), [s.recipientId, chatId]);
   }
-  const [row] = await rows<{
-    people: Person[];
-    summaries: Selectable<UserChatsTable>[];
-    stored: { chat_id: string; id: string; sender_id: string }[];
-    sessions: { token_hash: string; expires_at: number }[];
-  }>(tx, CONTEXT, [
+  return [
     ids,
     [...pairs.values()].map((p) => p[0]),
     [...pairs.values()].map((p) => p[1]),
     sends.map((s) => chatIdOf(s.senderId, s.recipientId)),
     sends.map((s) => s.msgId),
     [...new Set(sends.flatMap((s) => (s.session === null ? [] : [s.session])))],
-  ]);
+  ];
+}
+
+interface ContextRow {
+  people: Person[];
+  summaries: Selectable<UserChatsTable>[];
+  stored: { chat_id: string; id: string; sender_id: string }[];
+  sessions: { token_hash: string; expires_at: number }[];
+}
+
+function toContext(row: ContextRow | undefined): Context {
   if (!row) throw new Error('The context query returned nothing');
   return {
     people: new Map(row.people.map((p) => [p.id, p])),
@@ -137,13 +95,8 @@ interface Planned {
   plan: SendPlan;
 }
 
-/**
- * Runs a group of sends in `tx`: each one's outcome, in order (see the file comment).
- * Throws when the group must be undone as a whole (a statement failed, a summary row
- * vanished): the group commit then runs every send alone.
- */
-export async function sendBatch(tx: Transaction<Database>, sends: SendInput[]): Promise<BatchOutcome[]> {
-  const ctx = await readContext(tx, sends);
+/** Each send's outcome so far, and the sends the set-based path writes. */
+function plan(ctx: Context, sends: SendInput[]): { outcomes: BatchOutcome[]; planned: Planned[] } {
   // A send is written here, refused, or run alone after the commit, in order with the
   // rest of its chat's (the chat id is its chain).
   const outcomes: BatchOutcome[] = sends.map((s) => ({ alone: chatIdOf(s.senderId, s.recipientId) }));
@@ -161,29 +114,61 @@ export async function sendBatch(tx: Transaction<Database>, sends: SendInput[]): 
     }
     ids.add(id);
     try {
-      const plan = runWithoutSteps(planSend(input, contextRows(ctx, input, chatId)));
+      const p = runWithoutSteps(planSend(input, contextRows(ctx, input, chatId)));
       const both = ctx.summaries.has(key(input.senderId, chatId)) && ctx.summaries.has(key(input.recipientId, chatId));
-      if (
-        plan === NEEDS_ASYNC ||
-        !('sender' in plan) ||
-        plan.keyAfter !== plan.known ||
-        plan.back.state !== 'open' ||
-        !both
-      ) {
+      if (p === NEEDS_ASYNC || !('sender' in p) || p.keyAfter !== p.known || p.back.state !== 'open' || !both) {
         alone.add(chatId);
         return;
       }
-      planned.push({ index, input, chatId, plan });
+      planned.push({ index, input, chatId, plan: p });
     } catch (error) {
       outcomes[index] = { error };
     }
   });
-  if (planned.length === 0) return outcomes;
-  const results = await write(tx, ctx, planned);
-  planned.forEach((p, i) => {
-    outcomes[p.index] = { value: results[i] };
-  });
-  return outcomes;
+  return { outcomes, planned };
+}
+
+/**
+ * PostgreSQL's batcher for sends (see the file comment): each group on a connection of
+ * its own, in one transaction of four statements sent in two runs, BEGIN and CONTEXT back
+ * to back, then WRITE, LOG and COMMIT back to back: the group waits for the database
+ * twice, not once per statement. A statement that fails aborts the transaction, and the
+ * COMMIT behind it then rolls back; the batcher throws and nothing was written.
+ */
+export function pgSendBatcher(pool: pg.Pool): Batcher<SendInput> {
+  return async (sends) => {
+    const client = await pool.connect();
+    let ok = false;
+    try {
+      const [, read] = await Promise.all([
+        client.query('begin'),
+        client.query<ContextRow>(CONTEXT, contextParams(sends)),
+      ]);
+      const ctx = toContext(read.rows[0]);
+      const { outcomes, planned } = plan(ctx, sends);
+      if (planned.length === 0) {
+        await client.query('commit');
+        ok = true;
+        return outcomes;
+      }
+      const group = writes(ctx, planned);
+      const [, log, commit] = await Promise.all([
+        client.query(WRITE, group.write),
+        client.query<{ id: string; base: number | string }>(LOG, group.log),
+        client.query('commit'),
+      ]);
+      if (commit.command !== 'COMMIT') throw new Error(`grouped send: ${commit.command} instead of COMMIT`);
+      ok = true;
+      const results = group.results(new Map(log.rows.map((r) => [r.id, Number(r.base)])));
+      planned.forEach((p, i) => {
+        outcomes[p.index] = { value: results[i] };
+      });
+      return outcomes;
+    } finally {
+      if (!ok) await client.query('rollback').catch(() => {});
+      client.release();
+    }
+  };
 }
 
 /** A summary row as the group leaves it. */
@@ -194,7 +179,11 @@ interface SummaryAfter {
   last: ChatMessage | null;
 }
 
-async function write(tx: Transaction<Database>, ctx: Context, planned: Planned[]): Promise<SendResult[]> {
+/**
+ * What a group writes, worked out from its context: WRITE's and LOG's parameters, and
+ * each send's result once LOG has answered every user's seq before the group.
+ */
+function writes(ctx: Context, planned: Planned[]) {
   const summaries = new Map<string, SummaryAfter>();
   const after = (userId: string, chatId: string): SummaryAfter => {
     const k = key(userId, chatId);
@@ -217,7 +206,8 @@ async function write(tx: Transaction<Database>, ctx: Context, planned: Planned[]
   });
   const messages: ChatMessage[] = [];
   const entries: Entry[] = [];
-  for (const { input, chatId, plan } of planned) {
+  const nows: number[] = [];
+  for (const { input, chatId, plan: p } of planned) {
     const mine = after(input.senderId, chatId);
     const theirs = after(input.recipientId, chatId);
     // Strictly increasing within the chat (as insertMessageProgram): past both summaries.
@@ -240,54 +230,14 @@ async function write(tx: Transaction<Database>, ctx: Context, planned: Planned[]
     messages.push(message);
     Object.assign(mine, { timestamp, unread: 0, last: message });
     Object.assign(theirs, { timestamp, unread: theirs.unread + 1, last: message });
+    // One entry per participant: the message with the summary it made.
     entries.push(
-      { userId: input.senderId, update: { kind: 'message', message, chat: state(mine, toPublicUser(plan.recipient)) } },
-      {
-        userId: input.recipientId,
-        update: { kind: 'message', message, chat: state(theirs, toPublicUser(plan.sender)) },
-      },
+      { userId: input.senderId, update: { kind: 'message', message, chat: state(mine, toPublicUser(p.recipient)) } },
+      { userId: input.recipientId, update: { kind: 'message', message, chat: state(theirs, toPublicUser(p.sender)) } },
     );
+    nows.push(input.now, input.now);
   }
-  const changed = [...summaries.values()].filter((s) => s.last !== null);
-  const users = [...new Set(entries.map((e) => e.userId))].sort();
-  const [written] = await rows<{ summaries: number; messages: number; users: number }>(tx, WRITE, [
-    changed.map((s) => s.row.user_id),
-    changed.map((s) => s.row.chat_id),
-    changed.map((s) => s.last?.ct),
-    changed.map((s) => s.last?.id),
-    changed.map((s) => s.last?.senderId),
-    changed.map((s) => s.timestamp),
-    changed.map((s) => s.unread),
-    messages.map((m) => m.chatId),
-    messages.map((m) => m.id),
-    messages.map((m) => m.senderId),
-    messages.map((m) => m.recipientId),
-    messages.map((m) => m.ct),
-    messages.map((m) => m.timestamp),
-    users,
-  ]);
-  // All were locked (readContext): one missing means a change this path did not expect.
-  if (written?.summaries !== changed.length || written.users !== users.length) {
-    throw new Error('A summary or a user changed under a grouped send');
-  }
-  const logged = await appendLogSet(
-    tx,
-    entries,
-    planned.flatMap((p) => [p.input.now, p.input.now]),
-  );
-  // Two entries per send, in order: the sender's, then the recipient's.
-  return messages.map((message, i) => ({
-    message,
-    updates: [logged[2 * i], logged[2 * i + 1]] as LoggedUpdate[],
-    duplicate: false,
-  }));
-}
-
-/**
- * appendLogProgram for many users at once, in one statement (LOG): their seqs bumped and
- * the entries inserted (`nows`: each entry's time). The users are locked already (WRITE).
- */
-async function appendLogSet(tx: Transaction<Database>, entries: Entry[], nows: number[]): Promise<LoggedUpdate[]> {
+  const changed = [...summaries.values()];
   const counts = new Map<string, number>();
   /** Each entry's place among its user's entries in this group, from 1. */
   const k = entries.map((e) => {
@@ -295,23 +245,48 @@ async function appendLogSet(tx: Transaction<Database>, entries: Entry[], nows: n
     counts.set(e.userId, n);
     return n;
   });
-  const users = [...counts.keys()];
-  const bumped = await rows<{ id: string; base: number | string; logged: number }>(tx, LOG, [
-    users,
-    users.map((u) => counts.get(u)),
-    entries.map((e) => e.userId),
-    k,
-    entries.map((e) => e.update.kind),
-    entries.map((e) => payloadOf(e.update)),
-    nows,
-  ]);
-  if (bumped.length !== users.length || bumped[0]?.logged !== entries.length) {
-    throw new Error('A user vanished under a grouped send');
-  }
-  const base = new Map(bumped.map((r) => [r.id, Number(r.base)]));
-  return entries.map(({ userId, update }, i) => ({
-    userId,
-    seq: (base.get(userId) as number) + (k[i] as number),
-    update,
-  }));
+  const users = [...counts.keys()].sort();
+  return {
+    write: [
+      changed.map((s) => s.row.user_id),
+      changed.map((s) => s.row.chat_id),
+      changed.map((s) => s.last?.ct),
+      changed.map((s) => s.last?.id),
+      changed.map((s) => s.last?.senderId),
+      changed.map((s) => s.timestamp),
+      changed.map((s) => s.unread),
+      messages.map((m) => m.chatId),
+      messages.map((m) => m.id),
+      messages.map((m) => m.senderId),
+      messages.map((m) => m.recipientId),
+      messages.map((m) => m.ct),
+      messages.map((m) => m.timestamp),
+      users,
+      changed.length,
+    ],
+    log: [
+      users,
+      users.map((u) => counts.get(u)),
+      entries.map((e) => e.userId),
+      k,
+      entries.map((e) => e.update.kind),
+      entries.map((e) => payloadOf(e.update)),
+      nows,
+    ],
+    /** Each send's result, given every user's seq before the group. */
+    results(base: Map<string, number>): SendResult[] {
+      if (base.size !== users.length) throw new Error('grouped send: a user is gone');
+      const logged: LoggedUpdate[] = entries.map(({ userId, update }, i) => ({
+        userId,
+        seq: (base.get(userId) as number) + (k[i] as number),
+        update,
+      }));
+      // Two entries per send, in order: the sender's, then the recipient's.
+      return messages.map((message, i) => ({
+        message,
+        updates: [logged[2 * i], logged[2 * i + 1]] as LoggedUpdate[],
+        duplicate: false,
+      }));
+    },
+  };
 }
