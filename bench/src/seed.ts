@@ -77,8 +77,9 @@ const BATCH = 500;
 /**
  * Every user's keys (epoch 1, as at sign-up: public keys, their signature and a sealed
  * bundle of realistic lengths that open nothing) and every pair's chat key for epoch 1,
- * sealed to both users' epoch-1 keys (what the first message of a chat brings): so each
- * send is under the chat's current key, as in a chat already under way. Batched inserts.
+ * sealed to both users' epoch-1 keys (what the first message of a chat brings), and both
+ * people's summaries of the chat keeping that key: so each send is under the chat's
+ * current key, in a chat already under way. Batched inserts.
  */
 async function seedKeys(store: Store, ids: string[], now: number): Promise<void> {
   const keys = ids.map((userId) => ({
@@ -132,6 +133,33 @@ async function seedKeys(store: Store, ids: string[], now: number): Promise<void>
     await store.db
       .insertInto('chat_keys')
       .values(rows.slice(i, i + BATCH))
+      .execute();
+  }
+  // Both people's summary of each chat, with its key, as the chat's first message leaves
+  // them: every send of the run is one in a chat under way.
+  const summaries = [...chats.values()].flatMap((e) => {
+    const [low, high] = e.chatId.split('_') as [string, string];
+    return [
+      [low, high],
+      [high, low],
+    ].map(([user, peer]) => ({
+      user_id: user as string,
+      chat_id: e.chatId,
+      peer_id: peer as string,
+      last_message: null,
+      last_id: null,
+      last_sender: null,
+      chat_key: `${e.epoch}:1,1`,
+      timestamp: now,
+      unread_count: 0,
+      archived: 0 as const,
+      locked: 0 as const,
+    }));
+  });
+  for (let i = 0; i < summaries.length; i += BATCH) {
+    await store.db
+      .insertInto('user_chats')
+      .values(summaries.slice(i, i + BATCH))
       .execute();
   }
 }
