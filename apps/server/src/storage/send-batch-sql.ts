@@ -59,4 +59,5 @@ export const LOG =
   'select e.user_id, b.base + e.k, e.kind, e.payload, e.created_at ' +
   'from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::bigint[]) as e(user_id, k, kind, payload, created_at) ' +
   'join b on b.id = e.user_id returning 1) ' +
-  `select b.id, b.base, case when (select count(*) from i) <> cardinality($3::text[]) then ${fail('a user is gone', 'select count(*) from i')} end as guard from b`;
+  'select b.id, b.base from b union all ' +
+  `select 'guard', ${fail('a user is gone', 'select count(*) from i')} where (select count(*) from i) <> cardinality($3::text[])`;

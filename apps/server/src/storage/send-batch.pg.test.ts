@@ -11,6 +11,7 @@ import { dropPgSchema } from '../test/harness.ts';
 import { giveKeys, sampleSealed, sampleText } from '../test/store-keys.ts';
 import { ChatStore, chatWrites } from './chat-store.ts';
 import { type Db, migrate, openDb } from './db.ts';
+import { LOG, WRITE } from './send-batch-sql.ts';
 import { Store } from './store.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -147,5 +148,36 @@ describe.skipIf(!url)('grouped sends on PostgreSQL', () => {
     const aChats = await chat.chats(a);
     expect(aChats.find((s) => s.peerId === b)?.unreadCount).toBe(1);
     expect(aChats.find((s) => s.peerId === c)?.unreadCount).toBe(0);
+  });
+
+  it('the guards abort the transaction when a row the group counted on is gone', async () => {
+    const client = await (db.pool as NonNullable<Db['pool']>).connect();
+    const attempt = async (sql: string, params: unknown[]) => {
+      await client.query('begin');
+      try {
+        await client.query(sql, params);
+        return 'ran';
+      } catch (e) {
+        return (e as Error).message;
+      } finally {
+        await client.query('rollback');
+      }
+    };
+    try {
+      const none = Array.from({ length: 13 }, () => []);
+      // One summary to change, none there.
+      expect(await attempt(WRITE, [...none, [], 1])).toMatch(/grouped send: a summary or a user is gone \(0\)/);
+      // A user to lock who does not exist.
+      expect(await attempt(WRITE, [...none, ['nobody'], 0])).toMatch(/grouped send: a summary or a user is gone/);
+      // A log entry for a user who does not exist.
+      expect(await attempt(LOG, [[], [], ['nobody'], [1], ['message'], ['{}'], [1]])).toMatch(
+        /grouped send: a user is gone \(0\)/,
+      );
+      // Nothing to do: no guard fires.
+      expect(await attempt(WRITE, [...none, [], 0])).toBe('ran');
+      expect(await attempt(LOG, [[], [], [], [], [], [], []])).toBe('ran');
+    } finally {
+      client.release();
+    }
   });
 });
