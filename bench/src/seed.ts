@@ -74,6 +74,20 @@ const b64url = (chars: number) =>
 /** Rows per insert: 10 columns × 500 stays under SQLite's and PostgreSQL's bound-parameter limits. */
 const BATCH = 500;
 
+/** Inserts `rows` into `table`, BATCH rows a statement. */
+async function insertAll(
+  store: Store,
+  table: 'user_keys' | 'chat_keys' | 'user_chats',
+  rows: readonly object[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await store.db
+      .insertInto(table)
+      .values(rows.slice(i, i + BATCH) as never)
+      .execute();
+  }
+}
+
 /**
  * Every user's keys (epoch 1, as at sign-up: public keys, their signature and a sealed
  * bundle of realistic lengths that open nothing) and every pair's chat key for epoch 1,
@@ -95,12 +109,7 @@ async function seedKeys(store: Store, ids: string[], now: number): Promise<void>
     bundle_stale: 0 as const,
     updated_at: now,
   }));
-  for (let i = 0; i < keys.length; i += BATCH) {
-    await store.db
-      .insertInto('user_keys')
-      .values(keys.slice(i, i + BATCH))
-      .execute();
-  }
+  await insertAll(store, 'user_keys', keys);
   const chats = new Map<string, ChatKeyEnvelopeWire>();
   ids.forEach((id, i) => {
     const peer = ids[peerIndex(i, ids.length)];
@@ -129,12 +138,7 @@ async function seedKeys(store: Store, ids: string[], now: number): Promise<void>
     envelope: JSON.stringify(e),
     created_at: now,
   }));
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await store.db
-      .insertInto('chat_keys')
-      .values(rows.slice(i, i + BATCH))
-      .execute();
-  }
+  await insertAll(store, 'chat_keys', rows);
   // Both people's summary of each chat, with its key, as the chat's first message leaves
   // them: every send of the run is one in a chat under way.
   const summaries = [...chats.values()].flatMap((e) => {
@@ -156,10 +160,5 @@ async function seedKeys(store: Store, ids: string[], now: number): Promise<void>
       locked: 0 as const,
     }));
   });
-  for (let i = 0; i < summaries.length; i += BATCH) {
-    await store.db
-      .insertInto('user_chats')
-      .values(summaries.slice(i, i + BATCH))
-      .execute();
-  }
+  await insertAll(store, 'user_chats', summaries);
 }

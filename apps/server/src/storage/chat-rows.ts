@@ -354,6 +354,31 @@ const UPSERT_RECIPIENT_CHAT = stmt(
     `${SET_LAST}, ${NEXT_TIMESTAMP}, unread_count = user_chats.unread_count + 1 returning *`,
 );
 
+/** A message as a send stores it: revision 0, 'sent', nothing delivered or read yet. */
+export function newMessage(
+  chatId: string,
+  msgId: string,
+  senderId: string,
+  recipientId: string,
+  body: StoredText,
+  timestamp: number,
+): ChatMessage {
+  return {
+    chatId,
+    id: msgId,
+    senderId,
+    recipientId,
+    ...wireText(body.text, body.sealed, false),
+    rev: 0,
+    timestamp,
+    status: 'sent',
+    edited: false,
+    deleted: false,
+    deliveredAt: null,
+    readAt: null,
+  };
+}
+
 const PUBLIC_USER = stmt('select id, username, name, profile_pic, verified from users where id = ?');
 
 /**
@@ -397,20 +422,7 @@ export function* insertMessageProgram(
   const senderRow = senderFirst ? firstRow : secondRow;
   const recipientRow = senderFirst ? secondRow : firstRow;
   yield* query(INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, body.text, sealed, timestamp]);
-  const message: ChatMessage = {
-    chatId,
-    id: msgId,
-    senderId,
-    recipientId,
-    ...wireText(body.text, sealed, false),
-    rev: 0,
-    timestamp,
-    status: 'sent',
-    edited: false,
-    deleted: false,
-    deliveredAt: null,
-    readAt: null,
-  };
+  const message = newMessage(chatId, msgId, senderId, recipientId, body, timestamp);
   let sender: PublicUser | null;
   let recipient: PublicUser | null;
   if (known) ({ sender, recipient } = known);

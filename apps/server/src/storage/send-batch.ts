@@ -15,7 +15,15 @@
 import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
 import type { Selectable } from 'kysely';
 import type pg from 'pg';
-import { type Entry, type LoggedUpdate, NEEDS_ASYNC, payloadOf, runWithoutSteps, toPublicUser } from './chat-rows.ts';
+import {
+  type Entry,
+  type LoggedUpdate,
+  NEEDS_ASYNC,
+  newMessage,
+  payloadOf,
+  runWithoutSteps,
+  toPublicUser,
+} from './chat-rows.ts';
 import type { Batcher, BatchOutcome } from './group-commit.ts';
 import type { UserChatsTable } from './schema.ts';
 import { CONTEXT, LOG, WRITE } from './send-batch-sql.ts';
@@ -212,21 +220,8 @@ function writes(ctx: Context, planned: Planned[]) {
     const theirs = after(input.recipientId, chatId);
     // Strictly increasing within the chat (as insertMessageProgram): past both summaries.
     const timestamp = Math.max(input.now, Math.max(mine.timestamp, theirs.timestamp) + 1);
-    const message: ChatMessage = {
-      chatId,
-      id: input.msgId,
-      senderId: input.senderId,
-      recipientId: input.recipientId,
-      ct: input.sealed.ct,
-      legacyText: null,
-      rev: 0,
-      timestamp,
-      status: 'sent',
-      edited: false,
-      deleted: false,
-      deliveredAt: null,
-      readAt: null,
-    };
+    const body = { text: input.sealed.ct, sealed: true };
+    const message = newMessage(chatId, input.msgId, input.senderId, input.recipientId, body, timestamp);
     messages.push(message);
     Object.assign(mine, { timestamp, unread: 0, last: message });
     Object.assign(theirs, { timestamp, unread: theirs.unread + 1, last: message });
