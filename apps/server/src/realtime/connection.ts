@@ -36,6 +36,9 @@ import { UpdateStream } from './update-stream.ts';
 import { PACED_FRAMES } from './write-pace.ts';
 
 const NONE: ReadonlySet<string> = new Set();
+/** Sends one socket may have waiting for their commit before it reads on (see pipeline). */
+const MAX_SENDING = 32;
+
 /** The queue of an idle socket (shared: idle sockets keep no promise of their own). */
 const IDLE: Promise<void> = Promise.resolve();
 /** Sockets this process has opened (each one's number, in its log lines). */
@@ -65,6 +68,9 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   private typing: Typing | null = null;
   private presenceCounted = false;
   private queue: Promise<void> = IDLE;
+  /** Sends of this socket waiting for their commit (see onFrame), and how many. */
+  private sending: Promise<void> | null = null;
+  private sendingCount = 0;
   /** The user's own privacy settings: which ticks and last-seen times this socket shows. */
   privacy: Privacy = sharedPrivacy(PRIVACY_DEFAULTS);
   /** The user's locked chats: their text reaches this socket only under a PIN grant. */
@@ -391,10 +397,36 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
       else if (frame.t === 'typing') {
         this.typing ??= new Typing(this.userId, this.deps);
         await this.typing.set(frame.to, frame.typing);
-      } else await this.answer(frame);
+      } else if (frame.t === 'send') await this.pipeline(frame);
+      else {
+        // Anything else waits for the sends before it (an edit for the message it edits).
+        if (this.sending) await this.sending;
+        await this.answer(frame);
+      }
     } catch (e) {
       this.refuse(id, frame.t, e);
     }
+  }
+
+  /**
+   * A send is queued for its commit, and the next frame is read without waiting for it:
+   * a socket that writes several messages has them committed together. The commit keeps
+   * each chat's sends in order (group-commit.ts); results come back by id, perhaps out of
+   * order across chats. At most MAX_SENDING wait at once; then the socket waits for them.
+   */
+  private async pipeline(frame: Extract<RequestFrame, { t: 'send' }>): Promise<void> {
+    if (this.sendingCount >= MAX_SENDING && this.sending) await this.sending;
+    const done = this.answer(frame).catch((e: unknown) => this.refuse(frame.id, frame.t, e));
+    const all = this.sending ? Promise.all([this.sending, done]).then(() => {}) : done;
+    this.sending = all;
+    this.sendingCount += 1;
+    void all.then(() => {
+      this.sendingCount -= 1;
+      if (this.sending === all) {
+        this.sending = null;
+        this.sendingCount = 0;
+      }
+    });
   }
 
   private async answer(frame: RequestFrame): Promise<void> {

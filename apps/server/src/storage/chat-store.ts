@@ -60,11 +60,10 @@ export { RevokedError } from './people-locks.ts';
  * at once on its pool (10 connections; reads keep the rest).
  */
 export function chatWrites(db: Db, onCommit?: (jobs: number) => void): GroupCommitOptions<SendInput> {
-  if (db.pool) {
-    const chainOf = (s: SendInput) => chatIdOf(s.senderId, s.recipientId);
-    return { maxBatch: 256, concurrency: 4, batcher: pgSendBatcher(db.pool), chainOf, onCommit };
-  }
-  return db.sqlite ? { sqlite: db.sqlite, onCommit } : { onCommit };
+  // A chat's sends commit in the order they came (a socket sends without waiting, see connection.ts).
+  const chainOf = (s: SendInput) => chatIdOf(s.senderId, s.recipientId);
+  if (db.pool) return { maxBatch: 256, concurrency: 4, batcher: pgSendBatcher(db.pool), chainOf, onCommit };
+  return db.sqlite ? { sqlite: db.sqlite, chainOf, onCommit } : { chainOf, onCommit };
 }
 
 export class ChatStore {

@@ -1,4 +1,5 @@
 /** Group commit: concurrent writes share a transaction; a failing one is undone alone. */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Program, query, stmt } from './chat-rows.ts';
 import { type Db, migrate, openDb } from './db.ts';
@@ -163,5 +164,29 @@ describe('GroupCommit', () => {
       ['c1', 'c99'],
       ['a2', 'b2'],
     ]);
+  });
+
+  it('on SQLite, a chain whose job must run asynchronously takes its later jobs with it, in order', async () => {
+    type Input = { chain: string };
+    const gc = new GroupCommit<Input>(db.kysely, { sqlite: db.sqlite, chainOf: (i) => i.chain });
+    function* write(key: string, async = false): Program<string> {
+      if (async) yield* call(async () => null);
+      yield* query(INSERT, [key, 'v']);
+      return key;
+    }
+    const out = await Promise.all([
+      gc.program(() => write('s-x1', true), { chain: 'x' }),
+      gc.program(() => write('s-x2'), { chain: 'x' }),
+      gc.program(() => write('s-y1'), { chain: 'y' }),
+    ]);
+    expect(out).toEqual(['s-x1', 's-x2', 's-y1']);
+    // y ran in the synchronous transaction; x2 waited for x1 on the asynchronous path.
+    const order = await db.kysely
+      .selectFrom('settings')
+      .select('key')
+      .where('key', 'like', 's-%')
+      .orderBy(sql`rowid`)
+      .execute();
+    expect(order.map((r) => r.key)).toEqual(['s-y1', 's-x1', 's-x2']);
   });
 });

@@ -177,23 +177,33 @@ export class GroupCommit<I = never> {
     if (programs.length === 0) return jobs;
     const rest = jobs.filter((j) => !j.program);
     const done: { job: Job<unknown, I>; value: unknown }[] = [];
+    const refused = new Set<Job<unknown, I>>();
+    /** Chains with a job sent to the asynchronous path: their later jobs follow it there, in order. */
+    const deferred = new Set<string>();
     const exec = (sql: string) => sqlite.prepare(sql).run();
     try {
       await this.db.connection().execute(async () => {
         exec('begin immediate');
         try {
           for (const job of programs) {
+            const chain = this.chainOf && job.batch !== undefined ? this.chainOf(job.batch) : null;
+            if (chain !== null && deferred.has(chain)) {
+              rest.push(job);
+              continue;
+            }
             exec('savepoint job');
             try {
               const value = runProgramSync(sqlite, (job.program as () => Program<unknown>)());
               if (value === NEEDS_ASYNC) {
                 exec('rollback to job');
                 rest.push(job);
+                if (chain !== null) deferred.add(chain);
               } else done.push({ job, value });
               exec('release job');
             } catch (err) {
               exec('rollback to job');
               exec('release job');
+              refused.add(job);
               job.reject(err);
             }
           }
@@ -206,8 +216,8 @@ export class GroupCommit<I = never> {
         }
       });
     } catch {
-      // Nothing was committed: the jobs that had run are tried again, asynchronously.
-      return [...rest, ...done.map((d) => d.job)];
+      // Nothing was committed: the jobs not refused are tried again, asynchronously, in order.
+      return jobs.filter((j) => !refused.has(j));
     }
     this.committed(done.length);
     for (const d of done) d.job.resolve(d.value);
