@@ -2,7 +2,8 @@
  * Lighthouse for `npm run test:perf` (web-perf.ts): the npm `lighthouse` CLI driving Debian
  * Chromium with its default mobile profile (a Moto G Power sized screen, simulated slow 4G
  * and a 4x slower CPU), performance and accessibility only. Per run: the two scores, the
- * performance metrics with the points each lost, and the audits that cost the most.
+ * performance metrics with the points each lost, the audits that cost the most, and the
+ * elements that moved in layout shifts.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -18,7 +19,13 @@ interface Audit {
   displayValue?: string;
   numericValue?: number;
   metricSavings?: Record<string, number>;
-  details?: { type?: string; overallSavingsMs?: number; overallSavingsBytes?: number };
+  details?: {
+    type?: string;
+    overallSavingsMs?: number;
+    overallSavingsBytes?: number;
+    /** layout-shifts: each shift, the element that moved most, and its score. */
+    items?: { node?: { selector?: string; nodeLabel?: string; snippet?: string }; score?: number }[];
+  };
 }
 
 interface Report {
@@ -35,6 +42,8 @@ export interface LighthouseRun {
   perfCosts: string[];
   /** The accessibility audits that failed. */
   a11yFailures: string[];
+  /** The layout shifts, biggest first: the element that moved most, and the shift's score. */
+  shifts: string[];
 }
 
 const METRIC_ABBR: Record<string, string> = {
@@ -87,12 +96,21 @@ export function summarize(report: Report): LighthouseRun {
     .map((ref) => report.audits[ref.id])
     .filter((audit): audit is Audit => audit?.scoreDisplayMode === 'binary' && audit.score === 0)
     .map((audit) => `${audit.id}: ${audit.title}`);
+  const shifts = (report.audits['layout-shifts']?.details?.items ?? [])
+    .filter((item) => (item.score ?? 0) > 0)
+    .sort((a, b) => (b.score ?? 0) - (a.score ?? 0))
+    .map((item) => {
+      const node = item.node;
+      const what = node ? `${node.nodeLabel ?? ''} ${node.selector ?? node.snippet ?? ''}`.trim() : 'an element';
+      return `${(item.score ?? 0).toFixed(3)} ${what}`;
+    });
   return {
     performance: pct(perf.score),
     accessibility: pct(a11y.score),
     metrics,
     perfCosts: costs.map((c) => c.text),
     a11yFailures,
+    shifts,
   };
 }
 

@@ -273,6 +273,7 @@ try {
       );
     }
     if (best.perfCosts.length) console.log(`  ${''.padEnd(18)} costs: ${best.perfCosts.slice(0, 5).join('; ')}`);
+    if (best.shifts.length) console.log(`  ${''.padEnd(18)} layout shifts: ${best.shifts.slice(0, 3).join('; ')}`);
   }
   if (belowTarget.length)
     console.log(
