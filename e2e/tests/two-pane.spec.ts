@@ -7,7 +7,7 @@
  * layouts, light and dark.
  */
 import type { Page } from '@playwright/test';
-import { bubble, chatRow, expect, openChat, type Person, send, test } from './chat-helpers.ts';
+import { bubble, chatRow, expect, openChat, type Person, send, test, tick } from './chat-helpers.ts';
 import { shot } from './fixtures.ts';
 
 function chatList(page: Page) {
@@ -154,6 +154,10 @@ test('screenshots: the two panes, light and dark', async ({ people }) => {
   const page = alice.page;
   await openChat(page, bob);
   await send(page, 'Yes! 12:30 at the usual place');
+  // Stored before the page reloads below (a reload while it is sealed and queued can lose it).
+  const reply = bubble(page, 'Yes! 12:30 at the usual place');
+  await expect(reply).toBeVisible();
+  await expect(tick(reply, 'Pending')).toHaveCount(0);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('/home');
