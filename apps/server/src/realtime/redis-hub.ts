@@ -21,7 +21,9 @@ export interface RedisHub extends Hub {
 
 /** The two connections a hub needs (a subscriber cannot publish), connected, their errors logged. */
 async function connectPair(url: string, origin: string, log: FastifyBaseLogger) {
-  const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true };
+  // Commands issued in one turn of the event loop (a group's publications) leave in one
+  // write: Redis's CPU per message fell to a third in the bench.
+  const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true };
   const pub = new Redis(url, { ...options, connectionName: `parley-${origin}-pub` });
   const sub = new Redis(url, { ...options, connectionName: `parley-${origin}-sub` });
   for (const [name, c] of [
