@@ -68,9 +68,8 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   private typing: Typing | null = null;
   private presenceCounted = false;
   private queue: Promise<void> = IDLE;
-  /** Sends of this socket waiting for their commit (see onFrame), and how many. */
-  private sending: Promise<void> | null = null;
-  private sendingCount = 0;
+  /** Sends of this socket waiting for their commit (see pipeline); null when none. */
+  private sending: Set<Promise<void>> | null = null;
   /** The user's own privacy settings: which ticks and last-seen times this socket shows. */
   privacy: Privacy = sharedPrivacy(PRIVACY_DEFAULTS);
   /** The user's locked chats: their text reaches this socket only under a PIN grant. */
@@ -400,7 +399,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
       } else if (frame.t === 'send') await this.pipeline(frame);
       else {
         // Anything else waits for the sends before it (an edit for the message it edits).
-        if (this.sending) await this.sending;
+        if (this.sending) await Promise.all(this.sending);
         await this.answer(frame);
       }
     } catch (e) {
@@ -415,17 +414,14 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
    * order across chats. At most MAX_SENDING wait at once; then the socket waits for them.
    */
   private async pipeline(frame: Extract<RequestFrame, { t: 'send' }>): Promise<void> {
-    if (this.sendingCount >= MAX_SENDING && this.sending) await this.sending;
+    if (this.sending && this.sending.size >= MAX_SENDING) await Promise.race(this.sending);
     const done = this.answer(frame).catch((e: unknown) => this.refuse(frame.id, frame.t, e));
-    const all = this.sending ? Promise.all([this.sending, done]).then(() => {}) : done;
-    this.sending = all;
-    this.sendingCount += 1;
-    void all.then(() => {
-      this.sendingCount -= 1;
-      if (this.sending === all) {
-        this.sending = null;
-        this.sendingCount = 0;
-      }
+    this.sending ??= new Set();
+    const sending = this.sending;
+    sending.add(done);
+    void done.then(() => {
+      sending.delete(done);
+      if (sending.size === 0 && this.sending === sending) this.sending = null;
     });
   }
 

@@ -25,6 +25,8 @@ interface Job<T, I = unknown> {
   program?: () => Program<T>;
   /** The job's input for the batcher. */
   batch?: I;
+  /** Its chain (chainOf of its batch input), worked out once when it is queued. */
+  chain?: string | null;
   resolve(value: T): void;
   reject(err: unknown): void;
 }
@@ -101,7 +103,8 @@ export class GroupCommit<I = never> {
 
   private enqueue<T>(job: Pick<Job<T, I>, 'run' | 'program' | 'batch'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ...job, resolve, reject } as Job<unknown, I>);
+      const chain = this.chainOf && job.batch !== undefined ? this.chainOf(job.batch) : null;
+      this.queue.push({ ...job, chain, resolve, reject } as Job<unknown, I>);
       // A transaction on SQLite runs without yielding to I/O: start it after this turn
       // of the event loop, so that the frames already read from every socket join it.
       if (!this.scheduled && this.active < this.concurrency) {
@@ -130,7 +133,7 @@ export class GroupCommit<I = never> {
     const rest: Job<unknown, I>[] = [];
     const chains = new Set<string>();
     for (const job of this.queue) {
-      const chain = job.batch === undefined ? null : this.chainOf(job.batch);
+      const chain = job.chain ?? null;
       if (jobs.length >= this.maxBatch || (chain !== null && this.held.has(chain) && !chains.has(chain))) {
         rest.push(job);
         continue;
@@ -186,7 +189,7 @@ export class GroupCommit<I = never> {
         exec('begin immediate');
         try {
           for (const job of programs) {
-            const chain = this.chainOf && job.batch !== undefined ? this.chainOf(job.batch) : null;
+            const chain = job.chain ?? null;
             if (chain !== null && deferred.has(chain)) {
               rest.push(job);
               continue;
