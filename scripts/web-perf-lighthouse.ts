@@ -114,20 +114,21 @@ export function summarize(report: Report): LighthouseRun {
   };
 }
 
-/** One Lighthouse run of `url` (mobile, default simulated throttling) in a fresh Chromium. */
-export function lighthouse(
-  url: string,
-  chromeFlags: string[],
-  headers?: Record<string, string>,
-): Promise<LighthouseRun> {
+/**
+ * One Lighthouse run of `url` (mobile, default simulated throttling): in a fresh Chromium
+ * started with `chromeFlags`, or in the running one at `browser.port`, keeping its storage
+ * (web-perf-profile.ts: a signed-in profile).
+ */
+export function lighthouse(url: string, browser: { chromeFlags: string[] } | { port: number }): Promise<LighthouseRun> {
   const args = [
     LIGHTHOUSE,
     url,
     '--output=json',
     '--quiet',
     '--only-categories=performance,accessibility',
-    `--chrome-flags=${chromeFlags.join(' ')}`,
-    ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
+    ...('port' in browser
+      ? [`--port=${browser.port}`, '--disable-storage-reset']
+      : [`--chrome-flags=${browser.chromeFlags.join(' ')}`]),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
