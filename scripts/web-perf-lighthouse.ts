@@ -6,6 +6,7 @@
  * elements that moved in layout shifts.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -145,6 +146,13 @@ export function lighthouse(url: string, browser: { chromeFlags: string[] } | { p
       try {
         const report = JSON.parse(out) as Report & { runtimeError?: { message: string } };
         if (report.runtimeError) return reject(new Error(`lighthouse: ${report.runtimeError.message}`));
+        // PERF_REPORTS=<dir> keeps each run's whole report, to read what the summary leaves out.
+        const dir = process.env.PERF_REPORTS;
+        if (dir) {
+          mkdirSync(dir, { recursive: true });
+          const name = new URL(url).pathname.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'root';
+          writeFileSync(path.join(dir, `${name}-${Date.now()}.json`), out);
+        }
         resolve(summarize(report));
       } catch (err) {
         reject(err);

@@ -222,7 +222,9 @@ try {
 
   // ---- 3. Lighthouse -----------------------------------------------------------------------
   // Mobile profile, default simulated throttling. The machine is shared, so a route passes on
-  // its best of up to LIGHTHOUSE_RUNS runs (3); PERF_ALL_RUNS=1 makes every route run them all.
+  // its best of up to LIGHTHOUSE_RUNS runs (3); PERF_ALL_RUNS=1 makes every route run them all;
+  // PERF_ONLY=<text> runs the routes whose name holds it; PERF_REPORTS=<dir> keeps the reports.
+  const only = process.env.PERF_ONLY ?? '';
   const maxRuns = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
   const allRuns = process.env.PERF_ALL_RUNS === '1';
   console.log(
@@ -238,6 +240,7 @@ try {
     ['/signup', `${base}/signup`, false],
     ['/home (signed in)', `${base}/home`, true],
   ] as const) {
+    if (!name.includes(only)) continue;
     const runs: LighthouseRun[] = [];
     for (let i = 1; i <= maxRuns; i++) {
       let run: LighthouseRun;

@@ -8,6 +8,8 @@
  * Left to themselves, the bundler makes a chunk of every set of screens sharing a module:
  * /signin needed 23 files, /home 50, and every file costs a round trip on a slow phone.
  *
+ * The session question preloaded in every shell (see transformIndexHtml below).
+ *
  * Shells: one HTML shell per first screen (dist/routes/<segment>.html), the app's
  * index.html plus a <link rel="modulepreload"> for every script that screen's lazy route
  * chunks need. The server sends it for that path (apps/server/src/http/web-app.ts), so a
@@ -15,11 +17,17 @@
  * of after it has run (and, signed in, after the session answer).
  */
 import path from 'node:path';
+import { API } from '@app/protocol';
 import type { CodeSplittingGroup, OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
 /** Every signed-in screen renders inside these lazy modules (components/guards.tsx, app.tsx). */
 const SIGNED_IN = ['src/components/signed-in-effects.tsx', 'src/components/layout/two-pane.tsx'];
+/**
+ * …once the session answer is checked with the schemas lib/session.ts imports: preloaded with
+ * the signed-in screens, but a chunk of its own (the forms import it on submit).
+ */
+const SESSION_SCHEMAS = 'src/lib/answer-schemas.ts';
 const page = (name: string) => `src/pages/${name}.tsx`;
 
 /** The first path segment, and the lazy modules its screen renders. */
@@ -159,6 +167,20 @@ export function routePreloads(): Plugin {
     configResolved(config) {
       root = config.root;
     },
+    // Every screen asks who is signed in as it starts (lib/session.ts): the question leaves
+    // with the HTML instead of after the entry has loaded and run, and a signed-in screen
+    // has its answer by the time its code is ready. `crossorigin` makes it the request the
+    // app's fetch() sends (mode cors, same-origin credentials), so the app uses this answer.
+    transformIndexHtml: {
+      order: 'post',
+      handler: () => [
+        {
+          tag: 'link',
+          attrs: { rel: 'preload', href: API.session, as: 'fetch', crossorigin: 'anonymous' },
+          injectTo: 'head',
+        },
+      ],
+    },
     generateBundle(_options, bundle) {
       const html = bundle['index.html'];
       if (html?.type !== 'asset' || typeof html.source !== 'string') {
@@ -175,7 +197,8 @@ export function routePreloads(): Plugin {
       const base = html.source;
       for (const [segment, modules] of Object.entries(ROUTE_MODULES)) {
         const files = new Set<string>();
-        for (const mod of modules) {
+        const signedIn = SIGNED_IN.every((m) => modules.includes(m));
+        for (const mod of signedIn ? [SESSION_SCHEMAS, ...modules] : modules) {
           const chunk = byModule.get(path.resolve(root, mod));
           if (!chunk) {
             this.warn(`route /${segment}: ${mod} is in no chunk; no preload for it`);

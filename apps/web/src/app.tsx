@@ -4,7 +4,7 @@ import { RequireAdmin, RequireAuth } from './components/guards';
 import { KeyboardHost } from './components/keyboard/keyboard-host';
 import { Spinner } from './components/spinner';
 import { Toaster } from './components/ui/toaster';
-import { refreshSession } from './lib/session';
+import { getSession, refreshSession } from './lib/session';
 import SplashPage from './pages/splash';
 
 // Every screen but the splash is its own chunk, so the first screen stays small.
@@ -33,8 +33,10 @@ const NotificationsPage = lazy(() => import('./pages/notifications'));
 const TwoPane = lazy(() => import('./components/layout/two-pane'));
 
 export function App() {
+  // main.tsx asked already; a tree mounted without it (a test) asks here. Once answered,
+  // not again: the answer of the preloaded request (route-preloads.ts) is this one.
   useEffect(() => {
-    void refreshSession();
+    if (getSession().status === 'loading') void refreshSession();
   }, []);
   return (
     <>

@@ -14,7 +14,32 @@ export interface SessionState {
 let state: SessionState = { status: 'loading', user: null };
 const listeners = new Set<() => void>();
 
+/**
+ * Set while this browser is signed in, so that its next start loads the schemas the session
+ * answer is checked with alongside the request rather than after the answer (they take the
+ * longest script task of a signed-in start); a visitor's first screens still load no zod.
+ */
+const SIGNED_IN_HINT = 'parley:signed-in';
+
+function rememberSignedIn(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_HINT, '1');
+    else localStorage.removeItem(SIGNED_IN_HINT);
+  } catch {
+    // storage unavailable: only the head start is lost
+  }
+}
+
+function signedInBefore(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_HINT) === '1';
+  } catch {
+    return false;
+  }
+}
+
 function emit(next: SessionState): void {
+  if (next.status === 'ready') rememberSignedIn(next.user !== null);
   state = next;
   for (const l of listeners) l();
 }
@@ -46,6 +71,7 @@ async function sessionUser(status: number, data: unknown): Promise<Me | null> {
 
 /** Ask the server who we are. A blocked account answers 403 `blocked`. */
 export function refreshSession(): Promise<SessionState> {
+  if (!inflight && signedInBefore()) import('./answer-schemas').catch(() => undefined);
   inflight ??= apiJson('GET', API.session)
     .then(({ status, data }) => sessionUser(status, data))
     .then((user) => {

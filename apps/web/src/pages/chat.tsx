@@ -41,7 +41,7 @@ export default function ChatPage(props: { peerId?: string }) {
   const summary = useChatSummary(peerId);
   const access = useAccess(peerId);
   const location = useLocation();
-  const fill = useFillViewport();
+  const fill = useFillViewport(!pane);
   // A locked chat asks for the PIN on every visit, unless /locked just asked for it.
   const [gatePassed, setGatePassed] = useState(
     () => (location.state as { unlocked?: boolean } | null)?.unlocked === true,

@@ -80,7 +80,7 @@ export default function TwoPane() {
   const current = routedPeer ?? (home ? null : shownPeer);
   if (current !== shownPeer) setShownPeer(current);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
-  const fill = useFillViewport();
+  const fill = useFillViewport(wide);
 
   const { className, left, right } = arrangement(wide, chat !== null);
   const rightPeer = wide ? current : routedPeer;
