@@ -214,6 +214,19 @@ test('? lists the shortcuts, outside text fields only, and focus goes back where
   await expect(dialog).toHaveCount(0);
 });
 
+test('Settings lists the shortcuts for a mouse user, not on a touch screen', async ({ page, people }) => {
+  const { alice } = await world(people);
+  await keyboardSignIn(page, alice);
+  await page.goto('/settings');
+  const row = page.getByRole('button', { name: 'Keyboard Shortcuts' });
+  await row.click();
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expectFocused(row);
+});
+
 test('Page Up and Page Down scroll the conversation while focus stays in the composer', async ({ page, people }) => {
   test.setTimeout(180_000);
   const { alice, bob } = await world(people);

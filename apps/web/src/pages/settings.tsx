@@ -1,11 +1,13 @@
 import { APP_VERSION } from '@app/protocol';
-import { CircleHelp, Info, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
+import { CircleHelp, Info, Keyboard, KeyRound, Lock, Tag, UserRound } from 'lucide-react';
 import { DownloadDataRow } from '@/components/download-data-row';
+import { showKeyboardShortcuts } from '@/components/keyboard/keyboard-host';
 import { NotificationsSection } from '@/components/notifications-section';
 import { PageShell } from '@/components/page-shell';
 import { SettingsGroup, SettingsRow } from '@/components/settings-row';
 import { AppearanceSection } from '@/components/theme-picker';
 import { UserAvatar } from '@/components/user-avatar';
+import { useCoarsePointer } from '@/hooks/use-coarse-pointer';
 import { useHelpLink } from '@/lib/public-settings';
 import { useSession } from '@/lib/session';
 import { TINT } from '@/lib/tints';
@@ -13,6 +15,8 @@ import { TINT } from '@/lib/tints';
 export default function SettingsPage() {
   const { user } = useSession();
   const helpLink = useHelpLink();
+  // The shortcuts need a keyboard: not listed where the pointer is a finger.
+  const touch = useCoarsePointer();
 
   return (
     <PageShell title="Settings" back="/home" className="space-y-6">
@@ -59,6 +63,17 @@ export default function SettingsPage() {
             />
           )}
         </li>
+        {touch ? null : (
+          <li>
+            <SettingsRow
+              kind="button"
+              onClick={showKeyboardShortcuts}
+              icon={Keyboard}
+              label="Keyboard Shortcuts"
+              tint={TINT.teal}
+            />
+          </li>
+        )}
         <li>
           <SettingsRow kind="link" to="/about" icon={Info} label="About" tint={TINT.violet} />
         </li>

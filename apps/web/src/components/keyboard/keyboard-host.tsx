@@ -103,6 +103,14 @@ function act(shortcut: Shortcut, active: Element | null, { path, go, showHelp }:
   return true;
 }
 
+/** The mounted host's way to open the dialog (one host, in App). */
+const helpOpeners = new Set<() => void>();
+
+/** Opens the "Keyboard shortcuts" dialog, as `?` does (Settings' row). */
+export function showKeyboardShortcuts(): void {
+  for (const open of helpOpeners) open();
+}
+
 export function KeyboardHost() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -128,7 +136,11 @@ export function KeyboardHost() {
       if (shortcut && act(shortcut, active, { path, go, showHelp })) e.preventDefault();
     };
     window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+    helpOpeners.add(showHelp);
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      helpOpeners.delete(showHelp);
+    };
   }, []);
 
   if (!helpLoaded) return null;
