@@ -218,7 +218,7 @@ test('Settings lists the shortcuts for a mouse user, not on a touch screen', asy
   const { alice } = await world(people);
   await keyboardSignIn(page, alice);
   await page.goto('/settings');
-  const row = page.getByRole('button', { name: 'Keyboard Shortcuts' });
+  const row = page.getByRole('button', { name: 'Keyboard shortcuts' });
   await row.click();
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(dialog).toBeVisible();

@@ -12,7 +12,7 @@ function row(page: Page, label: string) {
 }
 
 test.describe('settings', () => {
-  test('lists Profile, Account, Privacy, Download my data, Help, About and Version 1.0.0 under the user card', async ({
+  test('lists Profile, Account, Privacy, Download my data, Help, Keyboard shortcuts, About and Version 1.0.0 under the user card', async ({
     page,
   }) => {
     const user = await signInNewUser(page, 'set');
@@ -33,6 +33,7 @@ test.describe('settings', () => {
       'Privacy',
       'Download my data',
       /^Help/,
+      'Keyboard shortcuts',
       'About',
       /^Version\s*1\.0\.0$/,
     ]);

@@ -192,12 +192,12 @@ test.describe('touch screens', () => {
       if (path === '/home') await expect(page.getByRole('list', { name: 'Chats' })).toBeVisible();
       if (path === '/contacts')
         await expect(page.getByRole('list', { name: 'Users' }).getByRole('listitem').first()).toBeVisible();
-      // No keyboard, no "Keyboard Shortcuts" row in Settings.
+      // No keyboard, no "Keyboard shortcuts" row in Settings.
       if (path === '/settings')
         await expect(
           page.getByRole('button', { name: 'About' }).or(page.getByRole('link', { name: 'About' })),
         ).toBeVisible();
-      if (path === '/settings') await expect(page.getByRole('button', { name: 'Keyboard Shortcuts' })).toHaveCount(0);
+      if (path === '/settings') await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toHaveCount(0);
       await check(path);
     }
     expect(small).toEqual([]);

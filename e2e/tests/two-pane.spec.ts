@@ -110,6 +110,16 @@ test('contacts and settings open in the left pane beside the open chat; /home cl
   await expect(bubble(page, 'Left pane check')).toBeVisible();
   await expect(chatList(page)).toHaveCount(0);
 
+  // About (open to visitors too) is one of Settings' screens here: in the left pane as well.
+  await page.getByRole('link', { name: 'About' }).click();
+  await expect(page).toHaveURL('/about');
+  await expect(page.getByRole('main')).toContainText('Our Mission');
+  await expect(page.getByRole('main')).toHaveCount(1);
+  await expect(bubble(page, 'Left pane check')).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL('/settings');
+  await expect(bubble(page, 'Left pane check')).toBeVisible();
+
   await page.getByRole('link', { name: /^Profile/ }).click();
   await expect(page).toHaveURL('/profile');
   await expect(bubble(page, 'Left pane check')).toBeVisible();

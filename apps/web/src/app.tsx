@@ -51,7 +51,12 @@ export function App() {
           <Route path="/verify-email" element={<VerifyEmailPage />} />
           <Route path="/terms" element={<TermsPage />} />
           <Route path="/privacy" element={<PrivacyPage />} />
-          <Route path="/about" element={<AboutPage />} />
+          {/* About: alone for a visitor; signed in, in the left pane, as Settings' other screens. */}
+          <Route element={<RequireAuth visitor={<AboutPage />} />}>
+            <Route element={<TwoPane />}>
+              <Route path="/about" element={<AboutPage />} />
+            </Route>
+          </Route>
           <Route path="/blocked" element={<BlockedPage />} />
           <Route element={<RequireAuth />}>
             <Route element={<TwoPane />}>

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '@/lib/session';
 import { Spinner } from './spinner';
@@ -7,25 +7,36 @@ import { VerifyBanner } from './verify-banner';
 // Loaded with the chat code, not with the first screen.
 const SignedInEffects = lazy(() => import('./signed-in-effects'));
 
-/** Signed-in screens: signed-out users go to /signin, then come back. */
-export function RequireAuth() {
+/**
+ * Signed-in screens: signed-out users go to /signin, then come back; or, on a screen anyone
+ * may open (About, which Settings links to), see `visitor` instead, the screen alone. For a
+ * signed-in user both kinds are the same tree, so going from Settings to About keeps the
+ * signed-in layout as it was (the chat open beside it).
+ */
+export function RequireAuth({ visitor }: { visitor?: ReactNode }) {
   const { status, user } = useSession();
   const location = useLocation();
   if (status === 'loading') return <Spinner fullScreen />;
   if (!user) {
+    if (visitor) return visitor;
     const next = location.pathname + location.search;
     return <Navigate to={`/signin?next=${encodeURIComponent(next)}`} replace />;
   }
+  return <SignedInFrame email={user.email} verified={user.emailVerified} screen={<Outlet />} />;
+}
+
+/** What every signed-in screen has around it: the signed-in effects, and the e-mail banner until verified. */
+function SignedInFrame({ email, verified, screen }: { email: string; verified: boolean; screen: ReactNode }) {
   const effects = (
     <Suspense fallback={null}>
       <SignedInEffects />
     </Suspense>
   );
-  if (user.emailVerified) {
+  if (verified) {
     return (
       <>
         {effects}
-        <Outlet />
+        {screen}
       </>
     );
   }
@@ -33,10 +44,8 @@ export function RequireAuth() {
   return (
     <div className="flex min-h-full flex-col">
       {effects}
-      <VerifyBanner email={user.email} />
-      <div className="flex flex-1 flex-col *:flex-1">
-        <Outlet />
-      </div>
+      <VerifyBanner email={email} />
+      <div className="flex flex-1 flex-col *:flex-1">{screen}</div>
     </div>
   );
 }

@@ -69,7 +69,7 @@ export default function SettingsPage() {
               kind="button"
               onClick={showKeyboardShortcuts}
               icon={Keyboard}
-              label="Keyboard Shortcuts"
+              label="Keyboard shortcuts"
               tint={TINT.teal}
             />
           </li>
