@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { toast } from 'sonner';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
+import { notify, notifyError } from '@/components/ui/toaster';
 import { setSoundEnabled, useSoundEnabled } from '@/lib/sound';
 import { disablePush, enablePush, pushEnabled, pushSupported } from '@/lib/web-push';
 
@@ -61,11 +61,9 @@ function PushRow() {
     try {
       const state = next ? await enablePush() : await disablePush();
       setOn(state.subscribed);
-      toast.success(state.subscribed ? 'Push notifications on' : 'Push notifications off');
+      notify(state.subscribed ? 'Push notifications on' : 'Push notifications off');
     } catch (e) {
-      toast.error('Push notifications unavailable', {
-        description: e instanceof Error ? e.message : 'Please try again.',
-      });
+      notifyError('Push notifications unavailable', e instanceof Error ? e.message : 'Please try again.');
     } finally {
       setBusy(false);
     }

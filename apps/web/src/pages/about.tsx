@@ -54,19 +54,22 @@ export default function AboutPage() {
           </p>
         </section>
 
-        <ul className="grid w-full gap-3 text-left sm:grid-cols-3">
-          {FEATURES.map(({ icon: Icon, title, text, tint }) => (
-            <li key={title} className="flex gap-3 rounded-2xl border border-border p-4 sm:flex-col">
-              <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-xl', tint)}>
-                <Icon className="size-5" aria-hidden />
-              </span>
-              <div className="space-y-1">
-                <h3 className="font-semibold">{title}</h3>
-                <p className="text-sm text-muted-foreground">{text}</p>
-              </div>
-            </li>
-          ))}
-        </ul>
+        {/* Three across where the screen is wide enough (a card), one under another in a pane or on a phone. */}
+        <div className="@container w-full">
+          <ul className="grid gap-3 text-left @lg:grid-cols-3">
+            {FEATURES.map(({ icon: Icon, title, text, tint }) => (
+              <li key={title} className="flex gap-3 rounded-2xl border border-border p-4 @lg:flex-col">
+                <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-xl', tint)}>
+                  <Icon className="size-5" aria-hidden />
+                </span>
+                <div className="space-y-1">
+                  <h3 className="font-semibold">{title}</h3>
+                  <p className="text-sm text-muted-foreground">{text}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
 
         <p className="text-xs text-muted-foreground">
           &copy; {COPYRIGHT_YEAR} {APP_MAKER}

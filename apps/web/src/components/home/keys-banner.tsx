@@ -1,37 +1,22 @@
 import type { Me } from '@app/protocol';
 import { LockKeyhole } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Banner } from '@/components/banner';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
 import { upgradeLegacy } from '@/lib/keys/account-keys';
 import { type KeyStatus, keyStatus, unlockHistory, unlockThisBrowser } from '@/lib/keys/locked-history';
 import { useSession } from '@/lib/session';
-import { type UnlockField, UnlockForm } from './unlock-form';
+import type { Ask } from './keys-unlock-dialog';
+import type { UnlockField } from './unlock-form';
+
+// The dialog (and the dialog library) only for a browser that lacks keys, which is rare.
+const KeysUnlockDialog = lazy(() => import('./keys-unlock-dialog'));
 
 const CURRENT: UnlockField = {
   id: 'unlock-current-password',
   label: 'Current Password',
   autoComplete: 'current-password',
 };
-
-interface Ask {
-  banner: string;
-  /** The banner's button and the form's submit (default 'Unlock'). */
-  action?: string;
-  success?: string;
-  title: string;
-  description: string;
-  fields: UnlockField[];
-  unlock: (user: Me, values: string[]) => Promise<unknown>;
-}
 
 const THIS_BROWSER: Ask = {
   banner: 'Enter your password to read your messages on this browser.',
@@ -94,39 +79,21 @@ function useKeyStatus(user: Me | null): [KeyStatus, () => void] {
 export function KeysBanner() {
   const { user } = useSession();
   const [status, recheck] = useKeyStatus(user);
-  const [open, setOpen] = useState(false);
   if (!user || status === 'ok') return null;
   const ask = ASKS[status];
   return (
     <Banner
       icon={LockKeyhole}
       action={
-        <Dialog open={open} onOpenChange={setOpen}>
-          <DialogTrigger asChild>
-            <Button size="sm" variant="outline" className="ml-7 sm:ml-0">
+        <Suspense
+          fallback={
+            <Button size="sm" variant="outline" className="ml-7 sm:ml-0" disabled>
               {ask.action ?? 'Unlock'}
             </Button>
-          </DialogTrigger>
-          <DialogContent>
-            <DialogHeader>
-              <DialogTitle>{ask.title}</DialogTitle>
-              <DialogDescription>{ask.description}</DialogDescription>
-            </DialogHeader>
-            <UnlockForm
-              key={status}
-              fields={ask.fields}
-              {...(ask.success ? { success: ask.success } : {})}
-              {...(ask.action ? { action: ask.action } : {})}
-              unlock={async (values) => {
-                await ask.unlock(user, values);
-              }}
-              done={() => {
-                setOpen(false);
-                recheck();
-              }}
-            />
-          </DialogContent>
-        </Dialog>
+          }
+        >
+          <KeysUnlockDialog key={status} ask={ask} user={user} done={recheck} />
+        </Suspense>
       }
     >
       {ask.banner}
