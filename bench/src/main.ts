@@ -354,6 +354,10 @@ for (const { target, r } of results) {
     `  sent per message            text ${fmt(r.textChars)} chars (${fmt(r.textBytes)} B UTF-8) → ct ${fmt(r.ct)} chars; ` +
       `JSON frames: send ${fmt(r.sendFrame)} B, delivery ${fmt(r.deliveryFrame)} B`,
   );
+  for (const phase of ['latency', 'throughput']) {
+    const said = r.metrics?.server(phase);
+    if (said) console.log(`  ${`server, ${phase}`.padEnd(28)}${said}`);
+  }
   if (r.metrics) console.log(`  /metrics                    ${r.metrics.describe((v) => fmt(v))}`);
   if (r.errors) console.log(`  errors                      ${r.errors} (first: ${r.firstError})`);
 }

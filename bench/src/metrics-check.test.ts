@@ -54,4 +54,27 @@ describe('MetricsCheck', () => {
   it('fails loudly when /metrics has no message counter', async () => {
     await expect(MetricsCheck.start(scrapes(null))).rejects.toThrow(/no parley_messages_stored_total/);
   });
+
+  it("reads the server's send times and commit groups of each phase", async () => {
+    const hist = (name: string, les: string[], counts: number[], sum: number) =>
+      [
+        ...les.map((le, i) => `${name}_bucket{le="${le}"} ${counts[i]}`),
+        `${name}_sum ${sum}`,
+        `${name}_count ${counts[counts.length - 1]}`,
+      ].join('\n');
+    const scrapeOf = (stored: number, send: number[], sendSum: number, groups: number[], groupSum: number) =>
+      [
+        `parley_messages_stored_total ${stored}`,
+        hist('parley_send_seconds', ['0.005', '0.1', '+Inf'], send, sendSum),
+        hist('parley_group_commit_jobs', ['1', '8', '+Inf'], groups, groupSum),
+      ].join('\n');
+    const rounds = [scrapeOf(0, [0, 0, 0], 0, [0, 0, 0], 0), scrapeOf(100, [60, 99, 100], 1.5, [2, 20, 25], 100)];
+    let i = 0;
+    const m = await MetricsCheck.start(async () => [rounds[i++] ?? '']);
+    await m.phase('latency', 100);
+    expect(m.server('latency')).toBe(
+      'send → ack on the server p50 ≤ 5 ms, p99 ≤ 100 ms (mean 15.0 ms), 4.0 sends a commit',
+    );
+    expect(m.server('throughput')).toBeNull();
+  });
 });

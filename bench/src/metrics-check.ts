@@ -5,8 +5,13 @@
  * server processes, their counters are added up.
  */
 import { metricSample } from '@app/server';
+import { combine, type Histogram, parseHistogram, quantileBound } from './histogram.ts';
 
 const STORED = 'parley_messages_stored_total';
+/** From a send's frame read to its acknowledgement written, on the server. */
+const SEND = 'parley_send_seconds';
+/** Writes committed together in one transaction. */
+const GROUP = 'parley_group_commit_jobs';
 
 export interface PhaseCount {
   phase: string;
@@ -14,29 +19,62 @@ export interface PhaseCount {
   stored: number;
   /** Acknowledgements the load generators received during the phase. */
   acked: number;
+  /** The server's own send times and commit groups during the phase (absent from old servers). */
+  send?: Histogram;
+  groups?: Histogram;
+}
+
+interface Reading {
+  stored: number;
+  send: Histogram | null;
+  groups: Histogram | null;
 }
 
 export class MetricsCheck {
   private readonly scrape: () => Promise<string[]>;
-  private last: number;
+  private last: Reading;
   private lastAcked = 0;
   readonly phases: PhaseCount[] = [];
 
-  private constructor(scrape: () => Promise<string[]>, first: number) {
+  private constructor(scrape: () => Promise<string[]>, first: Reading) {
     this.scrape = scrape;
     this.last = first;
   }
 
   static async start(scrape: () => Promise<string[]>): Promise<MetricsCheck> {
-    return new MetricsCheck(scrape, await stored(scrape));
+    return new MetricsCheck(scrape, await read(scrape));
   }
 
   /** After a phase: `ackedTotal`, the load generators' acknowledgements since they started. */
   async phase(name: string, ackedTotal: number): Promise<void> {
-    const now = await stored(this.scrape);
-    this.phases.push({ phase: name, stored: now - this.last, acked: ackedTotal - this.lastAcked });
+    const now = await read(this.scrape);
+    const phase: PhaseCount = {
+      phase: name,
+      stored: now.stored - this.last.stored,
+      acked: ackedTotal - this.lastAcked,
+    };
+    if (now.send && this.last.send) phase.send = combine(now.send, this.last.send, -1);
+    if (now.groups && this.last.groups) phase.groups = combine(now.groups, this.last.groups, -1);
+    this.phases.push(phase);
     this.last = now;
     this.lastAcked = ackedTotal;
+  }
+
+  /**
+   * What the server says of a phase: its send → acknowledgement time (p50 and p99, as the
+   * upper bounds of their histogram buckets) and the sends a commit served on average; null
+   * when the server has no such histograms.
+   */
+  server(phase: string): string | null {
+    const p = this.phases.find((x) => x.phase === phase);
+    if (!p?.send || p.send.count <= 0) return null;
+    const ms = (q: number) => {
+      const bound = quantileBound(p.send as Histogram, q);
+      return bound === null ? '?' : bound === Number.POSITIVE_INFINITY ? '> 5 s' : `≤ ${bound * 1000} ms`;
+    };
+    const perGroup =
+      p.groups && p.groups.count > 0 ? `, ${(p.groups.sum / p.groups.count).toFixed(1)} sends a commit` : '';
+    return `send → ack on the server p50 ${ms(0.5)}, p99 ${ms(0.99)} (mean ${((p.send.sum / p.send.count) * 1000).toFixed(1)} ms)${perGroup}`;
   }
 
   /** Every phase moved the counter, by as much as the bench counted. */
@@ -50,12 +88,16 @@ export class MetricsCheck {
   }
 }
 
-async function stored(scrape: () => Promise<string[]>): Promise<number> {
-  let sum = 0;
+/** The counters and histograms of every process, added up. */
+async function read(scrape: () => Promise<string[]>): Promise<Reading> {
+  const reading: Reading = { stored: 0, send: null, groups: null };
+  const add = (a: Histogram | null, b: Histogram | null) => (a && b ? combine(a, b) : (a ?? b));
   for (const text of await scrape()) {
     const v = metricSample(text, STORED);
     if (v === null) throw new Error(`/metrics has no ${STORED}`);
-    sum += v;
+    reading.stored += v;
+    reading.send = add(reading.send, parseHistogram(text, SEND));
+    reading.groups = add(reading.groups, parseHistogram(text, GROUP));
   }
-  return sum;
+  return reading;
 }

@@ -1,8 +1,7 @@
 /**
  * The statements of PostgreSQL's grouped sends (send-batch.ts), each set-based over unnest
- * arrays, so a group takes the same few statements whatever its size. A group sends the
- * first two back to back, then, once it has decided, the last two and its COMMIT back to
- * back. The guards turn what the locks rule out (a locked row gone) into an error that
+ * arrays, so a group takes the same few statements whatever its size. A group queues the
+ * first two together, then, once it has decided, the last two and its COMMIT. The guards turn what the locks rule out (a locked row gone) into an error that
  * aborts the transaction before its COMMIT.
  */
 
