@@ -1,16 +1,11 @@
 import { APP_MAKER, APP_NAME, APP_VERSION, COPYRIGHT_YEAR } from '@app/protocol';
-import { type LucideIcon, MessageCircle, ShieldCheck, Users } from 'lucide-react';
+import { MessageCircle, ShieldCheck, Users } from 'lucide-react';
 import { AppLogo } from '@/components/app-logo';
+import { type Feature, FeatureList } from '@/components/feature-list';
 import { PageShell } from '@/components/page-shell';
 import { TINT } from '@/lib/tints';
-import { cn } from '@/lib/utils';
 
-const FEATURES: {
-  icon: LucideIcon;
-  title: string;
-  text: string;
-  tint: string;
-}[] = [
+const FEATURES: Feature[] = [
   {
     icon: ShieldCheck,
     title: 'Secure & Private',
@@ -54,22 +49,7 @@ export default function AboutPage() {
           </p>
         </section>
 
-        {/* Three across where the screen is wide enough (a card), one under another in a pane or on a phone. */}
-        <div className="@container w-full">
-          <ul className="grid gap-3 text-left @lg:grid-cols-3">
-            {FEATURES.map(({ icon: Icon, title, text, tint }) => (
-              <li key={title} className="flex gap-3 rounded-2xl border border-border p-4 @lg:flex-col">
-                <span className={cn('flex size-10 shrink-0 items-center justify-center rounded-xl', tint)}>
-                  <Icon className="size-5" aria-hidden />
-                </span>
-                <div className="space-y-1">
-                  <h3 className="font-semibold">{title}</h3>
-                  <p className="text-sm text-muted-foreground">{text}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <FeatureList features={FEATURES} heading="h3" across />
 
         <p className="text-xs text-muted-foreground">
           &copy; {COPYRIGHT_YEAR} {APP_MAKER}

@@ -1,18 +1,14 @@
 import { APP_NAME } from '@app/protocol';
-import { type LucideIcon, ShieldCheck, Users, Zap } from 'lucide-react';
+import { ShieldCheck, Users, Zap } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AppLogo } from '@/components/app-logo';
+import { type Feature, FeatureList } from '@/components/feature-list';
 import { Button } from '@/components/ui/button';
 import { TINT } from '@/lib/tints';
 import { cn } from '@/lib/utils';
 
-const BENEFITS: {
-  icon: LucideIcon;
-  title: string;
-  text: string;
-  tint: string;
-}[] = [
+const BENEFITS: Feature[] = [
   {
     icon: Users,
     title: 'Connect Instantly',
@@ -62,19 +58,7 @@ export default function WelcomePage() {
             <h1 ref={focusOnMount} tabIndex={-1} className="text-center text-3xl font-bold tracking-tight outline-none">
               Why {APP_NAME}?
             </h1>
-            <ul className="flex flex-col gap-4">
-              {BENEFITS.map(({ icon: Icon, title, text, tint }) => (
-                <li key={title} className="flex items-start gap-4 rounded-2xl border border-border p-4">
-                  <span className={cn('flex size-11 shrink-0 items-center justify-center rounded-xl', tint)}>
-                    <Icon className="size-5" aria-hidden />
-                  </span>
-                  <div className="space-y-0.5">
-                    <h2 className="font-semibold">{title}</h2>
-                    <p className="text-sm text-muted-foreground">{text}</p>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <FeatureList features={BENEFITS} heading="h2" />
           </section>
         )}
 
