@@ -214,9 +214,8 @@ test('? lists the shortcuts, outside text fields only, and focus goes back where
   await expect(dialog).toHaveCount(0);
 });
 
-test('Settings lists the shortcuts for a mouse user, not on a touch screen', async ({ page, people }) => {
-  const { alice } = await world(people);
-  await keyboardSignIn(page, alice);
+test('Settings lists the shortcuts for a mouse user, not on a touch screen', async ({ people }) => {
+  const { page } = await people.person('alice');
   await page.goto('/settings');
   const row = page.getByRole('button', { name: 'Keyboard shortcuts' });
   await row.click();
