@@ -1,3 +1,4 @@
+import type { Me } from '@app/protocol';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '@/lib/session';
@@ -22,17 +23,17 @@ export function RequireAuth({ visitor }: { visitor?: ReactNode }) {
     const next = location.pathname + location.search;
     return <Navigate to={`/signin?next=${encodeURIComponent(next)}`} replace />;
   }
-  return <SignedInFrame email={user.email} verified={user.emailVerified} screen={<Outlet />} />;
+  return <SignedInFrame user={user} screen={<Outlet />} />;
 }
 
 /** What every signed-in screen has around it: the signed-in effects, and the e-mail banner until verified. */
-function SignedInFrame({ email, verified, screen }: { email: string; verified: boolean; screen: ReactNode }) {
+function SignedInFrame({ user, screen }: { user: Me; screen: ReactNode }) {
   const effects = (
     <Suspense fallback={null}>
       <SignedInEffects />
     </Suspense>
   );
-  if (verified) {
+  if (user.emailVerified) {
     return (
       <>
         {effects}
@@ -44,7 +45,7 @@ function SignedInFrame({ email, verified, screen }: { email: string; verified: b
   return (
     <div className="flex min-h-full flex-col">
       {effects}
-      <VerifyBanner email={email} />
+      <VerifyBanner email={user.email} />
       <div className="flex flex-1 flex-col *:flex-1">{screen}</div>
     </div>
   );

@@ -21,7 +21,12 @@ const listeners = new Set<() => void>();
  */
 const SIGNED_IN_HINT = 'parley:signed-in';
 
+/** What the hint says, once this tab has written it (a profile update does not write again). */
+let remembered: boolean | null = null;
+
 function rememberSignedIn(signedIn: boolean): void {
+  if (remembered === signedIn) return;
+  remembered = signedIn;
   try {
     if (signedIn) localStorage.setItem(SIGNED_IN_HINT, '1');
     else localStorage.removeItem(SIGNED_IN_HINT);
@@ -71,7 +76,8 @@ async function sessionUser(status: number, data: unknown): Promise<Me | null> {
 
 /** Ask the server who we are. A blocked account answers 403 `blocked`. */
 export function refreshSession(): Promise<SessionState> {
-  if (!inflight && signedInBefore()) import('./answer-schemas').catch(() => undefined);
+  // Only the tab's first question gains from the head start (later ones find the schemas loaded).
+  if (!inflight && state.status === 'loading' && signedInBefore()) import('./answer-schemas').catch(() => undefined);
   inflight ??= apiJson('GET', API.session)
     .then(({ status, data }) => sessionUser(status, data))
     .then((user) => {

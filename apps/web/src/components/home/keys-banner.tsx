@@ -2,11 +2,11 @@ import type { Me } from '@app/protocol';
 import { LockKeyhole } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Banner } from '@/components/banner';
-import { Button } from '@/components/ui/button';
 import { upgradeLegacy } from '@/lib/keys/account-keys';
 import { type KeyStatus, keyStatus, unlockHistory, unlockThisBrowser } from '@/lib/keys/locked-history';
 import { useSession } from '@/lib/session';
 import type { Ask } from './keys-unlock-dialog';
+import { UnlockButton } from './unlock-button';
 import type { UnlockField } from './unlock-form';
 
 // The dialog (and the dialog library) only for a browser that lacks keys, which is rare.
@@ -85,13 +85,7 @@ export function KeysBanner() {
     <Banner
       icon={LockKeyhole}
       action={
-        <Suspense
-          fallback={
-            <Button size="sm" variant="outline" className="ml-7 sm:ml-0" disabled>
-              {ask.action ?? 'Unlock'}
-            </Button>
-          }
-        >
+        <Suspense fallback={<UnlockButton label={ask.action ?? 'Unlock'} disabled />}>
           <KeysUnlockDialog key={status} ask={ask} user={user} done={recheck} />
         </Suspense>
       }

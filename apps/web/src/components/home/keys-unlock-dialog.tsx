@@ -4,7 +4,6 @@
  */
 import type { Me } from '@app/protocol';
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
 import {
   Dialog,
   DialogContent,
@@ -13,6 +12,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { UnlockButton } from './unlock-button';
 import { type UnlockField, UnlockForm } from './unlock-form';
 
 /** What the banner asks for, and how the dialog unlocks it. */
@@ -32,9 +32,7 @@ export default function KeysUnlockDialog({ ask, user, done }: { ask: Ask; user: 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button size="sm" variant="outline" className="ml-7 sm:ml-0">
-          {ask.action ?? 'Unlock'}
-        </Button>
+        <UnlockButton label={ask.action ?? 'Unlock'} />
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
