@@ -131,6 +131,8 @@ interface Result {
   pgBusy: number;
   redisBusy: number;
   generatorBusy: number;
+  /** Cores busy during the latency phase (whole phase): the target, PostgreSQL, Redis. */
+  latencyCpu: Cpu;
   /** Messages delivered per CPU-second of the whole system under test (target, PostgreSQL, Redis). */
   perCpuSecond: number;
   /** Throughput phase, per message: the send frame's JSON, its ciphertext, the text it stands for, the delivery's JSON. */
@@ -176,6 +178,37 @@ async function findRate(workers: Workers, metrics: MetricsCheck | null, ackedTot
   return best;
 }
 
+interface Cpu {
+  target: number;
+  pg: number;
+  redis: number;
+}
+
+/**
+ * Cores busy over a phase's measured part (from `afterMs`, PHASE_MS long): the target's
+ * processes and, on PostgreSQL + Redis, every PostgreSQL process (one per connection) and
+ * the Redis server. Filled in when that time is over.
+ */
+function meterCpu(target: Target, afterMs: number): Cpu {
+  const services = usePg && !target.relay;
+  const cpu: Cpu = { target: Number.NaN, pg: 0, redis: 0 };
+  setTimeout(() => {
+    const meters = {
+      target: new CpuMeter(() => target.pids),
+      pg: new CpuMeter(() => (services ? pidsNamed('postgres') : [])),
+      redis: new CpuMeter(() => (services ? pidsNamed('redis-server') : [])),
+    };
+    const from = performance.now();
+    setTimeout(() => {
+      const ms = performance.now() - from;
+      cpu.target = meters.target.used() / ms;
+      cpu.pg = meters.pg.used() / ms;
+      cpu.redis = meters.redis.used() / ms;
+    }, PHASE_MS);
+  }, afterMs);
+  return cpu;
+}
+
 async function run(target: Target, users: { id: string; token: string }[]): Promise<Result> {
   const workers = new Workers(WORKERS);
   const shares = deal(users, workers.size, target.wsUrls);
@@ -199,28 +232,12 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   await sleep(1500);
   const rssConnected = await settledRss(target.pids);
 
+  const latCpu = meterCpu(target, 0);
   const { replies: lat, samples, sent } = await latencyPhase(workers, RATE);
   await metrics?.phase('latency', ackedTotal(lat));
   const sustained = FIND_RATE ? await findRate(workers, metrics, ackedTotal) : null;
 
-  // CPU over the measured part of the phase: the target's processes, and (on PostgreSQL +
-  // Redis) every PostgreSQL process (one per connection) and the Redis server.
-  const services = usePg && !target.relay;
-  const cpu = { target: Number.NaN, pg: 0, redis: 0 };
-  setTimeout(() => {
-    const meters = {
-      target: new CpuMeter(() => target.pids),
-      pg: new CpuMeter(() => (services ? pidsNamed('postgres') : [])),
-      redis: new CpuMeter(() => (services ? pidsNamed('redis-server') : [])),
-    };
-    const from = performance.now();
-    setTimeout(() => {
-      const ms = performance.now() - from;
-      cpu.target = meters.target.used() / ms;
-      cpu.pg = meters.pg.used() / ms;
-      cpu.redis = meters.redis.used() / ms;
-    }, PHASE_MS);
-  }, WARMUP_MS);
+  const cpu = meterCpu(target, WARMUP_MS);
   const tp = await workers.all(() => ({
     cmd: 'throughput',
     senders: Math.ceil(SENDERS / workers.size),
@@ -255,6 +272,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     pgBusy: cpu.pg,
     redisBusy: cpu.redis,
     generatorBusy,
+    latencyCpu: latCpu,
     perCpuSecond: ((delivered / PHASE_MS) * 1000) / (cpu.target + cpu.pg + cpu.redis),
     sendFrame: sum('sentFrameBytes') / sentMsgs,
     ct: sum('ctBytes') / sentMsgs,
@@ -341,6 +359,10 @@ for (const { target, r } of results) {
       `  sustained (p99 < ${SUSTAINED_P99_MS} ms)     ${r.sustained ? `${fmt(r.sustained.rate)} msg/s offered, p99 ${fmt(r.sustained.p99, 2)} ms` : `not even ${RATE} msg/s`}`,
     );
   }
+  const lc = r.latencyCpu;
+  console.log(
+    `  CPU during latency          target ${fmt(lc.target * 100)}% of a core${lc.pg || lc.redis ? `, PostgreSQL ${fmt(lc.pg * 100)}%, Redis ${fmt(lc.redis * 100)}%` : ''}`,
+  );
   console.log(
     `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${vs(r, 'deliveredPerSec')}`,
   );

@@ -30,7 +30,7 @@ import {
   toPublicUser,
   toSummary,
 } from './chat-rows.ts';
-import type { Db } from './db.ts';
+import { type Db, SEND_CONNECTIONS } from './db.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { KeyStore } from './key-store.ts';
 import { migrateLegacy } from './legacy-migrate.ts';
@@ -57,12 +57,13 @@ export { RevokedError } from './people-locks.ts';
 /**
  * How an engine commits sends: SQLite, one writer, runs groups of them synchronously in
  * shared transactions; PostgreSQL writes groups set-based (send-batch.ts), several groups
- * at once on its pool (10 connections; reads keep the rest).
+ * at once, each on a pipelined connection of its own (db.ts: sendPool).
  */
 export function chatWrites(db: Db, onCommit?: (jobs: number) => void): GroupCommitOptions<SendInput> {
   // A chat's sends commit in the order they came (a socket sends without waiting, see connection.ts).
   const chainOf = (s: SendInput) => chatIdOf(s.senderId, s.recipientId);
-  if (db.pool) return { maxBatch: 256, concurrency: 4, batcher: pgSendBatcher(db.pool), chainOf, onCommit };
+  if (db.sendPool)
+    return { maxBatch: 256, concurrency: SEND_CONNECTIONS, batcher: pgSendBatcher(db.sendPool), chainOf, onCommit };
   return db.sqlite ? { sqlite: db.sqlite, chainOf, onCommit } : { chainOf, onCommit };
 }
 

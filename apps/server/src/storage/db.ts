@@ -17,6 +17,9 @@ export type Engine = 'sqlite' | 'postgres';
 /** Distinct SQLite statements kept prepared (an IN list of each length is its own). */
 const STATEMENT_CACHE_MAX = 2000;
 
+/** PostgreSQL connections for grouped sends: the groups in flight at once (chat-store.ts). */
+export const SEND_CONNECTIONS = 4;
+
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
@@ -24,8 +27,13 @@ export interface Db {
   schema?: string;
   /** SQLite only: the same connection as `kysely`, for synchronous statements (see group-commit.ts). */
   sqlite?: SyncSqlite;
-  /** PostgreSQL only: the pool under `kysely`, for statements sent back to back (see send-batch.ts). */
+  /** PostgreSQL only: the pool under `kysely`. */
   pool?: pg.Pool;
+  /**
+   * PostgreSQL only: a few connections in pipeline mode, for grouped sends (send-batch.ts):
+   * statements queued together leave in one write and are answered in one read.
+   */
+  sendPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -77,13 +85,14 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
     const schema = opts.pgSchema;
     if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Bad schema name ${schema}`);
     if (schema) await createSchema(opts.databaseUrl, schema);
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
+    const config = { connectionString: opts.databaseUrl, ...(schema ? { options: `-c search_path=${schema}` } : {}) };
+    const pool = new pg.Pool({ ...config, max: 10 });
+    const sendPool = new pg.Pool({ ...config, max: SEND_CONNECTIONS, pipeline: true });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', pool, ...(schema ? { schema } : {}), close: () => kysely.destroy() };
+    const close = async () => {
+      await Promise.all([kysely.destroy(), sendPool.end()]);
+    };
+    return { kysely, engine: 'postgres', pool, sendPool, ...(schema ? { schema } : {}), close };
   }
   const file = opts.sqliteFile ?? path.join(opts.dataDir ?? 'data', 'parley.sqlite');
   const sqlite = new SQLite(file);

@@ -168,6 +168,23 @@ describe('GroupCommit', () => {
     ]);
   });
 
+  it('a job alone with a batch input goes through the batcher too (its statements, not the program)', async () => {
+    const batches: number[] = [];
+    const gc = new GroupCommit<number>(db.kysely, {
+      batcher: async (inputs) => {
+        batches.push(inputs.length);
+        return inputs.map((n) => ({ value: n * 2 }));
+      },
+      chainOf: String,
+    });
+    const lone = gc.program(function* () {
+      yield* query(COUNT, ['%']);
+      return -1;
+    }, 21);
+    expect(await lone).toBe(42);
+    expect(batches).toEqual([1]);
+  });
+
   it('on SQLite, a chain whose job must run asynchronously takes its later jobs with it, in order', async () => {
     type Input = { chain: string };
     const gc = new GroupCommit<Input>(db.kysely, { sqlite: db.sqlite, chainOf: (i) => i.chain });

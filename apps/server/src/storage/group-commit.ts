@@ -235,7 +235,7 @@ export class GroupCommit<I = never> {
    */
   private async batched(batcher: Batcher<I>, jobs: Job<unknown, I>[]): Promise<Job<unknown, I>[]> {
     const batch = jobs.filter((j) => j.batch !== undefined);
-    if (batch.length < 2) return jobs;
+    if (batch.length === 0) return jobs;
     let outcomes: BatchOutcome[];
     try {
       outcomes = await batcher(batch.map((j) => j.batch as I));

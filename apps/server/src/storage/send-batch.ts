@@ -12,6 +12,8 @@
  * chat-rows.ts): both people FOR KEY SHARE; summary rows in (user, chat) order; users'
  * rows, for their seqs, in id order. Concurrent groups and single sends cannot deadlock.
  */
+
+import type { Socket } from 'node:net';
 import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
 import type { Selectable } from 'kysely';
 import type pg from 'pg';
@@ -137,24 +139,39 @@ function plan(ctx: Context, sends: SendInput[]): { outcomes: BatchOutcome[]; pla
 }
 
 /**
- * PostgreSQL's batcher for sends (see the file comment): each group on a connection of
- * its own, in one transaction of four statements queued in two runs, BEGIN and CONTEXT,
- * then WRITE, LOG and COMMIT: the batcher awaits the database twice. (The driver sends each
- * statement when the one before has answered, five loopback round trips a group; its
- * pipeline mode, with the runs corked into one write each, measured no faster here: the
- * time goes to PostgreSQL's and the server's CPU on a shared machine, not to waiting.)
- * A statement that fails aborts the transaction, and the
- * COMMIT behind it then rolls back; the batcher throws and nothing was written.
+ * Statements queued in `run` leave in one write: the client is in pipeline mode (db.ts:
+ * sendPool), so it sends each at once instead of after the one before has answered, and
+ * the corked socket joins them. PostgreSQL then reads them together and answers them
+ * together: one wake-up of its backend and of this process for the lot.
+ */
+function queued<T>(client: pg.PoolClient, run: () => T): T {
+  const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  stream.cork();
+  try {
+    return run();
+  } finally {
+    stream.uncork();
+  }
+}
+
+/**
+ * PostgreSQL's batcher for sends (see the file comment): each group on a pipelined
+ * connection of its own (db.ts: sendPool), in one transaction of four statements sent in
+ * two runs, BEGIN and CONTEXT, then WRITE, LOG and COMMIT: a group takes two round trips.
+ * A statement that fails aborts the transaction, and the COMMIT behind it then rolls back;
+ * the batcher throws and nothing was written.
  */
 export function pgSendBatcher(pool: pg.Pool): Batcher<SendInput> {
   return async (sends) => {
     const client = await pool.connect();
     let ok = false;
     try {
-      const [, read] = await Promise.all([
-        client.query('begin'),
-        client.query<ContextRow>(CONTEXT, contextParams(sends)),
-      ]);
+      const [, read] = await queued(client, () =>
+        Promise.all([
+          client.query('begin'),
+          client.query<ContextRow>({ name: 'send-context', text: CONTEXT, values: contextParams(sends) }),
+        ]),
+      );
       const ctx = toContext(read.rows[0]);
       const { outcomes, planned } = plan(ctx, sends);
       if (planned.length === 0) {
@@ -163,11 +180,13 @@ export function pgSendBatcher(pool: pg.Pool): Batcher<SendInput> {
         return outcomes;
       }
       const group = writes(ctx, planned);
-      const [, log, commit] = await Promise.all([
-        client.query(WRITE, group.write),
-        client.query<{ id: string; base: number | string }>(LOG, group.log),
-        client.query('commit'),
-      ]);
+      const [, log, commit] = await queued(client, () =>
+        Promise.all([
+          client.query({ name: 'send-write', text: WRITE, values: group.write }),
+          client.query<{ id: string; base: number | string }>({ name: 'send-log', text: LOG, values: group.log }),
+          client.query('commit'),
+        ]),
+      );
       if (commit.command !== 'COMMIT') throw new Error(`grouped send: ${commit.command} instead of COMMIT`);
       ok = true;
       const results = group.results(new Map(log.rows.map((r) => [r.id, Number(r.base)])));
