@@ -77,4 +77,32 @@ describe('MetricsCheck', () => {
     );
     expect(m.server('throughput')).toBeNull();
   });
+
+  it('with several processes, says how updates crossed between them', async () => {
+    const hist = (name: string, les: string[], counts: number[], sum: number) =>
+      [
+        ...les.map((le, i) => `${name}_bucket{le="${le}"} ${counts[i]}`),
+        `${name}_sum ${sum}`,
+        `${name}_count ${counts[counts.length - 1]}`,
+      ].join('\n');
+    const scrapeOf = (stored: number, send: number[], lag: number[], catchUp: number) =>
+      [
+        `parley_messages_stored_total ${stored}`,
+        `parley_update_catchup_entries_total ${catchUp}`,
+        hist('parley_send_seconds', ['0.005', '+Inf'], send, 0.1 * send[1]!),
+        hist('parley_update_lag_seconds', ['0.01', '0.1', '+Inf'], lag, 0),
+      ].join('\n');
+    // Two processes, each scraped twice.
+    const rounds = [
+      [scrapeOf(0, [0, 0], [0, 0, 0], 0), scrapeOf(0, [0, 0], [0, 0, 0], 0)],
+      [scrapeOf(50, [50, 50], [40, 50, 50], 3), scrapeOf(50, [50, 50], [48, 50, 50], 4)],
+    ];
+    let i = 0;
+    const m = await MetricsCheck.start(async () => rounds[i++] ?? []);
+    await m.phase('throughput', 100);
+    expect(m.phases[0]).toMatchObject({ stored: 100, catchUp: 7 });
+    expect(m.server('throughput')).toContain(
+      'between processes: 100 updates, p99 ≤ 100 ms, 7 read from the log to fill gaps',
+    );
+  });
 });

@@ -12,6 +12,10 @@ const STORED = 'parley_messages_stored_total';
 const SEND = 'parley_send_seconds';
 /** Writes committed together in one transaction. */
 const GROUP = 'parley_group_commit_jobs';
+/** Updates a socket read from the log to fill a gap (several processes: an update overtaken and not come in time). */
+const CATCH_UP = 'parley_update_catchup_entries_total';
+/** An update's time from its publication by one process to its arrival at another. */
+const LAG = 'parley_update_lag_seconds';
 
 export interface PhaseCount {
   phase: string;
@@ -22,12 +26,17 @@ export interface PhaseCount {
   /** The server's own send times and commit groups during the phase (absent from old servers). */
   send?: Histogram;
   groups?: Histogram;
+  /** Updates read from the log to fill gaps, and the hub's publication → arrival times (several processes). */
+  catchUp?: number;
+  lag?: Histogram;
 }
 
 interface Reading {
   stored: number;
+  catchUp: number;
   send: Histogram | null;
   groups: Histogram | null;
+  lag: Histogram | null;
 }
 
 export class MetricsCheck {
@@ -55,6 +64,10 @@ export class MetricsCheck {
     };
     if (now.send && this.last.send) phase.send = combine(now.send, this.last.send, -1);
     if (now.groups && this.last.groups) phase.groups = combine(now.groups, this.last.groups, -1);
+    if (now.lag && this.last.lag) {
+      phase.lag = combine(now.lag, this.last.lag, -1);
+      phase.catchUp = now.catchUp - this.last.catchUp;
+    }
     this.phases.push(phase);
     this.last = now;
     this.lastAcked = ackedTotal;
@@ -68,13 +81,18 @@ export class MetricsCheck {
   server(phase: string): string | null {
     const p = this.phases.find((x) => x.phase === phase);
     if (!p?.send || p.send.count <= 0) return null;
-    const ms = (q: number) => {
-      const bound = quantileBound(p.send as Histogram, q);
+    const ms = (h: Histogram, q: number) => {
+      const bound = quantileBound(h, q);
       return bound === null ? '?' : bound === Number.POSITIVE_INFINITY ? '> 5 s' : `≤ ${bound * 1000} ms`;
     };
     const perGroup =
       p.groups && p.groups.count > 0 ? `, ${(p.groups.sum / p.groups.count).toFixed(1)} sends a commit` : '';
-    return `send → ack on the server p50 ${ms(0.5)}, p99 ${ms(0.99)} (mean ${((p.send.sum / p.send.count) * 1000).toFixed(1)} ms)${perGroup}`;
+    // Several processes: how updates crossed between them.
+    const hub =
+      p.lag && p.lag.count > 0
+        ? `; between processes: ${p.lag.count} updates, p99 ${ms(p.lag, 0.99)}, ${p.catchUp ?? 0} read from the log to fill gaps`
+        : '';
+    return `send → ack on the server p50 ${ms(p.send, 0.5)}, p99 ${ms(p.send, 0.99)} (mean ${((p.send.sum / p.send.count) * 1000).toFixed(1)} ms)${perGroup}${hub}`;
   }
 
   /** Every phase moved the counter, by as much as the bench counted. */
@@ -90,7 +108,7 @@ export class MetricsCheck {
 
 /** The counters and histograms of every process, added up. */
 async function read(scrape: () => Promise<string[]>): Promise<Reading> {
-  const reading: Reading = { stored: 0, send: null, groups: null };
+  const reading: Reading = { stored: 0, catchUp: 0, send: null, groups: null, lag: null };
   const add = (a: Histogram | null, b: Histogram | null) => (a && b ? combine(a, b) : (a ?? b));
   for (const text of await scrape()) {
     const v = metricSample(text, STORED);
@@ -98,6 +116,8 @@ async function read(scrape: () => Promise<string[]>): Promise<Reading> {
     reading.stored += v;
     reading.send = add(reading.send, parseHistogram(text, SEND));
     reading.groups = add(reading.groups, parseHistogram(text, GROUP));
+    reading.lag = add(reading.lag, parseHistogram(text, LAG));
+    reading.catchUp += metricSample(text, CATCH_UP) ?? 0;
   }
   return reading;
 }

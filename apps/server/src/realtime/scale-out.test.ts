@@ -20,6 +20,7 @@ import {
 } from '../test/harness.ts';
 import { METRICS_TEST_TOKEN, sample, scrape } from '../test/metrics-scrape.ts';
 import { WsTestClient } from '../test/ws-client.ts';
+import { GAP_WAIT_MS } from './update-stream.ts';
 
 if (SCALE_OUT_SKIP) console.warn(`scale-out.test.ts skipped: ${SCALE_OUT_SKIP}`);
 
@@ -178,6 +179,35 @@ describe('gap in the update log', () => {
     realtime.publish(last);
     await ws.request('chats');
     expect(ws.updates().length).toBe(3);
+    await ws.close();
+  });
+
+  it('an update that overtook another waits for it from the hub: in order, nothing read from the log', async () => {
+    const alice = await signUp(t);
+    const ws = await WsTestClient.connect(t, alice.client.cookie);
+    const { social, realtime } = t.server.ctx;
+    const before = sample((await scrape(t)).text, 'parley_update_catchup_entries_total') ?? 0;
+    const now = Date.now();
+    const first = await social.setPrivacy(
+      alice.user.id,
+      { readReceipts: false, lastSeen: true, requireRequest: false },
+      now,
+    );
+    const second = await social.setPrivacy(
+      alice.user.id,
+      { readReceipts: true, lastSeen: true, requireRequest: false },
+      now,
+    );
+    // The later one first (as a process's own update overtakes another's through Redis),
+    // the earlier one well within GAP_WAIT_MS.
+    realtime.publish(second);
+    realtime.publish(first);
+    await ws.waitFor(() => ws.updates().length >= 2);
+    const start = ws.welcome?.seq ?? 0;
+    expect(ws.updates().map((u) => u.seq)).toEqual([start + 1, start + 2]);
+    await new Promise((r) => setTimeout(r, GAP_WAIT_MS * 2));
+    expect(sample((await scrape(t)).text, 'parley_update_catchup_entries_total') ?? 0).toBe(before);
+    expect(ws.updates().length).toBe(2);
     await ws.close();
   });
 });
