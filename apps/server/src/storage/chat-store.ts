@@ -15,6 +15,7 @@ import {
   type Update,
 } from '@app/protocol';
 import { type Kysely, sql } from 'kysely';
+import { followsOn } from './backlog.ts';
 import { acceptSealedEdit, chatKeysOf } from './chat-keys.ts';
 import {
   appendLog,
@@ -147,8 +148,7 @@ export class ChatStore {
       .where('seq', '>', seq)
       .orderBy('seq', 'asc')
       .execute();
-    // A gap means the log was pruned past the client's position.
-    if (rows.length !== current - seq || Number(rows[0]?.seq) !== seq + 1) return null;
+    if (!followsOn(seq, current, rows)) return null;
     return rows.map((r) => ({ userId, seq: Number(r.seq), update: parsePayload(r.payload) }));
   }
 

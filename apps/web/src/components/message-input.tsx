@@ -107,13 +107,13 @@ export function MessageInput({
       }
       return;
     }
-    const notQueued = client.sendMessage(peerId, value);
-    if (notQueued !== null) {
-      setProblem(notQueued);
+    const queued = client.queueMessage(peerId, value);
+    if ('problem' in queued) {
+      setProblem(queued.problem);
       return;
     }
-    drafts?.set(peerId, '');
-    void drafts?.flush(peerId);
+    // The text stays the draft at rest until the outbox has stored it (a reload meanwhile keeps it).
+    drafts?.sending(peerId, value, queued.stored);
     setText('');
     onSent();
   };

@@ -318,11 +318,16 @@ export class ChatClient {
    * checks first and shows it), or null once queued.
    */
   sendMessage(peerId: string, text: string): string | null {
+    const queued = this.queueMessage(peerId, text);
+    return 'problem' in queued ? queued.problem : null;
+  }
+
+  /** As sendMessage; once queued, `stored` resolves when the outbox holds the message at rest. */
+  queueMessage(peerId: string, text: string): { problem: string } | { stored: Promise<void> } {
     const problem = messageTextError(text);
-    if (problem !== null) return problem;
+    if (problem !== null) return { problem };
     this.stopTyping(peerId);
-    this.outbox.add(peerId, text);
-    return null;
+    return { stored: this.outbox.add(peerId, text) };
   }
 
   /** Sends a failed message again (it waits in the outbox until the user retries or deletes it). */

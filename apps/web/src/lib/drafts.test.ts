@@ -91,6 +91,37 @@ describe('Drafts', () => {
     expect(store.writes).toBe(writes);
   });
 
+  it('a sent text stays the draft at rest until the outbox holds it, then goes (or gives way to what was typed since)', async () => {
+    const store = memoryDrafts();
+    const sealing = testSealing();
+    const drafts = new Drafts(ME, store, sealing);
+    drafts.set(BOB, 'typed fast');
+    let stored!: () => void;
+    drafts.sending(BOB, 'typed fast, sent', new Promise<void>((r) => (stored = r)));
+    expect(drafts.get(BOB)).toBe('');
+    // The page goes away before the outbox has stored the message: the text is at rest.
+    await drafts.flushAll();
+    const reloaded = new Drafts(ME, store, sealing);
+    await reloaded.load();
+    expect(reloaded.get(BOB)).toBe('typed fast, sent');
+    // Once the outbox holds it, the draft at rest is removed.
+    stored();
+    await vi.advanceTimersByTimeAsync(0);
+    await drafts.flushAll();
+    expect(store.rows.size).toBe(0);
+
+    // Typed into the composer meanwhile: that is what stays.
+    let storedToo!: () => void;
+    drafts.sending(BOB, 'another', new Promise<void>((r) => (storedToo = r)));
+    drafts.set(BOB, 'next thought');
+    storedToo();
+    await vi.advanceTimersByTimeAsync(0);
+    await drafts.flushAll();
+    const later = new Drafts(ME, store, sealing);
+    await later.load();
+    expect(later.get(BOB)).toBe('next thought');
+  });
+
   it('leaves out and removes records that do not parse or no longer open (keys wiped since)', async () => {
     const store = memoryDrafts();
     const old = new Drafts(ME, store, testSealing());

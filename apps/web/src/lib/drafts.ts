@@ -41,6 +41,11 @@ export class Drafts {
   private readonly store: DraftStore;
   private readonly sealing: LocalSealing;
   private readonly texts = new Map<string, string>();
+  /**
+   * Texts sent but not yet held by the outbox at rest (see `sending`): until it has them,
+   * they stay the chat's draft at rest, so a reload in between finds them in the composer.
+   */
+  private readonly unqueued = new Map<string, string>();
   /** Peers whose draft changed since it was last written. */
   private readonly dirty = new Set<string>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -100,6 +105,26 @@ export class Drafts {
     this.changed();
   }
 
+  /**
+   * The chat's text was sent: the composer is empty now, and the draft at rest is written
+   * as `text` until `queued` settles (the outbox has stored the message, sealed), then
+   * removed, or replaced by whatever was typed since. Sealing and storing a message take a
+   * moment: a page reloaded in that moment would otherwise have neither.
+   */
+  sending(peerId: string, text: string, queued: Promise<unknown>): void {
+    this.unqueued.set(peerId, text);
+    this.set(peerId, '');
+    void this.flush(peerId);
+    void queued
+      .catch(() => {})
+      .then(() => {
+        if (this.unqueued.get(peerId) !== text) return;
+        this.unqueued.delete(peerId);
+        this.dirty.add(peerId);
+        void this.flush(peerId);
+      });
+  }
+
   /** Writes the chat's draft now if it changed (leaving the chat, sending); resolves once written. */
   flush(peerId: string): Promise<void> {
     clearTimeout(this.timers.get(peerId));
@@ -123,6 +148,7 @@ export class Drafts {
     this.timers.clear();
     this.dirty.clear();
     this.texts.clear();
+    this.unqueued.clear();
     this.changed();
     return this.writes;
   }
@@ -130,7 +156,7 @@ export class Drafts {
   private async write(peerId: string): Promise<void> {
     if (this.stopped) return;
     const id = draftId(this.userId, peerId);
-    const text = this.get(peerId);
+    const text = this.get(peerId) || (this.unqueued.get(peerId) ?? '');
     if (text === '') {
       await this.store.remove(id);
       return;

@@ -240,7 +240,7 @@ export class Outbox {
    * Queues a new message to `peerId`. Each gets a later createdAt than the one before (by a
    * millisecond when the clock has not moved): the order they go in, also after a reload.
    */
-  add(peerId: string, text: string): void {
+  add(peerId: string, text: string): Promise<void> {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const p = this.track(
       { msgId: newMessageId(), to: peerId, createdAt: this.lastCreatedAt, userId: this.userId },
@@ -248,13 +248,16 @@ export class Outbox {
       false,
     );
     this.hooks.changed(peerId);
-    this.storeThenSend(p);
+    return this.storeThenSend(p);
   }
 
-  /** Writes the entry, then lets it go out (without storage it still goes; it just would not survive a reload). */
-  private storeThenSend(p: Pending): void {
+  /**
+   * Writes the entry, then lets it go out (without storage it still goes; it just would not
+   * survive a reload). Resolves once it is stored (or could not be).
+   */
+  private storeThenSend(p: Pending): Promise<void> {
     p.stored = false;
-    (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
+    return (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
       .then((sealed) => {
         p.entry = { ...p.entry, sealed: sealed ?? '' };
         return this.store.put(p.entry);
@@ -294,7 +297,7 @@ export class Outbox {
     this.update(p, entry);
     p.attempts = 0;
     this.hooks.changed(entry.to);
-    this.storeThenSend(p);
+    void this.storeThenSend(p);
     return true;
   }
 
