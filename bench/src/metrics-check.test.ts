@@ -10,6 +10,14 @@ function scrapes(...values: (number | null)[]): () => Promise<string[]> {
   return async () => [text(values[i++] ?? null)];
 }
 
+/** A histogram as /metrics writes it: cumulative bucket counts, their sum and count. */
+const hist = (name: string, les: string[], counts: number[], sum: number) =>
+  [
+    ...les.map((le, i) => `${name}_bucket{le="${le}"} ${counts[i]}`),
+    `${name}_sum ${sum}`,
+    `${name}_count ${counts[counts.length - 1]}`,
+  ].join('\n');
+
 describe('MetricsCheck', () => {
   it('matches when each phase moves the counter by what the bench saw acknowledged', async () => {
     const m = await MetricsCheck.start(scrapes(7, 1_507, 19_739));
@@ -56,12 +64,6 @@ describe('MetricsCheck', () => {
   });
 
   it("reads the server's send times and commit groups of each phase", async () => {
-    const hist = (name: string, les: string[], counts: number[], sum: number) =>
-      [
-        ...les.map((le, i) => `${name}_bucket{le="${le}"} ${counts[i]}`),
-        `${name}_sum ${sum}`,
-        `${name}_count ${counts[counts.length - 1]}`,
-      ].join('\n');
     const scrapeOf = (stored: number, send: number[], sendSum: number, groups: number[], groupSum: number) =>
       [
         `parley_messages_stored_total ${stored}`,
@@ -79,12 +81,6 @@ describe('MetricsCheck', () => {
   });
 
   it('with several processes, says how updates crossed between them', async () => {
-    const hist = (name: string, les: string[], counts: number[], sum: number) =>
-      [
-        ...les.map((le, i) => `${name}_bucket{le="${le}"} ${counts[i]}`),
-        `${name}_sum ${sum}`,
-        `${name}_count ${counts[counts.length - 1]}`,
-      ].join('\n');
     const scrapeOf = (stored: number, send: number[], lag: number[], catchUp: number) =>
       [
         `parley_messages_stored_total ${stored}`,
