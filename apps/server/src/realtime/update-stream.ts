@@ -21,6 +21,9 @@ export const GAP_WAIT_MS = 30;
 
 type UpdateFrame = Extract<DownFrame, { t: 'update' }>;
 
+/** A held frame's place: its seq (an update), or first (anything else). */
+const seqOf = (f: DownFrame): number => (f.t === 'update' ? f.seq : 0);
+
 export abstract class UpdateStream {
   abstract readonly userId: string;
   abstract readonly deps: RealtimeDeps;
@@ -135,7 +138,8 @@ export abstract class UpdateStream {
     } finally {
       this.catchingUp = false;
     }
-    const held = this.pending ?? [];
+    // In seq order: an earlier update that came while the log was read goes first.
+    const held = (this.pending ?? []).sort((a, b) => seqOf(a) - seqOf(b));
     this.pending = null;
     for (const f of held) {
       // The log had nothing new (the frame's update is not visible yet, or is gone): send

@@ -88,6 +88,10 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
     const config = { connectionString: opts.databaseUrl, ...(schema ? { options: `-c search_path=${schema}` } : {}) };
     const pool = new pg.Pool({ ...config, max: 10 });
     const sendPool = new pg.Pool({ ...config, max: SEND_CONNECTIONS, pipeline: true });
+    // An idle connection that PostgreSQL drops (a restart, a terminated backend) is an
+    // 'error' on its pool, which would end the process unheard; the pool has discarded it
+    // already and connects anew on the next query.
+    for (const p of [pool, sendPool]) p.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const close = async () => {
       await Promise.all([kysely.destroy(), sendPool.end()]);

@@ -164,7 +164,12 @@ function queued<T>(client: pg.PoolClient, run: () => T): T {
 export function pgSendBatcher(pool: pg.Pool): Batcher<SendInput> {
   return async (sends) => {
     const client = await pool.connect();
+    // A connection lost while checked out is an 'error' on the client (its queries fail too):
+    // without a listener it would end the process.
+    const lost = () => {};
+    client.on('error', lost);
     let ok = false;
+    let broken: Error | undefined;
     try {
       const [, read] = await queued(client, () =>
         Promise.all([
@@ -195,8 +200,13 @@ export function pgSendBatcher(pool: pg.Pool): Batcher<SendInput> {
       });
       return outcomes;
     } finally {
-      if (!ok) await client.query('rollback').catch(() => {});
-      client.release();
+      if (!ok)
+        await client.query('rollback').catch((err: unknown) => {
+          // Still in a transaction, or gone: not handed to the next group.
+          broken = err instanceof Error ? err : new Error(String(err));
+        });
+      client.off('error', lost);
+      client.release(broken);
     }
   };
 }

@@ -122,6 +122,27 @@ describe('Drafts', () => {
     expect(later.get(BOB)).toBe('next thought');
   });
 
+  it('two texts sent before the first is stored both stay at rest until both are stored', async () => {
+    const store = memoryDrafts();
+    const sealing = testSealing();
+    const drafts = new Drafts(ME, store, sealing);
+    let first!: () => void;
+    let second!: () => void;
+    drafts.sending(BOB, 'one', new Promise<void>((r) => (first = r)));
+    drafts.sending(BOB, 'two', new Promise<void>((r) => (second = r)));
+    // The second is stored first: the first is still only at rest as a draft.
+    second();
+    await vi.advanceTimersByTimeAsync(0);
+    await drafts.flushAll();
+    const reloaded = new Drafts(ME, store, sealing);
+    await reloaded.load();
+    expect(reloaded.get(BOB)).toBe('one');
+    first();
+    await vi.advanceTimersByTimeAsync(0);
+    await drafts.flushAll();
+    expect(store.rows.size).toBe(0);
+  });
+
   it('leaves out and removes records that do not parse or no longer open (keys wiped since)', async () => {
     const store = memoryDrafts();
     const old = new Drafts(ME, store, testSealing());

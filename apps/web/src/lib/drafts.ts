@@ -45,7 +45,7 @@ export class Drafts {
    * Texts sent but not yet held by the outbox at rest (see `sending`): until it has them,
    * they stay the chat's draft at rest, so a reload in between finds them in the composer.
    */
-  private readonly unqueued = new Map<string, string>();
+  private readonly unqueued = new Map<string, string[]>();
   /** Peers whose draft changed since it was last written. */
   private readonly dirty = new Set<string>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -108,18 +108,22 @@ export class Drafts {
   /**
    * The chat's text was sent: the composer is empty now, and the draft at rest is written
    * as `text` until `queued` settles (the outbox has stored the message, sealed), then
-   * removed, or replaced by whatever was typed since. Sealing and storing a message take a
+   * removed, or replaced by whatever was typed since. Texts sent one after another before
+   * the first is stored stay there together, one per line. Sealing and storing a message take a
    * moment: a page reloaded in that moment would otherwise have neither.
    */
   sending(peerId: string, text: string, queued: Promise<unknown>): void {
-    this.unqueued.set(peerId, text);
+    const texts = this.unqueued.get(peerId) ?? [];
+    texts.push(text);
+    this.unqueued.set(peerId, texts);
     this.set(peerId, '');
+    this.dirty.add(peerId);
     void this.flush(peerId);
     void queued
       .catch(() => {})
       .then(() => {
-        if (this.unqueued.get(peerId) !== text) return;
-        this.unqueued.delete(peerId);
+        texts.splice(texts.indexOf(text), 1);
+        if (texts.length === 0 && this.unqueued.get(peerId) === texts) this.unqueued.delete(peerId);
         this.dirty.add(peerId);
         void this.flush(peerId);
       });
@@ -156,7 +160,7 @@ export class Drafts {
   private async write(peerId: string): Promise<void> {
     if (this.stopped) return;
     const id = draftId(this.userId, peerId);
-    const text = this.get(peerId) || (this.unqueued.get(peerId) ?? '');
+    const text = this.get(peerId) || (this.unqueued.get(peerId) ?? []).join('\n');
     if (text === '') {
       await this.store.remove(id);
       return;
