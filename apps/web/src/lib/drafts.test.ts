@@ -28,6 +28,30 @@ function memoryDrafts(): DraftStore & { rows: Map<string, unknown>; writes: numb
   return s;
 }
 
+/**
+ * Drafts of ME with texts sent to BOB: `sent` hands one to `sending` and returns what the
+ * outbox calls once it has stored it; `atRest` lets what is due settle, writes, and reads
+ * BOB's draft back as a reloaded page would.
+ */
+function sendingWorld() {
+  const store = memoryDrafts();
+  const sealing = testSealing();
+  const drafts = new Drafts(ME, store, sealing);
+  const sent = (text: string) => {
+    let stored!: () => void;
+    drafts.sending(BOB, text, new Promise<void>((r) => (stored = r)));
+    return stored;
+  };
+  const atRest = async () => {
+    await vi.advanceTimersByTimeAsync(0);
+    await drafts.flushAll();
+    const reloaded = new Drafts(ME, store, sealing);
+    await reloaded.load();
+    return reloaded.get(BOB);
+  };
+  return { store, drafts, sent, atRest };
+}
+
 describe('Drafts', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -92,54 +116,33 @@ describe('Drafts', () => {
   });
 
   it('a sent text stays the draft at rest until the outbox holds it, then goes (or gives way to what was typed since)', async () => {
-    const store = memoryDrafts();
-    const sealing = testSealing();
-    const drafts = new Drafts(ME, store, sealing);
+    const { store, drafts, sent, atRest } = sendingWorld();
     drafts.set(BOB, 'typed fast');
-    let stored!: () => void;
-    drafts.sending(BOB, 'typed fast, sent', new Promise<void>((r) => (stored = r)));
+    const stored = sent('typed fast, sent');
     expect(drafts.get(BOB)).toBe('');
     // The page goes away before the outbox has stored the message: the text is at rest.
-    await drafts.flushAll();
-    const reloaded = new Drafts(ME, store, sealing);
-    await reloaded.load();
-    expect(reloaded.get(BOB)).toBe('typed fast, sent');
+    expect(await atRest()).toBe('typed fast, sent');
     // Once the outbox holds it, the draft at rest is removed.
     stored();
-    await vi.advanceTimersByTimeAsync(0);
-    await drafts.flushAll();
+    await atRest();
     expect(store.rows.size).toBe(0);
 
     // Typed into the composer meanwhile: that is what stays.
-    let storedToo!: () => void;
-    drafts.sending(BOB, 'another', new Promise<void>((r) => (storedToo = r)));
+    const storedToo = sent('another');
     drafts.set(BOB, 'next thought');
     storedToo();
-    await vi.advanceTimersByTimeAsync(0);
-    await drafts.flushAll();
-    const later = new Drafts(ME, store, sealing);
-    await later.load();
-    expect(later.get(BOB)).toBe('next thought');
+    expect(await atRest()).toBe('next thought');
   });
 
   it('two texts sent before the first is stored both stay at rest until both are stored', async () => {
-    const store = memoryDrafts();
-    const sealing = testSealing();
-    const drafts = new Drafts(ME, store, sealing);
-    let first!: () => void;
-    let second!: () => void;
-    drafts.sending(BOB, 'one', new Promise<void>((r) => (first = r)));
-    drafts.sending(BOB, 'two', new Promise<void>((r) => (second = r)));
+    const { store, sent, atRest } = sendingWorld();
+    const first = sent('one');
+    const second = sent('two');
     // The second is stored first: the first is still only at rest as a draft.
     second();
-    await vi.advanceTimersByTimeAsync(0);
-    await drafts.flushAll();
-    const reloaded = new Drafts(ME, store, sealing);
-    await reloaded.load();
-    expect(reloaded.get(BOB)).toBe('one');
+    expect(await atRest()).toBe('one');
     first();
-    await vi.advanceTimersByTimeAsync(0);
-    await drafts.flushAll();
+    await atRest();
     expect(store.rows.size).toBe(0);
   });
 
