@@ -47,6 +47,9 @@ async function tabTo(page: Page, selector: string, max = 12): Promise<void> {
 /** Signs in with the keyboard only: Tab to the fields, type, Enter. */
 async function keyboardSignIn(page: Page, user: NewUser): Promise<void> {
   await page.goto('/signin');
+  // A keyboard user starts once the form is there (the Tab presses would otherwise run out
+  // on a page still loading on a busy machine).
+  await page.locator('#signin-login').waitFor();
   await tabTo(page, '#signin-login');
   await page.keyboard.type(user.username);
   await page.keyboard.press('Tab');
