@@ -109,24 +109,28 @@ export class Drafts {
    * The chat's text was sent: the composer is empty now, and the draft at rest is written
    * as `text` until `queued` settles (the outbox has stored the message, sealed), then
    * removed, or replaced by whatever was typed since. Texts sent one after another before
-   * the first is stored stay there together, one per line. Sealing and storing a message take a
-   * moment: a page reloaded in that moment would otherwise have neither.
+   * the first is stored stay there together, one per line. Sealing and storing a message
+   * take a moment: a page reloaded in that moment would otherwise have neither.
    */
   sending(peerId: string, text: string, queued: Promise<unknown>): void {
     const texts = this.unqueued.get(peerId) ?? [];
     texts.push(text);
     this.unqueued.set(peerId, texts);
     this.set(peerId, '');
-    this.dirty.add(peerId);
-    void this.flush(peerId);
+    void this.rewrite(peerId);
     void queued
       .catch(() => {})
       .then(() => {
         texts.splice(texts.indexOf(text), 1);
-        if (texts.length === 0 && this.unqueued.get(peerId) === texts) this.unqueued.delete(peerId);
-        this.dirty.add(peerId);
-        void this.flush(peerId);
+        if (texts.length === 0) this.unqueued.delete(peerId);
+        void this.rewrite(peerId);
       });
+  }
+
+  /** Writes the chat's draft at rest now, whether or not the composer's text changed. */
+  private rewrite(peerId: string): Promise<void> {
+    this.dirty.add(peerId);
+    return this.flush(peerId);
   }
 
   /** Writes the chat's draft now if it changed (leaving the chat, sending); resolves once written. */
