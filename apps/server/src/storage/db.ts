@@ -2,12 +2,13 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { SyncSqlite } from './chat-rows.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
+import { SchemaPostgresDialect } from './pg-introspector.ts';
 import type { Database } from './schema.ts';
 
 const require = createRequire(import.meta.url);
@@ -92,7 +93,7 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
     // 'error' on its pool, which would end the process unheard; the pool has discarded it
     // already and connects anew on the next query.
     for (const p of [pool, sendPool]) p.on('error', () => {});
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }) });
     const close = async () => {
       await Promise.all([kysely.destroy(), sendPool.end()]);
     };
