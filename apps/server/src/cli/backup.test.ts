@@ -53,7 +53,9 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
     const tag = `bk${Date.now().toString(36)}`;
     const schema = `t_${tag}`;
     const source = await startTestServer({
-      config: { rateLimits: LOOSE_LIMITS },
+      // The sends below go as fast as they are answered, for as long as the backup takes:
+      // not paced per user (write-pace.test.ts tests that), whatever the machine's speed.
+      config: { rateLimits: { ...LOOSE_LIMITS, userWritesPerSecond: 1000, userWriteBurst: 10_000 } },
       env: url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : {},
     });
     const target = url ? await freshPgDatabase(url, `parley_${tag}`) : null;
@@ -64,10 +66,21 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
       const ws = await WsTestClient.connect(source, alice.client.cookie);
       const acked: string[] = [];
       let stop = false;
+      let failed: unknown = null;
       const sending = (async () => {
         for (let i = 0; !stop && i < 2000; i++) acked.push((await ws.sendMessage(bob.user.id, `message ${i}`)).id);
-      })();
-      while (acked.length < 30) await new Promise((r) => setTimeout(r, 10));
+      })().catch((e: unknown) => {
+        failed = e;
+      });
+      /** Until `n` sends are acknowledged; a send that failed fails the test at once. */
+      const acknowledged = async (n: number) => {
+        while (acked.length < n) {
+          if (failed) throw failed;
+          if (stop || acked.length >= 2000) throw new Error(`the sends ended at ${acked.length}, before ${n}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      };
+      await acknowledged(30);
 
       const file = path.join(tempDir(), 'parley.tar.gz');
       const sourceEnv = url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : { DATA_DIR: source.dataDir };
@@ -75,9 +88,10 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
       const b = output();
       expect(await runAdmin(['backup', file], sourceEnv, b.out), b.lines.join('\n')).toBe(0);
       const during = acked.length;
-      while (acked.length < during + 20) await new Promise((r) => setTimeout(r, 10));
+      await acknowledged(during + 20);
       stop = true;
       await sending;
+      if (failed) throw failed;
       await ws.close();
       expect(acked.length).toBeGreaterThan(before.length);
 

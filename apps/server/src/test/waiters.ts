@@ -14,11 +14,12 @@ export class Waiters {
     for (const f of w) f();
   }
 
-  /** Resolves once `pred` holds, or rejects after `ms`. */
-  waitFor(pred: () => boolean, ms = 5000): Promise<void> {
+  /** Resolves once `pred` holds, or rejects after `ms` (naming `what`, when given). */
+  waitFor(pred: () => boolean, ms = 5000, what = this.what): Promise<void> {
     if (pred()) return Promise.resolve();
+    const since = Date.now();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${this.what}`)), ms);
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what} (${Date.now() - since} ms)`)), ms);
       const check = () => {
         if (pred()) {
           clearTimeout(timer);

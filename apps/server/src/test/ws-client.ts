@@ -77,8 +77,8 @@ export class WsTestClient {
   }
 
   /** Waits until `pred` holds (checked on every frame), or fails after `ms`. */
-  waitFor(pred: () => boolean, ms = 5000): Promise<void> {
-    return this.waiters.waitFor(pred, ms);
+  waitFor(pred: () => boolean, ms = 5000, what?: string): Promise<void> {
+    return this.waiters.waitFor(pred, ms, what);
   }
 
   /** Sends a request and resolves with its result, or rejects with the error frame. */
@@ -86,10 +86,14 @@ export class WsTestClient {
     const id = `r${++this.nextId}`;
     this.sendRaw({ t, id, ...body });
     let answer: DownFrame | undefined;
-    await this.waitFor(() => {
-      answer = this.frames.find((f) => (f.t === 'result' || f.t === 'error') && f.id === id);
-      return answer !== undefined || this.closed !== null;
-    });
+    await this.waitFor(
+      () => {
+        answer = this.frames.find((f) => (f.t === 'result' || f.t === 'error') && f.id === id);
+        return answer !== undefined || this.closed !== null;
+      },
+      5000,
+      `the answer to ${t} ${id}`,
+    );
     if (!answer) throw new Error(`socket closed: ${JSON.stringify(this.closed)}`);
     if (answer.t === 'error') throw Object.assign(new Error(answer.message), { frame: answer as ErrorFrame });
     // Parsed like the web client does: a result that does not match its schema fails the test.
