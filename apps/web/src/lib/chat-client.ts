@@ -322,7 +322,7 @@ export class ChatClient {
     return 'problem' in queued ? queued.problem : null;
   }
 
-  /** As sendMessage; once queued, `stored` resolves when the outbox holds the message at rest. */
+  /** As sendMessage; once queued, `stored` resolves when the message outlives a reload (Outbox.add). */
   queueMessage(peerId: string, text: string): { problem: string } | { stored: Promise<void> } {
     const problem = messageTextError(text);
     if (problem !== null) return { problem };

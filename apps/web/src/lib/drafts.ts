@@ -107,10 +107,11 @@ export class Drafts {
 
   /**
    * The chat's text was sent: the composer is empty now, and the draft at rest is written
-   * as `text` until `queued` settles (the outbox has stored the message, sealed), then
-   * removed, or replaced by whatever was typed since. Texts sent one after another before
-   * the first is stored stay there together, one per line. Sealing and storing a message
-   * take a moment: a page reloaded in that moment would otherwise have neither.
+   * as `text` until `queued` settles (the outbox has stored the message, sealed, or, when
+   * it could not, the server has it), then removed, or replaced by whatever was typed
+   * since. Texts sent one after another before the first is stored stay there together,
+   * one per line. Sealing and storing a message take a moment: a page reloaded in that
+   * moment would otherwise have neither.
    */
   sending(peerId: string, text: string, queued: Promise<unknown>): void {
     const texts = this.unqueued.get(peerId) ?? [];

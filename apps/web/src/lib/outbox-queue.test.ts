@@ -446,8 +446,17 @@ describe('Outbox', () => {
     expect(h.rows.size).toBe(0);
   });
 
-  it('keeps sending when storage fails (the message just would not survive a reload)', async () => {
-    const socket = new FakeSocket(stored);
+  it('keeps sending when storage fails, and says the message is safe only once the server has it or it is deleted', async () => {
+    /** The server's answers, held until the test lets each go. */
+    const answers: (() => void)[] = [];
+    const socket = new FakeSocket(
+      (body) =>
+        new Promise((resolve, reject) =>
+          answers.push(() =>
+            body.text === 'refused' ? reject(new RequestError('forbidden', 'no')) : resolve(stored(body)),
+          ),
+        ),
+    );
     const acknowledged: string[] = [];
     const broken: OutboxStore = {
       put: () => Promise.reject(new Error('quota')),
@@ -470,9 +479,28 @@ describe('Outbox', () => {
       testSealing(),
     );
     await outbox.load();
-    outbox.add(BOB, 'still goes');
+    /** Whether each add's promise has resolved (the composer keeps the text at rest until then). */
+    const safe: Record<string, boolean> = {};
+    for (const text of ['still goes', 'refused'])
+      void outbox.add(BOB, text).then(() => {
+        safe[text] = true;
+      });
+    await settle();
+    expect(answers).toHaveLength(1);
+    // Not stored here and not yet on the server: a reload now would lose it.
+    expect(safe).toEqual({});
+    answers.shift()?.();
     await settle();
     expect(acknowledged).toEqual(['still goes']);
+    expect(safe).toEqual({ 'still goes': true });
+    answers.shift()?.();
+    await settle();
+    // Refused for good: it stays in the conversation (failed), its text in this page only.
+    expect(outbox.messagesTo(BOB).map((m) => m.failed)).toEqual(['no']);
+    expect(safe).toEqual({ 'still goes': true });
+    outbox.discard(outbox.messagesTo(BOB)[0]?.id as string);
+    await settle();
+    expect(safe).toEqual({ 'still goes': true, refused: true });
   });
 });
 

@@ -118,6 +118,8 @@ interface Pending {
   attempts: number;
   /** The backoff before the next attempt. */
   timer: ReturnType<typeof setTimeout> | null;
+  /** Told when the outbox is done with it (acknowledged, settled, discarded). */
+  onForget?: () => void;
 }
 
 export class Outbox {
@@ -239,6 +241,8 @@ export class Outbox {
   /**
    * Queues a new message to `peerId`. Each gets a later createdAt than the one before (by a
    * millisecond when the clock has not moved): the order they go in, also after a reload.
+   * Resolves once the message outlives a reload: stored here, or (when storage failed)
+   * once the outbox is done with it (the server has it, or the user deleted it).
    */
   add(peerId: string, text: string): Promise<void> {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
@@ -248,21 +252,29 @@ export class Outbox {
       false,
     );
     this.hooks.changed(peerId);
-    return this.storeThenSend(p);
+    return this.storeThenSend(p).then((stored) => {
+      if (stored || !this.pending.has(p.entry.msgId)) return;
+      return new Promise<void>((resolve) => {
+        p.onForget = resolve;
+      });
+    });
   }
 
   /**
    * Writes the entry, then lets it go out (without storage it still goes; it just would not
-   * survive a reload). Resolves once it is stored (or could not be).
+   * survive a reload). Resolves once it is stored (true) or could not be (false).
    */
-  private storeThenSend(p: Pending): Promise<void> {
+  private storeThenSend(p: Pending): Promise<boolean> {
     p.stored = false;
     return (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
       .then((sealed) => {
         p.entry = { ...p.entry, sealed: sealed ?? '' };
         return this.store.put(p.entry);
       })
-      .catch(() => {})
+      .then(
+        () => true,
+        () => false,
+      )
       .finally(() => {
         p.stored = true;
         this.sendNext(p.entry.to);
@@ -334,6 +346,7 @@ export class Outbox {
     p.timer = null;
     this.pending.delete(p.entry.msgId);
     this.store.remove(p.entry.msgId).catch(() => {});
+    p.onForget?.();
   }
 
   /** Marks `p` failed: kept and shown as "Not sent", no longer sent nor holding back the next. */
