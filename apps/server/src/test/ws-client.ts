@@ -16,6 +16,14 @@ import type { TestServer } from './harness.ts';
 import { type Sealed, type SealedItem, Sealer } from './sealing.ts';
 import { Waiters } from './waiters.ts';
 
+/**
+ * How long a request waits for its answer. A write's answer follows a commit, which waits
+ * for the disk: on a shared CI machine a test's send once went unanswered for 5 s (the
+ * backup test, during a pg_dump; not reproduced here in 30 runs). A test that passes
+ * never waits this long.
+ */
+const REQUEST_WAIT_MS = 10_000;
+
 type ErrorFrame = Extract<DownFrame, { t: 'error' }>;
 
 export class WsTestClient {
@@ -81,7 +89,10 @@ export class WsTestClient {
     return this.waiters.waitFor(pred, ms, what);
   }
 
-  /** Sends a request and resolves with its result, or rejects with the error frame. */
+  /**
+   * Sends a request and resolves with its result, or rejects with the error frame (or after
+   * REQUEST_WAIT_MS without an answer).
+   */
   async request<K extends keyof ResultData>(t: K, body: Record<string, unknown> = {}): Promise<ResultData[K]> {
     const id = `r${++this.nextId}`;
     this.sendRaw({ t, id, ...body });
@@ -91,7 +102,7 @@ export class WsTestClient {
         answer = this.frames.find((f) => (f.t === 'result' || f.t === 'error') && f.id === id);
         return answer !== undefined || this.closed !== null;
       },
-      5000,
+      REQUEST_WAIT_MS,
       `the answer to ${t} ${id}`,
     );
     if (!answer) throw new Error(`socket closed: ${JSON.stringify(this.closed)}`);
