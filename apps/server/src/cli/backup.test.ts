@@ -66,17 +66,22 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
       const ws = await WsTestClient.connect(source, alice.client.cookie);
       const acked: string[] = [];
       let stop = false;
-      let failed: unknown = null;
+      /** How the sends ended (null while they go on). */
+      let ended = null as { ok: true } | { ok: false; error: unknown } | null;
       const sending = (async () => {
         for (let i = 0; !stop && i < 2000; i++) acked.push((await ws.sendMessage(bob.user.id, `message ${i}`)).id);
-      })().catch((e: unknown) => {
-        failed = e;
-      });
-      /** Until `n` sends are acknowledged; a send that failed fails the test at once. */
+      })().then(
+        () => {
+          ended = { ok: true };
+        },
+        (error: unknown) => {
+          ended = { ok: false, error };
+        },
+      );
+      /** Until `n` sends are acknowledged; sends that ended (a send failed) fail the test at once. */
       const acknowledged = async (n: number) => {
         while (acked.length < n) {
-          if (failed) throw failed;
-          if (stop || acked.length >= 2000) throw new Error(`the sends ended at ${acked.length}, before ${n}`);
+          if (ended) throw ended.ok ? new Error(`the sends ended at ${acked.length}, before ${n}`) : ended.error;
           await new Promise((r) => setTimeout(r, 10));
         }
       };
@@ -91,7 +96,7 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
       await acknowledged(during + 20);
       stop = true;
       await sending;
-      if (failed) throw failed;
+      if (ended && !ended.ok) throw ended.error;
       await ws.close();
       expect(acked.length).toBeGreaterThan(before.length);
 

@@ -115,7 +115,7 @@ describe('Drafts', () => {
     expect(store.writes).toBe(writes);
   });
 
-  it('a sent text stays the draft at rest until the outbox holds it, then goes (or gives way to what was typed since)', async () => {
+  it('a sent text stays the draft at rest until the outbox holds it, then goes (and what was typed since stays)', async () => {
     const { store, drafts, sent, atRest } = sendingWorld();
     drafts.set(BOB, 'typed fast');
     const stored = sent('typed fast, sent');
@@ -127,9 +127,10 @@ describe('Drafts', () => {
     await atRest();
     expect(store.rows.size).toBe(0);
 
-    // Typed into the composer meanwhile: that is what stays.
+    // Typed into the composer meanwhile: both are at rest, then what was typed stays.
     const storedToo = sent('another');
     drafts.set(BOB, 'next thought');
+    expect(await atRest()).toBe('another\nnext thought');
     storedToo();
     expect(await atRest()).toBe('next thought');
   });

@@ -108,10 +108,10 @@ export class Drafts {
   /**
    * The chat's text was sent: the composer is empty now, and the draft at rest is written
    * as `text` until `queued` settles (the outbox has stored the message, sealed, or, when
-   * it could not, the server has it), then removed, or replaced by whatever was typed
-   * since. Texts sent one after another before the first is stored stay there together,
-   * one per line. Sealing and storing a message take a moment: a page reloaded in that
-   * moment would otherwise have neither.
+   * it could not, the server has it), then removed. Texts sent one after another before
+   * the first is stored stay there together, one per line, followed by whatever was typed
+   * since. Sealing and storing a message take a moment: a page reloaded in that moment
+   * would otherwise have neither.
    */
   sending(peerId: string, text: string, queued: Promise<unknown>): void {
     const texts = this.unqueued.get(peerId) ?? [];
@@ -165,7 +165,8 @@ export class Drafts {
   private async write(peerId: string): Promise<void> {
     if (this.stopped) return;
     const id = draftId(this.userId, peerId);
-    const text = this.get(peerId) || (this.unqueued.get(peerId) ?? []).join('\n');
+    // Texts sent but not yet safe first, then what the composer holds now: none is lost.
+    const text = [...(this.unqueued.get(peerId) ?? []), this.get(peerId)].filter((t) => t !== '').join('\n');
     if (text === '') {
       await this.store.remove(id);
       return;

@@ -118,8 +118,8 @@ interface Pending {
   attempts: number;
   /** The backoff before the next attempt. */
   timer: ReturnType<typeof setTimeout> | null;
-  /** Told when the outbox is done with it (acknowledged, settled, discarded). */
-  onForget?: () => void;
+  /** Told once it outlives a reload after its first store failed: stored since, or done with. */
+  safe?: () => void;
 }
 
 export class Outbox {
@@ -255,7 +255,7 @@ export class Outbox {
     return this.storeThenSend(p).then((stored) => {
       if (stored || !this.pending.has(p.entry.msgId)) return;
       return new Promise<void>((resolve) => {
-        p.onForget = resolve;
+        p.safe = resolve;
       });
     });
   }
@@ -272,7 +272,10 @@ export class Outbox {
         return this.store.put(p.entry);
       })
       .then(
-        () => true,
+        () => {
+          this.tellSafe(p);
+          return true;
+        },
         () => false,
       )
       .finally(() => {
@@ -346,14 +349,24 @@ export class Outbox {
     p.timer = null;
     this.pending.delete(p.entry.msgId);
     this.store.remove(p.entry.msgId).catch(() => {});
-    p.onForget?.();
+    this.tellSafe(p);
+  }
+
+  /** `p` outlives a reload now (stored, or done with): whoever waited for that is told, once. */
+  private tellSafe(p: Pending): void {
+    const told = p.safe;
+    p.safe = undefined;
+    told?.();
   }
 
   /** Marks `p` failed: kept and shown as "Not sent", no longer sent nor holding back the next. */
   private fail(p: Pending, code: string, reason: string): void {
     this.update(p, { ...p.entry, failed: { code, reason, at: Date.now() } });
     p.attempts = 0;
-    this.store.put(p.entry).catch(() => {});
+    this.store.put(p.entry).then(
+      () => this.tellSafe(p),
+      () => {},
+    );
     this.hooks.changed(p.entry.to);
     this.hooks.failed(reason);
   }
