@@ -118,8 +118,9 @@ interface Pending {
   attempts: number;
   /** The backoff before the next attempt. */
   timer: ReturnType<typeof setTimeout> | null;
-  /** Told once it outlives a reload after its first store failed: stored since, or done with. */
-  safe?: () => void;
+  /** Resolves once it outlives a reload: stored here, or done with (see Outbox.add). */
+  safe: Promise<void>;
+  markSafe: () => void;
 }
 
 export class Outbox {
@@ -175,6 +176,10 @@ export class Outbox {
   }
 
   private track(entry: OutboxEntry, text: string, stored: boolean): Pending {
+    let markSafe!: () => void;
+    const safe = new Promise<void>((resolve) => {
+      markSafe = resolve;
+    });
     const p: Pending = {
       entry,
       text,
@@ -184,6 +189,8 @@ export class Outbox {
       attempts: 0,
       timer: null,
       message: this.toMessage(entry, text),
+      safe,
+      markSafe,
     };
     this.pending.set(entry.msgId, p);
     return p;
@@ -241,8 +248,8 @@ export class Outbox {
   /**
    * Queues a new message to `peerId`. Each gets a later createdAt than the one before (by a
    * millisecond when the clock has not moved): the order they go in, also after a reload.
-   * Resolves once the message outlives a reload: stored here, or (when storage failed)
-   * once the outbox is done with it (the server has it, or the user deleted it).
+   * Resolves once the message outlives a reload: stored here (by this write or a later
+   * one), or once the outbox is done with it (the server has it, or the user deleted it).
    */
   add(peerId: string, text: string): Promise<void> {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
@@ -252,32 +259,22 @@ export class Outbox {
       false,
     );
     this.hooks.changed(peerId);
-    return this.storeThenSend(p).then((stored) => {
-      if (stored || !this.pending.has(p.entry.msgId)) return;
-      return new Promise<void>((resolve) => {
-        p.safe = resolve;
-      });
-    });
+    this.storeThenSend(p);
+    return p.safe;
   }
 
   /**
    * Writes the entry, then lets it go out (without storage it still goes; it just would not
-   * survive a reload). Resolves once it is stored (true) or could not be (false).
+   * survive a reload).
    */
-  private storeThenSend(p: Pending): Promise<boolean> {
+  private storeThenSend(p: Pending): void {
     p.stored = false;
-    return (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
+    (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
       .then((sealed) => {
         p.entry = { ...p.entry, sealed: sealed ?? '' };
         return this.store.put(p.entry);
       })
-      .then(
-        () => {
-          this.tellSafe(p);
-          return true;
-        },
-        () => false,
-      )
+      .then(p.markSafe, () => {})
       .finally(() => {
         p.stored = true;
         this.sendNext(p.entry.to);
@@ -312,7 +309,7 @@ export class Outbox {
     this.update(p, entry);
     p.attempts = 0;
     this.hooks.changed(entry.to);
-    void this.storeThenSend(p);
+    this.storeThenSend(p);
     return true;
   }
 
@@ -349,24 +346,14 @@ export class Outbox {
     p.timer = null;
     this.pending.delete(p.entry.msgId);
     this.store.remove(p.entry.msgId).catch(() => {});
-    this.tellSafe(p);
-  }
-
-  /** `p` outlives a reload now (stored, or done with): whoever waited for that is told, once. */
-  private tellSafe(p: Pending): void {
-    const told = p.safe;
-    p.safe = undefined;
-    told?.();
+    p.markSafe();
   }
 
   /** Marks `p` failed: kept and shown as "Not sent", no longer sent nor holding back the next. */
   private fail(p: Pending, code: string, reason: string): void {
     this.update(p, { ...p.entry, failed: { code, reason, at: Date.now() } });
     p.attempts = 0;
-    this.store.put(p.entry).then(
-      () => this.tellSafe(p),
-      () => {},
-    );
+    this.store.put(p.entry).then(p.markSafe, () => {});
     this.hooks.changed(p.entry.to);
     this.hooks.failed(reason);
   }
