@@ -1,9 +1,13 @@
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { E2E_BASE_URL, E2E_PORT } from './env.ts';
 
 // Every server of the suite (and the browsers' sign-ups) derive passwords with cheap scrypt
 // (2^10): hundreds of accounts are made here. The real cost (2^17) is measured by test:perf.
 process.env.KDF_COST ??= '10';
+// …which a normal build refuses (its floor is 2^17, packages/e2ee/src/kdf-floor.ts): every
+// server of the suite serves the test build, whose floor is 2^10 (`npm run build:test`).
+process.env.WEB_DIST ??= path.resolve(import.meta.dirname, '../apps/web/dist-test');
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

@@ -33,7 +33,14 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), routeChunks.plugin, routePreloads(), precompress()],
   // Always defined, so a normal build keeps neither the test-only null cipher's switch nor its
   // code (packages/e2ee/src/message.ts); on only in a build made with PARLEY_TEST_NULL_CIPHER=1.
-  define: { __PARLEY_TEST_NULL_CIPHER__: JSON.stringify(process.env.PARLEY_TEST_NULL_CIPHER === '1') },
+  // The password KDF's floor (packages/e2ee/src/kdf.ts) is lowered only in a build made with
+  // PARLEY_TEST_KDF_FLOOR (the browser tests' build, `npm run build:test`); undefined otherwise.
+  define: {
+    __PARLEY_TEST_NULL_CIPHER__: JSON.stringify(process.env.PARLEY_TEST_NULL_CIPHER === '1'),
+    __PARLEY_TEST_KDF_FLOOR__: process.env.PARLEY_TEST_KDF_FLOOR
+      ? JSON.stringify(Number(process.env.PARLEY_TEST_KDF_FLOOR))
+      : 'undefined',
+  },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

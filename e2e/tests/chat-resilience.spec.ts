@@ -151,7 +151,7 @@ test.describe('resilience', () => {
 /** Starts apps/server on `port` with `dataDir` (the built web app) and waits for /healthz. */
 async function startServer(port: number, dataDir: string): Promise<SpawnedServer> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'SESSION_SECRET', 'WEB_DIST']) delete env[key];
+  for (const key of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'SESSION_SECRET']) delete env[key];
   const url = `http://127.0.0.1:${port}`;
   Object.assign(env, {
     PORT: String(port),

@@ -30,7 +30,7 @@ import { type PrivateServer, startPrivateServer } from './private-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The suite's web build (npm run build, or WEB_DIST), which every other test serves. */
-const SUITE_DIST = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(ROOT, 'apps/web/dist');
+const SUITE_DIST = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(ROOT, 'apps/web/dist-test');
 const NULL_MARK = 'PARLEY TEST BUILD';
 /** As verbose as the server gets: the strictest log to scan. */
 const LOG_LEVEL = 'trace';
@@ -53,12 +53,12 @@ function scripts(dist: string): string {
     .join('\n');
 }
 
-/** `vite build` of apps/web into `outDir`, with the null cipher on. */
+/** `vite build` of apps/web into `outDir`, with the null cipher on (and the test build's KDF floor). */
 async function buildNullCipher(outDir: string): Promise<void> {
   const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
   const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: path.join(ROOT, 'apps/web'),
-    env: { ...process.env, PARLEY_TEST_NULL_CIPHER: '1' },
+    env: { ...process.env, PARLEY_TEST_NULL_CIPHER: '1', PARLEY_TEST_KDF_FLOOR: '10' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

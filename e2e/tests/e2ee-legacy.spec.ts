@@ -56,9 +56,18 @@ function sealedOf(ids: string[]): Record<string, number> {
 }
 
 test.describe('messages from before end-to-end encryption', () => {
-  test('show under a divider, and each sender re-encrypts their own in the background', async ({ people }) => {
+  test('show under a divider, marked as not encrypted, and each sender re-encrypts their own in the background', async ({
+    people,
+    request,
+  }) => {
     test.setTimeout(120_000);
-    const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
+    // Two accounts from before encryption, upgraded as they sign in: their keys say they had
+    // messages in the clear until then (an account made with keys has none, and refuses them).
+    const users = [makeUser('alice'), makeUser('bob')];
+    const made = await Promise.all(users.map((u) => createUserViaApi(request, u)));
+    await Promise.all(users.map((u, i) => makeLegacy(u, made[i]?.id as string)));
+    const [alice, bob] = await Promise.all(users.map((u, i) => people.signIn(u, made[i]?.id as string)));
+    if (!alice || !bob) throw new Error('two people');
     await openChat(alice.page, bob);
     await send(alice.page, 'sealed after the upgrade');
     await expect(bubble(alice.page, 'sealed after the upgrade').getByRole('img', { name: 'Sent' })).toBeVisible();
@@ -80,7 +89,11 @@ test.describe('messages from before end-to-end encryption', () => {
     try {
       // Bob opens the chat: everything reads the same, the divider sits after the old messages.
       await openChat(bob.page, alice);
-      for (const l of legacy) await expect(bubble(bob.page, l.text)).toBeVisible();
+      for (const l of legacy) {
+        await expect(bubble(bob.page, l.text)).toBeVisible();
+        await expect(bubble(bob.page, l.text).getByText('Not encrypted')).toBeVisible();
+      }
+      await expect(bubble(bob.page, 'sealed after the upgrade').getByText('Not encrypted')).toHaveCount(0);
       const divider = bob.page.getByText(DIVIDER);
       await expect(divider).toBeVisible();
       const y = async (text: string) => (await bubble(bob.page, text).boundingBox())?.y ?? 0;

@@ -4,7 +4,7 @@
  * headers, errors, the origin guard, the API, health, the web app and the sweeps.
  */
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Devices } from './auth/device.ts';
 import { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
@@ -22,6 +22,7 @@ import { registerSecurityHeaders } from './security/headers.ts';
 import { originCheck } from './security/origin.ts';
 import { openServices, type Services } from './services.ts';
 import { AdminStore } from './storage/admin-store.ts';
+import type { KeyStore } from './storage/key-store.ts';
 import { registerSweeps } from './sweeps.ts';
 
 /** JSON bodies are small: the largest legitimate one is a sign-up form. */
@@ -110,6 +111,23 @@ function registerRealtime(app: FastifyInstance, config: Config, s: Services): Re
   return realtime;
 }
 
+/**
+ * LEGACY_PASSWORDS resolved: `auto` is on only when the database holds accounts from before
+ * end-to-end encryption at start, so a deployment born encrypted never asks a browser for a
+ * password, even after a row is edited to look legacy.
+ */
+async function legacyPasswordsAllowed(config: Config, keys: KeyStore, log: FastifyBaseLogger): Promise<boolean> {
+  if (config.legacyPasswords !== 'auto') return config.legacyPasswords === 'on';
+  const waiting = await keys.legacyPasswordCount();
+  if (waiting > 0) {
+    log.info(
+      { accounts: waiting },
+      'accounts from before end-to-end encryption may sign in with their password once (LEGACY_PASSWORDS=auto)',
+    );
+  }
+  return waiting > 0;
+}
+
 export async function buildServer(config: Config, opts: BuildOptions = {}): Promise<Server> {
   const app = createApp(config, opts);
   const s = await openServices(config, app.log, opts);
@@ -119,6 +137,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   });
   registerClosingConnections(app);
   const realtime = registerRealtime(app, config, s);
+  const legacyPasswords = await legacyPasswordsAllowed(config, s.keys, app.log);
   const ctx: AppContext = {
     config,
     store: s.store,
@@ -127,6 +146,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     pins: s.pins,
     notices: s.notices,
     keys: s.keys,
+    legacyPasswords,
     admin: new AdminStore(s.db.kysely),
     realtime,
     sessions: s.sessions,

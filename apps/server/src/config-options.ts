@@ -173,6 +173,12 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     doc: '`1` behind a reverse proxy, so client IPs (rate limits) come from `X-Forwarded-For`',
   },
   {
+    name: 'LEGACY_PASSWORDS',
+    type: 'string',
+    default: 'auto',
+    doc: 'whether accounts from before end-to-end encryption may sign in with their password itself, once, to get their keys: `on`, `off`, or `auto` (on when the server starts with such accounts in its database). Switch it `off` once they have all signed in (the server logs at start how many have not): a browser never sends a password for an account it has seen with keys, but one that never signed in with keys would send it to a server that asked',
+  },
+  {
     name: 'REAUTH_WINDOW_MS',
     type: 'int',
     default: 10 * 60 * 1000,
@@ -188,7 +194,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     name: 'KDF_COST',
     type: 'int',
     default: DEFAULT_KDF_COST,
-    doc: "log2 of scrypt's N for new passwords (10 to 20); browsers derive with it and the server refuses credentials made with less. Raising it slows every sign-in on weak phones",
+    doc: "log2 of scrypt's N for new passwords (17 to 20; 10 to 16 only for test builds of the web app, as browsers refuse less than OWASP's 17 whatever the server says); browsers derive with it and the server refuses credentials made with less. Raising it slows every sign-in on weak phones",
   },
   {
     name: 'VAPID_PUBLIC_KEY',

@@ -63,6 +63,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** How recent a sign-in must be to delete the account. */
   reauthWindowMs: number;
+  /** LEGACY_PASSWORDS: may accounts from before end-to-end encryption send their password (once)? */
+  legacyPasswords: 'auto' | 'on' | 'off';
   /** The image-upload site the profile's Upload button opens (http/https). */
   uploadUrl: string;
   /**
@@ -93,6 +95,13 @@ function httpUrl(name: string, value: string | undefined, fallback: string): str
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL`);
   return url.href;
+}
+
+function legacyPasswordsOf(value: string): Config['legacyPasswords'] {
+  const v = value.toLowerCase();
+  if (v !== 'auto' && v !== 'on' && v !== 'off')
+    throw new Error(`LEGACY_PASSWORDS must be auto, on or off, got "${value}"`);
+  return v;
 }
 
 export type SqliteSynchronous = 'full' | 'normal';
@@ -180,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: v.bool('TRUST_PROXY'),
     rateLimits,
     reauthWindowMs: v.int('REAUTH_WINDOW_MS'),
+    legacyPasswords: legacyPasswordsOf(v.string('LEGACY_PASSWORDS')),
     uploadUrl: httpUrl('UPLOAD_URL', v.optional('UPLOAD_URL') ?? undefined, DEFAULT_UPLOAD_URL),
     kdfCost: Math.min(20, Math.max(10, v.int('KDF_COST'))),
     pushEndpoints: [...DEFAULT_PUSH_ENDPOINTS, ...v.list('PUSH_ENDPOINTS').map((u) => httpUrl('PUSH_ENDPOINTS', u, u))],

@@ -27,6 +27,11 @@ export interface AppContext {
   notices: NotificationStore;
   /** End-to-end encryption: credentials, public keys and sealed bundles. */
   keys: KeyStore;
+  /**
+   * Whether an account from before end-to-end encryption may sign in with its password
+   * itself (LEGACY_PASSWORDS; `auto`: whether there were such accounts at start).
+   */
+  legacyPasswords: boolean;
   admin: AdminStore;
   realtime: Realtime;
   sessions: Sessions;

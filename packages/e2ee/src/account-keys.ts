@@ -41,6 +41,25 @@ export interface BundleContents {
    * new identity, and the old keys were unlocked later): chat keys they signed still verify.
    */
   past?: string[];
+  /**
+   * When the account got its keys (ms) and whether it had messages before: an account made
+   * with keys has none from before end-to-end encryption, so a message in the clear in its
+   * chats was put there by the server; an upgraded one has them only from before `at`.
+   * Sealed with the keys, so the server cannot change it. Bundles made before it was kept
+   * lack it until the next sign-in fills it in.
+   */
+  started?: AccountStart;
+}
+
+export interface AccountStart {
+  at: number;
+  legacy: boolean;
+  /**
+   * Since when this account's browsers seal deletions (tombstones): a deletion without one
+   * of a message sent after it was not the sender's. Its start for an account made since;
+   * for an older one, when its bundle first said so.
+   */
+  tombstones?: number;
 }
 
 /** Keys ready to use: private halves non-extractable. */
@@ -54,6 +73,13 @@ export interface AccountKeys {
   adk: CryptoKey;
   /** Earlier identity public keys of this account (see BundleContents.past). */
   pastIks: readonly string[];
+  /**
+   * The account's public keys as this browser holds them (its current identity and
+   * encryption key, certified here): what it seals chat keys to, never the server's copy.
+   */
+  publicKeys: PublicKeys;
+  /** See BundleContents.started; null for a bundle that predates it. */
+  started: AccountStart | null;
 }
 
 const UK_SIG_LABEL = 'parley/uk/v1';
@@ -106,9 +132,16 @@ export async function verifyPublicKeys(keys: PublicKeys): Promise<boolean> {
 export async function createAccount(
   userId: string,
   firstEpoch = 1,
+  started?: AccountStart,
 ): Promise<{ contents: BundleContents; publicKeys: PublicKeys }> {
   const ik = await generateJwk('Ed25519');
-  const contents: BundleContents = { v: 1, ik, uks: [], adk: toBase64Url(randomBytes(32)) };
+  const contents: BundleContents = {
+    v: 1,
+    ik,
+    uks: [],
+    adk: toBase64Url(randomBytes(32)),
+    ...(started ? { started } : {}),
+  };
   return addEncryptionEpoch(contents, userId, firstEpoch);
 }
 
@@ -140,7 +173,19 @@ export function mergeBundles(current: BundleContents, older: BundleContents): Bu
   const past = [...new Set([...(current.past ?? []), ...(older.past ?? []), older.ik.x])].filter(
     (ik) => ik !== current.ik.x,
   );
-  return { ...current, uks, ...(past.length ? { past } : {}) };
+  const started = earlierStart(current.started, older.started);
+  return { ...current, uks, ...(past.length ? { past } : {}), ...(started ? { started } : {}) };
+}
+
+/** The account began at the earlier of two starts, and had messages from before if either says so. */
+function earlierStart(a: AccountStart | undefined, b: AccountStart | undefined): AccountStart | undefined {
+  if (!a || !b) return a ?? b;
+  const tombstones = [a.tombstones, b.tombstones].filter((t) => t !== undefined);
+  return {
+    at: Math.min(a.at, b.at),
+    legacy: a.legacy || b.legacy,
+    ...(tombstones.length ? { tombstones: Math.min(...tombstones) } : {}),
+  };
 }
 
 /** True when `older` holds keys `current` lacks (merging it would bring something back). */
@@ -177,5 +222,12 @@ export async function importAccount(contents: BundleContents, userId: string): P
     ukPrivate,
     adk,
     pastIks: contents.past ?? [],
+    publicKeys: await publicKeysOf(contents, userId),
+    started: contents.started ?? null,
   };
+}
+
+/** Whether the server's copy of an account's public keys is the one its bundle makes. */
+export function samePublicKeys(a: Omit<PublicKeys, 'ukSig'>, b: Omit<PublicKeys, 'ukSig'>): boolean {
+  return a.userId === b.userId && a.ik === b.ik && a.ukEpoch === b.ukEpoch && a.uk === b.uk;
 }

@@ -67,7 +67,15 @@ function parseContents(v: unknown): BundleContents {
     Array.isArray(c.uks) &&
     c.uks.length > 0 &&
     c.uks.every((k) => isPair(k) && Number.isInteger(k.epoch) && k.epoch > 0) &&
-    (c.past === undefined || (Array.isArray(c.past) && c.past.every((ik) => typeof ik === 'string')));
+    (c.past === undefined || (Array.isArray(c.past) && c.past.every((ik) => typeof ik === 'string'))) &&
+    (c.started === undefined ||
+      (typeof c.started === 'object' &&
+        c.started !== null &&
+        Number.isSafeInteger(c.started.at) &&
+        c.started.at >= 0 &&
+        typeof c.started.legacy === 'boolean' &&
+        (c.started.tombstones === undefined ||
+          (Number.isSafeInteger(c.started.tombstones) && c.started.tombstones >= 0))));
   if (!ok) throw new E2EEAuthError('The key bundle');
   return c;
 }

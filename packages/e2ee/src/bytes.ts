@@ -6,7 +6,9 @@
 export type Bytes = Uint8Array<ArrayBuffer>;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a text that begins with U+FEFF keeps it (the decoder would drop it as a byte
+// order mark, and the recipient would read another text than the one sealed).
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function utf8(text: string): Bytes {
   return encoder.encode(text) as Bytes;

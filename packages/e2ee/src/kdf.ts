@@ -11,13 +11,9 @@ import { type Bytes, fromBase64Url, randomBytes, toBase64Url, utf8 } from './byt
 import type { CryptoKey } from './crypto-key.ts';
 import { aesKey, hkdf, hkdfKey } from './hkdf.ts';
 
-export interface KdfParams {
-  alg: 'scrypt';
-  /** CPU/memory cost, a power of two. */
-  N: number;
-  r: number;
-  p: number;
-}
+import type { KdfParams } from './kdf-floor.ts';
+
+export type { KdfParams } from './kdf-floor.ts';
 
 /** N = 2^17, r = 8: 128 MiB and a fraction of a second per derivation. */
 export const KDF_DEFAULT: KdfParams = { alg: 'scrypt', N: 2 ** 17, r: 8, p: 1 };

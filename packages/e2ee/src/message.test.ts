@@ -3,7 +3,7 @@ import { fromBase64Url, toBase64Url } from './bytes.ts';
 import { openChatKey } from './chat-key.ts';
 import { E2EEAuthError } from './errors.ts';
 import { hkdfKey } from './hkdf.ts';
-import { decryptMessage, encryptMessage, type MessagePlace, messageHeader } from './message.ts';
+import { decryptMessage, encryptMessage, encryptTombstone, type MessagePlace, messageHeader } from './message.ts';
 import { ALICE, BOB, CHAT, pair } from './test/people.ts';
 
 const place: MessagePlace = { chatId: CHAT, msgId: 'msg-00000001', senderId: ALICE, recipientId: BOB };
@@ -16,7 +16,7 @@ async function key(fill = 1) {
 describe('message sealing', () => {
   it('opens what it sealed, for any text, with the epoch and revision it claims', async () => {
     const k = await key();
-    for (const text of ['hi', 'ü漢字🙂', 'x'.repeat(4096), '🙂'.repeat(2048), ' \n\t ']) {
+    for (const text of ['hi', 'ü漢字🙂', 'x'.repeat(4096), '🙂'.repeat(2048), ' \n\t ', '\uFEFFbom first', '\uFEFF']) {
       const ct = await encryptMessage(k, place, { epoch: 7, rev: 3 }, text);
       expect(messageHeader(ct)).toEqual({ epoch: 7, rev: 3 });
       expect(await decryptMessage(k, place, ct, { epoch: 7, rev: 3 })).toEqual({ text, epoch: 7, rev: 3 });
@@ -111,5 +111,19 @@ describe('the test-only null cipher', () => {
     expect(ct.length).toBe((await encryptMessage(k, place, { epoch: 3, rev: 2 }, 'plain words')).length);
     expect((await nulled.decryptMessage(k, place, ct, { epoch: 3, rev: 2 })).text).toBe('plain words');
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('PARLEY TEST BUILD'));
+  });
+});
+
+describe('tombstones', () => {
+  it('a sealed deletion opens as deleted, at its revision only, and not as another message’s', async () => {
+    const k = await key();
+    const ct = await encryptTombstone(k, place, { epoch: 2, rev: 1 });
+    expect(messageHeader(ct)).toEqual({ epoch: 2, rev: 1 });
+    expect(await decryptMessage(k, place, ct, { rev: 1 })).toEqual({ deleted: true, epoch: 2, rev: 1 });
+    // Shaped like a short message: a tombstone does not stand out by its length.
+    expect(ct.length).toBe((await encryptMessage(k, place, { epoch: 2, rev: 1 }, 'ok')).length);
+    await expect(decryptMessage(k, place, ct, { rev: 0 })).rejects.toBeInstanceOf(E2EEAuthError);
+    await expect(decryptMessage(k, { ...place, msgId: 'msg-00000002' }, ct)).rejects.toBeInstanceOf(E2EEAuthError);
+    await expect(decryptMessage(await key(2), place, ct)).rejects.toBeInstanceOf(E2EEAuthError);
   });
 });

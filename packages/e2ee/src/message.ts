@@ -4,7 +4,9 @@
  * sealed with AES-256-GCM whose associated data binds the chat, the message id, sender,
  * recipient, chat-key epoch and revision: a ciphertext moved to another message, chat,
  * sender or revision does not open. The plaintext is a type byte (0x01, text) and the
- * UTF-8 text, Padmé-padded so only a rough length shows.
+ * UTF-8 text, Padmé-padded so only a rough length shows; or 0x02 alone, a tombstone: the
+ * sender's deletion, sealed as the message's next revision, so a server can drop a message
+ * but cannot say its sender deleted it.
  * Wire form: base64url(0x01 ‖ u32 epoch ‖ u16 revision ‖ nonce(12) ‖ ciphertext ‖ tag).
  */
 
@@ -17,6 +19,7 @@ import { pad, unpad } from './padding.ts';
 
 const FORMAT = 0x01;
 const TEXT = 0x01;
+const DELETED = 0x02;
 const LABEL = 'parley/msg/v1';
 const HEADER_BYTES = 7;
 export const MESSAGE_OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES;
@@ -54,13 +57,34 @@ function aad(place: MessagePlace, h: MessageHeader): Uint8Array {
   return fields(LABEL, place.chatId, place.msgId, place.senderId, place.recipientId, u32(h.epoch), u16(h.rev));
 }
 
+/** What a message revision holds: its text, or (a tombstone) its deletion. */
+export type MessageBody = { text: string; deleted?: undefined } | { deleted: true; text?: undefined };
+
 export async function encryptMessage(
   chatKey: CryptoKey,
   place: MessagePlace,
   header: MessageHeader,
   text: string,
 ): Promise<string> {
-  const plain = pad(concat(new Uint8Array([TEXT]), utf8(text)));
+  return seal(chatKey, place, header, { text });
+}
+
+/** The sender's deletion of a message, sealed as revision `header.rev` (one past its last). */
+export async function encryptTombstone(
+  chatKey: CryptoKey,
+  place: MessagePlace,
+  header: MessageHeader,
+): Promise<string> {
+  return seal(chatKey, place, header, { deleted: true });
+}
+
+async function seal(
+  chatKey: CryptoKey,
+  place: MessagePlace,
+  header: MessageHeader,
+  body: MessageBody,
+): Promise<string> {
+  const plain = pad(body.deleted ? new Uint8Array([DELETED]) : concat(new Uint8Array([TEXT]), utf8(body.text)));
   if (NULL_CIPHER) {
     console.warn('PARLEY TEST BUILD: messages are NOT encrypted (PARLEY_TEST_NULL_CIPHER)');
     const open = concat(new Uint8Array(NONCE_BYTES), plain, new Uint8Array(TAG_BYTES));
@@ -85,14 +109,15 @@ export function messageHeader(ct: string): MessageHeader {
 
 /**
  * Opens a message. `expected` is what the server's metadata says (the revision it stores):
- * a ciphertext of another revision, an older edit replayed, does not open.
+ * a ciphertext of another revision, an older edit replayed, does not open. A tombstone
+ * opens as `{ deleted: true }`.
  */
 export async function decryptMessage(
   chatKey: CryptoKey,
   place: MessagePlace,
   ct: string,
   expected?: Partial<MessageHeader>,
-): Promise<{ text: string } & MessageHeader> {
+): Promise<MessageBody & MessageHeader> {
   return authenticated('The message', async () => {
     const header = messageHeader(ct);
     if (expected?.epoch !== undefined && expected.epoch !== header.epoch) throw new E2EEAuthError('The message');
@@ -101,6 +126,7 @@ export async function decryptMessage(
     const plain = NULL_CIPHER
       ? unpad(data.subarray(NONCE_BYTES, data.length - TAG_BYTES))
       : unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
+    if (plain[0] === DELETED && plain.length === 1) return { deleted: true, ...header };
     if (plain[0] !== TEXT) throw new E2EEAuthError('The message');
     return { text: fromUtf8(plain.subarray(1)), ...header };
   });

@@ -43,6 +43,11 @@ const PINNED: Record<number, string> = {
   9: '79508aa2db58457b',
   /** "Download my data": GET /api/me/export and its NDJSON lines (export.ts). */
   10: '552d785ee1223a72',
+  /**
+   * Against a malicious server (issue 28): `delete` carries the sender's tombstone (`ct`);
+   * LEGACY_PASSWORDS closes the password path.
+   */
+  11: '2f03d0b3026ebfbd',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -99,11 +99,18 @@ export const keysSchema = z.strictObject({
 /** Every key envelope of a chat one is in, oldest epoch first. */
 export const chatKeysSchema = z.strictObject({ t: z.literal('chatKeys'), id: requestId, chatId: chatIdSchema });
 
+/**
+ * Deletes one's own message. `ct` is the sender's tombstone (packages/e2ee message.ts): the
+ * deletion sealed as the message's next revision, under a key of the chat, so the other
+ * person's browser believes a deletion only its sender sealed. Left out only in a chat that
+ * has no key (all of it from before end-to-end encryption).
+ */
 export const deleteSchema = z.strictObject({
   t: z.literal('delete'),
   id: requestId,
   chatId: chatIdSchema,
   msgId: messageIdSchema,
+  ct: ciphertextSchema.optional(),
 });
 
 /** The recipient's client received these messages. */

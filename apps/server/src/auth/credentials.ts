@@ -44,8 +44,10 @@ export function preloginAnswer(
   login: string,
   user: Pick<User, 'authVersion'> | null,
   kdf: AccountKdf | null,
+  legacyPasswords = true,
 ): PreloginResponse {
-  if (user && user.authVersion === 0) return { kdf: { alg: 'legacy' } };
+  // With the legacy path closed (LEGACY_PASSWORDS), such an account is answered as no account is.
+  if (user && user.authVersion === 0 && legacyPasswords) return { kdf: { alg: 'legacy' } };
   if (user && kdf?.kdf && kdf.salt) return { kdf: kdf.kdf, salt: kdf.salt };
   const made = Buffer.from(hmac(`prelogin\n${handleKey(login)}`), 'base64url').subarray(0, 16);
   return { kdf: kdfParams(config), salt: made.toString('base64url') };

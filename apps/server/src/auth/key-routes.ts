@@ -20,6 +20,8 @@ import { HttpError, parseBody } from '../http/errors.ts';
 import { acceptCredentials, preloginAnswer } from './credentials.ts';
 import { findByLogin, ipOf } from './routes.ts';
 
+const LEGACY_CLOSED = 'Sign-in with a password from before end-to-end encryption is switched off on this server';
+
 function keysMoved(): HttpError {
   return new HttpError(409, 'conflict', 'Your keys changed in another browser. Reload and try again.');
 }
@@ -33,7 +35,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     await throttle.take(`prelogin:ip:${ipOf(req)}`, config.rateLimits.signInPerIp * 2);
     const user = await findByLogin(ctx, login);
     const kdf = user ? await keys.kdfOf(user.id) : null;
-    return preloginAnswer(config, (t) => ctx.sessions.hash(t), login, user, kdf);
+    return preloginAnswer(config, (t) => ctx.sessions.hash(t), login, user, kdf, ctx.legacyPasswords);
   });
 
   app.get(API.keys, { preHandler: auth }, async (req): Promise<{ keys: OwnKeys | null }> => {
@@ -88,6 +90,7 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     const a = authOf(req);
     const input = parseBody(upgradeAuthSchema, req.body);
     if (a.user.authVersion !== 0) throw keysMoved();
+    if (!ctx.legacyPasswords) throw new HttpError(403, 'forbidden', LEGACY_CLOSED);
     await throttle.requirePassword(a.user, input.password);
     const stored = await acceptCredentials(config, input.credentials);
     if (!(await keys.upgrade(a.user.id, stored, input.keys, Date.now()))) throw keysMoved();

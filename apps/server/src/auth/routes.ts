@@ -146,8 +146,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const ip = ipOf(req);
     const user = await findByLogin(ctx, input.login);
     const ticket = await throttle.signIn(loginKey(input.login), ip, devices.trusted(req, user));
-    // `auth`; the password itself only for an account from before end-to-end encryption.
-    const given = user?.authVersion === 0 ? input.password : input.auth;
+    // `auth`; the password itself only for an account from before end-to-end encryption,
+    // and only while the legacy path is open (LEGACY_PASSWORDS).
+    const given = user?.authVersion === 0 ? (ctx.legacyPasswords ? input.password : undefined) : input.auth;
     const ok = await verifySecret(user && given !== undefined ? user.passwordHash : null, given ?? '');
     if (!user || !ok) {
       req.log.info({ ip }, 'sign-in failed');

@@ -58,7 +58,7 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
       const first = sent[0];
       if (!first) throw new Error('nothing sent');
       await a.editMessage(first.chatId, first.id, 'edited');
-      await a.request('delete', { chatId: first.chatId, msgId: sent[1]?.id });
+      await a.deleteMessage(first.chatId, sent[1]?.id as string);
       await a.close();
       await b.close();
       const sourceDb = source.server.ctx.store.db;

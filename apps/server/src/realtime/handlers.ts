@@ -112,7 +112,7 @@ export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
 
   async delete(s, f, now) {
     ownChat(s, f.chatId);
-    const r = await s.deps.chat.delete(s.userId, f.chatId, f.msgId, now, s.tokenHash);
+    const r = await s.deps.chat.delete(s.userId, f.chatId, f.msgId, f.ct ?? null, now, s.tokenHash);
     s.deps.publish(r.updates);
     return { message: viewMessage(s.view(), r.message) };
   },

@@ -188,7 +188,7 @@ describe('permissions and status', () => {
     // b holds the chat key: a forgery of theirs would open, so the server must refuse it.
     const forged = await b.ws.sealedEdit(chatId, id, 'forged', 1);
     expect((await b.ws.requestError('edit', forged)).code).toBe('forbidden');
-    expect((await b.ws.requestError('delete', { chatId, msgId: id })).code).toBe('forbidden');
+    expect((await b.ws.requestError('delete', await b.ws.sealedDelete(chatId, id, 1))).code).toBe('forbidden');
     expect((await eveWs.requestError('edit', forged)).code).toBe('not_found');
     expect((await eveWs.requestError('chatKeys', { chatId })).code).toBe('not_found');
     expect((await eveWs.requestError('delivered', { chatId, msgIds: [id] })).code).toBe('not_found');
@@ -197,10 +197,11 @@ describe('permissions and status', () => {
     const edited = await a.ws.editMessage(chatId, id, 'fixed');
     expect(edited).toMatchObject({ rev: 1, edited: true, status: 'sent' });
     expect(await b.ws.textOf(edited)).toBe('fixed');
-    const deleted = await a.ws.request('delete', { chatId, msgId: id });
-    expect(deleted.message).toMatchObject({ ct: null, legacyText: null, deleted: true, status: 'sent' });
-    expect((await a.ws.requestError('edit', await a.ws.sealedEdit(chatId, id, 'again', 2))).code).toBe('conflict');
-    expect((await b.ws.request('chats')).chats[0]?.last).toMatchObject({ id, ct: null, deleted: true });
+    const deleted = await a.ws.deleteMessage(chatId, id);
+    expect(deleted).toMatchObject({ ct: expect.any(String), rev: 2, legacyText: null, deleted: true, status: 'sent' });
+    expect(await b.ws.textOf(deleted)).toBeNull();
+    expect((await a.ws.requestError('edit', await a.ws.sealedEdit(chatId, id, 'again', 3))).code).toBe('conflict');
+    expect((await b.ws.request('chats')).chats[0]?.last).toMatchObject({ id, ct: deleted.ct, deleted: true });
   });
 
   it('only the recipient advances a message to delivered and read, and reading clears the unread count', async () => {

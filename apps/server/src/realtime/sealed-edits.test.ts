@@ -1,7 +1,8 @@
 /**
  * What the server does with sealed texts after a send (design e2ee.md 2.6): an edit is the
  * next revision under the current key (an older one replayed does not open as the stored
- * revision), a deletion removes the ciphertext for real, a contact request keeps the sealed
+ * revision), a deletion replaces every ciphertext of the message with its sender's
+ * tombstone, a contact request keeps the sealed
  * first message and Accept moves it unchanged, a locked chat withholds ciphertexts without
  * a PIN grant, and the database file never holds a message's text. Runs on SQLite, and on
  * PostgreSQL too when TEST_DATABASE_URL is set (the file check: SQLite only).
@@ -82,27 +83,34 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     expect(await b.ws.textOf(edited)).toBe('b opens this');
   });
 
-  it('a deletion removes the ciphertext: null on the wire, an empty text in the database', async () => {
+  it('a deletion replaces the ciphertext with the sender’s tombstone, the next revision, under a key of the chat', async () => {
     const a = await person();
     const b = await person();
     const keep = await a.ws.sendMessage(b.user.id, 'this one stays');
     const gone = await a.ws.sendMessage(b.user.id, 'this one goes');
-    const { message } = await a.ws.request('delete', { chatId: gone.chatId, msgId: gone.id });
-    expect(message).toMatchObject({ id: gone.id, ct: null, legacyText: null, deleted: true });
+    // No tombstone, one of another revision, or one under an epoch the chat has not: refused.
+    expect((await a.ws.requestError('delete', { chatId: gone.chatId, msgId: gone.id })).code).toBe('conflict');
+    expect((await a.ws.requestError('delete', await a.ws.sealedDelete(gone.chatId, gone.id, 0))).code).toBe('conflict');
+    const otherEpoch = { chatId: gone.chatId, msgId: gone.id, ct: sampleCiphertext(9, 1) };
+    expect((await a.ws.requestError('delete', otherEpoch)).code).toBe('rekey_required');
+    const message = await a.ws.deleteMessage(gone.chatId, gone.id);
+    expect(message).toMatchObject({ id: gone.id, rev: 1, legacyText: null, deleted: true });
+    expect(message.ct).not.toBe(gone.ct);
     const pushed = await waitUpdate(b.ws, 'message', 0, (u) => u.message.id === gone.id && u.message.deleted);
-    expect(pushed.message).toMatchObject({ ct: null, deleted: true });
+    expect(pushed.message).toMatchObject({ ct: message.ct, rev: 1, deleted: true });
+    // b opens it as a's deletion (a tombstone, no text).
     expect(await b.ws.textOf(pushed.message)).toBeNull();
     const history = (await b.ws.request('history', { peerId: a.user.id })).messages;
     expect(history.map((m) => [m.id, m.ct, m.deleted])).toEqual([
       [keep.id, keep.ct, false],
-      [gone.id, null, true],
+      [gone.id, message.ct, true],
     ]);
     for (const p of [a, b]) {
       expect((await p.ws.request('chats')).chats[0]?.last).toEqual({
         id: gone.id,
         senderId: a.user.id,
-        ct: null,
-        rev: 0,
+        ct: message.ct,
+        rev: 1,
         legacyText: null,
         deleted: true,
       });
@@ -113,19 +121,20 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
       .where('chat_id', '=', gone.chatId)
       .where('id', '=', gone.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ text: '', deleted: 1 });
+    expect(row).toEqual({ text: message.ct, deleted: 1 });
     const summaries = await db()
       .selectFrom('user_chats')
       .select(['last_message', 'last_deleted'])
       .where('chat_id', '=', gone.chatId)
       .execute();
     expect(summaries).toEqual([
-      { last_message: '', last_deleted: 1 },
-      { last_message: '', last_deleted: 1 },
+      { last_message: message.ct, last_deleted: 1 },
+      { last_message: message.ct, last_deleted: 1 },
     ]);
-    expect((await a.ws.requestError('edit', await a.ws.sealedEdit(gone.chatId, gone.id, 'back?', 1))).code).toBe(
+    expect((await a.ws.requestError('edit', await a.ws.sealedEdit(gone.chatId, gone.id, 'back?', 2))).code).toBe(
       'conflict',
     );
+    expect((await a.ws.requestError('delete', await a.ws.sealedDelete(gone.chatId, gone.id, 2))).code).toBe('conflict');
   });
 
   it('a deletion also removes every ciphertext of the message from the update log; a resume still replays in order', async () => {
@@ -140,7 +149,7 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
       db().selectFrom('user_updates').select(['seq', 'payload']).where('user_id', '=', userId).orderBy('seq').execute();
     const before = await logOf(b.user.id);
     expect(before.some((r) => r.payload.includes(gone.ct as string))).toBe(true);
-    await a.ws.request('delete', { chatId: gone.chatId, msgId: gone.id });
+    await a.ws.deleteMessage(gone.chatId, gone.id);
     for (const p of [a, b]) {
       const log = await logOf(p.user.id);
       for (const ct of [gone.ct, edited.ct]) expect(log.some((r) => r.payload.includes(ct as string))).toBe(false);
@@ -151,7 +160,7 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     const replay = await t.server.ctx.chat.updatesSince(b.user.id, Number(before[0]?.seq) - 1);
     expect(replay?.map((u) => u.seq)).toEqual((await logOf(b.user.id)).map((r) => Number(r.seq)));
     const last = replay?.filter((u) => u.update.kind === 'message' && u.update.message.id === gone.id).at(-1);
-    expect(last?.update).toMatchObject({ kind: 'message', message: { id: gone.id, deleted: true, ct: null } });
+    expect(last?.update).toMatchObject({ kind: 'message', message: { id: gone.id, deleted: true, rev: 2 } });
   });
 
   it("deleting one's message leaves the log entries of a message whose id differs only in case", async () => {
@@ -159,7 +168,7 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     const b = await person();
     const theirs = await a.ws.sendMessage(b.user.id, 'must survive', 'casecheck-aaaa1111');
     const mine = await b.ws.sendMessage(a.user.id, 'will be deleted', 'CASECHECK-AAAA1111');
-    await b.ws.request('delete', { chatId: mine.chatId, msgId: mine.id });
+    await b.ws.deleteMessage(mine.chatId, mine.id);
     for (const p of [a, b]) {
       const log = await db().selectFrom('user_updates').select('payload').where('user_id', '=', p.user.id).execute();
       expect(log.some((r) => r.payload.includes(theirs.ct as string))).toBe(true);

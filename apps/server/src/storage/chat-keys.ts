@@ -137,6 +137,32 @@ export async function acceptSealedEdit(db: Kysely<Database>, chatId: string, ct:
   }
 }
 
+/**
+ * A tombstone (a sealed deletion): the message's next revision, under any key the chat has
+ * (both people hold every epoch's key, so an older one does as well as the newest). A chat
+ * with no key at all (everything in it from before encryption) takes a deletion without one.
+ */
+export async function acceptTombstone(
+  db: Kysely<Database>,
+  chatId: string,
+  ct: string | null,
+  rev: number,
+): Promise<void> {
+  if (ct === null) {
+    if ((await currentKeyEpoch(db, chatId)) === null) return;
+    throw new ChatError('conflict', 'A deletion must be sealed: reload and delete it again');
+  }
+  const header = sealedHeader(ct);
+  if (header?.rev !== rev) throw new ChatError('conflict', 'This message changed meanwhile: delete it again');
+  const key = await db
+    .selectFrom('chat_keys')
+    .select('epoch')
+    .where('chat_id', '=', chatId)
+    .where('epoch', '=', header.epoch)
+    .executeTakeFirst();
+  if (!key) throw new ChatError('rekey_required', "This chat's key is out of date: reload and delete it again");
+}
+
 export async function currentKeyEpoch(db: Kysely<Database>, chatId: string): Promise<number | null> {
   const r = await db
     .selectFrom('chat_keys')

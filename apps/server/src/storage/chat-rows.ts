@@ -39,9 +39,17 @@ export interface StoredText {
 }
 
 /** What the wire carries for a stored text (sealed.ts): `ct`, or `legacyText`; nothing once deleted. */
+/**
+ * What a stored text is on the wire: a ciphertext, or a message's text from before
+ * encryption. A deleted message keeps only its sender's tombstone (a ciphertext too), or
+ * nothing when it was deleted without one (before tombstones, or in a keyless chat).
+ */
 export function wireText(text: string | null, sealed: number | boolean, deleted: number | boolean) {
-  if (deleted === 1 || deleted === true || text === null) return { ct: null, legacyText: null };
-  return sealed === 1 || sealed === true ? { ct: text, legacyText: null } : { ct: null, legacyText: text };
+  const isSealed = sealed === 1 || sealed === true;
+  if (deleted === 1 || deleted === true || text === null) {
+    return { ct: isSealed && text ? text : null, legacyText: null };
+  }
+  return isSealed ? { ct: text, legacyText: null } : { ct: null, legacyText: text };
 }
 
 export function toMessage(r: Selectable<MessagesTable>): ChatMessage {

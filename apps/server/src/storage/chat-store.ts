@@ -16,7 +16,7 @@ import {
 } from '@app/protocol';
 import { type Kysely, sql } from 'kysely';
 import { followsOn } from './backlog.ts';
-import { acceptSealedEdit, chatKeysOf } from './chat-keys.ts';
+import { acceptSealedEdit, acceptTombstone, chatKeysOf } from './chat-keys.ts';
 import {
   appendLog,
   ChatError,
@@ -198,9 +198,11 @@ export class ChatStore {
     return this.db.transaction().execute(async (tx) => {
       await this.participants(tx, userId, chatId, session, now);
       const current = ownMessage(await this.message(chatId, msgId, tx), userId);
-      // An edit is the next revision under the chat's current key; a deletion removes the ciphertext.
+      // An edit is the next revision under the chat's current key; a deletion replaces the
+      // ciphertext with the sender's tombstone, the next revision too (none in a keyless chat).
       const rev = change.ct === null ? current.rev : current.rev + 1;
-      if (change.ct !== null) await acceptSealedEdit(tx, chatId, change.ct, rev);
+      if (change.deleted) await acceptTombstone(tx, chatId, change.ct, rev);
+      else if (change.ct !== null) await acceptSealedEdit(tx, chatId, change.ct, rev);
       const text = change.ct ?? '';
       const sealed: 0 | 1 = change.ct !== null || current.ct !== null ? 1 : 0;
       await tx
@@ -260,8 +262,16 @@ export class ChatStore {
     return this.rewrite(userId, chatId, msgId, { ct, edited: true, deleted: false }, now, session);
   }
 
-  delete(userId: string, chatId: string, msgId: string, now: number, session: string | null = null) {
-    return this.rewrite(userId, chatId, msgId, { ct: null, edited: false, deleted: true }, now, session);
+  /** `tombstone`: the sender's sealed deletion (null only in a chat without a key, see acceptTombstone). */
+  delete(
+    userId: string,
+    chatId: string,
+    msgId: string,
+    tombstone: string | null,
+    now: number,
+    session: string | null = null,
+  ) {
+    return this.rewrite(userId, chatId, msgId, { ct: tombstone, edited: false, deleted: true }, now, session);
   }
 
   /** The public keys of these users (those who have keys). */

@@ -116,6 +116,16 @@ export class KeyStore {
     this.db = db;
   }
 
+  /** How many accounts still sign in with a password from before end-to-end encryption. */
+  async legacyPasswordCount(): Promise<number> {
+    const r = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('auth_version', '=', 0)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   async kdfOf(userId: string): Promise<AccountKdf | null> {
     const r = await this.db
       .selectFrom('users')

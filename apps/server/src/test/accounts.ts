@@ -82,7 +82,9 @@ export async function setUpKeys(
   userId: string,
   wrapKey: PasswordKeys['wrapKey'],
 ): Promise<AccountSecrets> {
-  const { contents, publicKeys } = await createAccount(userId);
+  // Made with its keys, as a browser's sign-up makes them: it had no messages before encryption.
+  const at = Date.now();
+  const { contents, publicKeys } = await createAccount(userId, 1, { at, legacy: false, tombstones: at });
   const bundle = await sealBundle(contents, wrapKey, userId, 1);
   const { userId: _, ...keys } = publicKeys;
   const res = await client.request('PUT', '/api/me/keys', { bundle, bundleVersion: 1, keys });

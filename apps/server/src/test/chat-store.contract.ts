@@ -177,10 +177,20 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       expect(e.message).toMatchObject({ ct: sampleText(2, 1), rev: 1, edited: true, status: 'sent', readAt: null });
       expect((await chat.chats(b.id))[0]?.last).toMatchObject({ id: 'st-00001', ct: sampleText(2, 1), rev: 1 });
       await expect(edit(2, 3, b.id, 15)).rejects.toMatchObject({ code: 'forbidden' });
-      const del = await chat.delete(a.id, chatId, 'st-00001', 16);
-      expect(del.message).toMatchObject({ ct: null, legacyText: null, deleted: true, status: 'sent' });
-      expect((await chat.chats(b.id))[0]?.last).toMatchObject({ id: 'st-00001', ct: null, deleted: true });
-      await expect(chat.delete(a.id, chatId, 'st-00001', 17)).rejects.toMatchObject({ code: 'conflict' });
+      // A deletion is the sender's tombstone, the next revision under a key of the chat.
+      await expect(chat.delete(a.id, chatId, 'st-00001', null, 16)).rejects.toMatchObject({ code: 'conflict' });
+      await expect(chat.delete(a.id, chatId, 'st-00001', sampleCiphertext(1, 1, 67, 3), 16)).rejects.toMatchObject({
+        code: 'conflict',
+      });
+      await expect(chat.delete(a.id, chatId, 'st-00001', sampleCiphertext(5, 2, 67, 3), 16)).rejects.toMatchObject({
+        code: 'rekey_required',
+      });
+      const tombstone = sampleCiphertext(1, 2, 67, 3);
+      const del = await chat.delete(a.id, chatId, 'st-00001', tombstone, 16);
+      expect(del.message).toMatchObject({ ct: tombstone, rev: 2, legacyText: null, deleted: true, status: 'sent' });
+      expect((await chat.chats(b.id))[0]?.last).toMatchObject({ id: 'st-00001', ct: tombstone, deleted: true });
+      const again = sampleCiphertext(1, 3, 67, 3);
+      await expect(chat.delete(a.id, chatId, 'st-00001', again, 17)).rejects.toMatchObject({ code: 'conflict' });
       await expect(edit(2, 3, a.id, 18)).rejects.toMatchObject({ code: 'conflict' });
     });
 

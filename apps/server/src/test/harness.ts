@@ -99,6 +99,9 @@ export async function startTestServer(
       LOG_LEVEL: 'silent',
       ADMIN_EMAIL: 'admin@example.com',
       KDF_COST: '10',
+      // Tests make accounts from before end-to-end encryption after the server started
+      // (`auto` looks only at start); legacy-passwords.test.ts tests `auto` and `off`.
+      LEGACY_PASSWORDS: 'on',
       ...opts.env,
     },
     opts.config,

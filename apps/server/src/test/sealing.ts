@@ -14,6 +14,7 @@ import {
   createChatKey,
   decryptMessage,
   encryptMessage,
+  encryptTombstone,
   importAccount,
   type MessagePlace,
   messageHeader,
@@ -139,6 +140,19 @@ export class Sealer {
     return { ct: await encryptMessage(key, place, { epoch: envelope.epoch, rev }, text), chatKey: envelope };
   }
 
+  /** The sender's tombstone of message `msgId` (its revision `rev`), under the chat's current key. */
+  tombstone(peerId: string, msgId: string, rev: number, ws = this.socket()): Promise<string> {
+    const chatId = chatIdOf(this.userId, peerId);
+    return this.serial(chatId, async () => {
+      const st = this.state(chatId);
+      if (st.current === null) await this.refresh(chatId, ws);
+      if (st.current === null) throw new Error(`no key to delete ${msgId} with: the chat has none`);
+      const key = await this.keyNow(chatId, st.current, ws);
+      const place = { chatId, msgId, senderId: this.userId, recipientId: peerId };
+      return encryptTombstone(key, place, { epoch: st.current, rev });
+    });
+  }
+
   /**
    * After `rekey_required`: fetches both people's current keys and the chat's keys again.
    * Unless the newest key is sealed to those (the peer made it meanwhile), the next seal
@@ -159,9 +173,9 @@ export class Sealer {
 
   /**
    * The text of a sealed item: its ciphertext opened with the chat's key (fetched when not
-   * yet known), its legacy text, or null when it has neither (deleted, withheld).
-   * Throws when the ciphertext does not open as this message (another message's, another
-   * revision's, tampered with).
+   * yet known), its legacy text, or null when it has neither (deleted, withheld) or holds
+   * its sender's tombstone. Throws when the ciphertext does not open as this message
+   * (another message's, another revision's, tampered with).
    */
   async open(item: SealedItem, ws = this.socket()): Promise<string | null> {
     if (item.ct === null) return item.legacyText ?? null;
@@ -174,7 +188,7 @@ export class Sealer {
     };
     const key = await this.keyFor(item.chatId, messageHeader(item.ct).epoch, ws);
     const opened = await decryptMessage(key, place, item.ct, item.rev === undefined ? {} : { rev: item.rev });
-    return opened.text;
+    return opened.text ?? null;
   }
 
   /** The chat key of `epoch` (fetching the chat's keys when it is not known yet). */

@@ -171,6 +171,21 @@ export class WsTestClient {
     return message;
   }
 
+  /** A delete of one's own message as a browser sends it: with its tombstone, the next revision. */
+  async sealedDelete(chatId: string, msgId: string, rev?: number) {
+    const s = this.sealerOf();
+    const [a, b] = chatId.split('_');
+    const peerId = a === s.userId ? (b as string) : (a as string);
+    const ct = await s.tombstone(peerId, msgId, rev ?? s.revOf(chatId, msgId) + 1, this);
+    return { chatId, msgId, ct };
+  }
+
+  /** Deletes one's own message (with its tombstone); the deleted message. */
+  async deleteMessage(chatId: string, msgId: string, rev?: number): Promise<ChatMessage> {
+    const { message } = await this.request('delete', await this.sealedDelete(chatId, msgId, rev));
+    return message;
+  }
+
   /**
    * The text of a message (or of anything carrying a sealed text) as this socket's person
    * reads it: opened with the chat's key, its legacy text, or null (deleted, withheld).

@@ -1,5 +1,5 @@
 import { BUBBLE_MAX_WIDTH } from '@app/protocol';
-import { CircleAlert, MoreVertical } from 'lucide-react';
+import { CircleAlert, LockOpen, MoreVertical } from 'lucide-react';
 import type * as React from 'react';
 import { memo, useRef } from 'react';
 import { useLongPress } from '@/hooks/use-long-press';
@@ -106,6 +106,13 @@ export const MessageBubble = memo(function MessageBubble({
           own ? 'text-bubble-own-foreground/85' : 'text-muted-foreground',
         )}
       >
+        {shown?.kind === 'text' && shown.clear ? (
+          // Stored in the clear, from before end-to-end encryption (lib/message-crypto.ts clear()).
+          <span className="flex items-center gap-0.5" title="Sent before end-to-end encryption: stored in the clear">
+            <LockOpen className="size-3" aria-hidden />
+            Not encrypted
+          </span>
+        ) : null}
         {message.edited && !deleted ? <span className="italic">edited</span> : null}
         {/* aria-hidden: the list item says the sender and the time first. */}
         <time

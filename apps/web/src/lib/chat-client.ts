@@ -33,7 +33,8 @@ import { type LocalSealing, Outbox } from './outbox-queue';
 import { OwnStatuses } from './own-status';
 import { refreshPublicSettings, setHelpLink } from './public-settings';
 import { Receipts } from './receipts';
-import { sealedEdit } from './sealed-edit';
+import { Revisions } from './revisions';
+import { sealedDelete, sealedEdit } from './sealed-edit';
 import type { SocketEnv } from './socket-env';
 import { Typing } from './typing';
 import { UpdateReplay } from './update-replay';
@@ -61,6 +62,8 @@ export interface ClientEnv {
   localSealing?: LocalSealing;
   /** The public settings (help link): fetched anew after a reconnect, changed live. */
   settings?: { refresh(): void; setHelpLink(helpLink: string | null): void };
+  /** The highest revision seen of each message (default: this browser's, revisions.ts). */
+  revisions?: Revisions;
 }
 
 export class ChatClient {
@@ -99,7 +102,7 @@ export class ChatClient {
     this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
     const changed = () => this.changed();
     this.keys = new ChatKeys(userId, this.socket, env.accountKeys);
-    this.crypto = new MessageCrypto(this.keys, changed);
+    this.crypto = new MessageCrypto(this.keys, changed, env.revisions ?? new Revisions(userId));
     this.legacy = new LegacyMigration({
       userId,
       socket: this.socket,
@@ -348,8 +351,7 @@ export class ChatClient {
   }
 
   async deleteMessage(m: ChatMessage): Promise<void> {
-    const r = await this.socket.request('delete', { chatId: m.chatId, msgId: m.id });
-    this.updates.applyMessage(r.message);
+    this.updates.applyMessage(await sealedDelete(this.socket, this.keys, this.crypto, m));
     this.changed();
   }
 

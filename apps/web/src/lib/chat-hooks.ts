@@ -64,7 +64,7 @@ export function useOwnLastStatus(chat: ChatSummary): MessageStatus | undefined {
 
 /** A request's first message: from `peerId` to me (`mine` false), or from me to them. */
 export function useRequestText(
-  r: { msgId: string; ct: string | null; legacyText: string | null },
+  r: { msgId: string; ct: string | null; legacyText: string | null; timestamp: number },
   peerId: string,
   mine: boolean,
 ): Shown | null {

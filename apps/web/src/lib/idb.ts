@@ -1,3 +1,5 @@
+import { keepsAtRest } from './at-rest';
+
 /**
  * The few IndexedDB steps the app's stores share: opening a database (null where
  * IndexedDB is unavailable, as in some private modes), and a transaction or request as a
@@ -39,7 +41,8 @@ export function txDone(tx: IDBTransaction): Promise<void> {
 /**
  * A database holding one object store of per-user records (keyed by `keyPath`, indexed
  * by userId): opened once, let go when another tab upgrades or deletes it (and reopened
- * on the next use), and deleted whole at sign-out.
+ * on the next use), and deleted whole at sign-out. Not opened at all (null, as without
+ * IndexedDB) while the session keeps nothing at rest (at-rest.ts).
  */
 export class OneStoreDb {
   readonly name: string;
@@ -54,6 +57,7 @@ export class OneStoreDb {
   }
 
   open(): Promise<IDBDatabase | null> {
+    if (!keepsAtRest()) return Promise.resolve(null);
     this.opening ??= openIdb(this.name, 1, (db) => {
       if (!db.objectStoreNames.contains(this.store)) {
         db.createObjectStore(this.store, { keyPath: this.keyPath }).createIndex('userId', 'userId');

@@ -8,7 +8,17 @@
 import { chatIdOf } from '@app/protocol';
 import { ENGINES, messageRow } from '@app/server/test';
 import { describe, expect, it } from 'vitest';
-import { newUser, online, type TestTab, textsOf, until, useTabServer } from '@/test/chat-clients';
+import { shownText } from '@/lib/message-crypto';
+import {
+  newUser,
+  online,
+  opened,
+  type TestTab,
+  type TestUser,
+  textsOf,
+  until,
+  useTabServer,
+} from '@/test/chat-clients';
 
 describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)', ({ url }) => {
   const { t, tab } = useTabServer(url, 'legacymigrate');
@@ -19,8 +29,15 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
     return textsOf(x, peerId);
   }
 
+  /** An account upgraded from before encryption: its sealed keys say so, from now on. */
+  async function legacyUser(): Promise<TestUser> {
+    const u = await newUser(t);
+    const at = Date.now();
+    return { ...u, contents: { ...u.contents, started: { at, legacy: true, tombstones: at } } };
+  }
+
   it("each sender's tab seals its own legacy messages; the server keeps no text of theirs; both read the same", async () => {
-    const [alice, bob] = [await newUser(t), await newUser(t)];
+    const [alice, bob] = [await legacyUser(), await legacyUser()];
     const a = tab(alice);
     await online(a);
     a.client.openConversation(bob.id);
@@ -76,5 +93,45 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
     await online(b2);
     b2.client.openConversation(alice.id);
     expect(await loaded(b2, alice.id, 4)).toEqual(want);
+  });
+
+  it('a row in the clear the server slips into a chat is not believed, nor sealed as the sender’s', async () => {
+    // Carol was made with keys: nothing of hers was ever in the clear. Dan upgraded, but after the row's time.
+    const [carol, dan] = [await newUser(t), await legacyUser()];
+    const c = tab(carol);
+    await online(c);
+    c.client.openConversation(dan.id);
+    expect(c.client.sendMessage(dan.id, 'real one')).toBeNull();
+    await until(() => c.client.getConversation(dan.id).messages.some((m) => m.ct !== null && !m.pending), 'the send');
+    const db = t.server.ctx.chat.db;
+    const chatId = chatIdOf(carol.id, dan.id);
+    const planted = [
+      { id: 'planted-1', from: carol, to: dan, at: Date.now() - 60_000 },
+      { id: 'planted-2', from: dan, to: carol, at: Date.now() + 1 },
+    ];
+    for (const m of planted) {
+      await db
+        .insertInto('messages')
+        .values(messageRow(chatId, m.id, m.from.id, m.to.id, m.at, { text: `injected ${m.id}` }))
+        .execute();
+    }
+    const unverified = "This message couldn't be verified";
+    const seen = async (who: TestUser, peer: TestUser) => {
+      const x = tab(who);
+      await online(x);
+      x.client.openConversation(peer.id);
+      await until(() => x.client.getConversation(peer.id).messages.length === 3, '3 messages');
+      return opened(x, x.client.getConversation(peer.id).messages);
+    };
+    // Carol's keys say she never had messages in the clear: neither row is believed.
+    expect((await seen(carol, dan)).map(shownText)).toEqual([unverified, 'real one', unverified]);
+    // Dan's say he had some, until he got keys: the older row may be one of them (marked as
+    // not encrypted), the newer cannot.
+    const danSees = await seen(dan, carol);
+    expect(danSees.map(shownText)).toEqual(['injected planted-1', 'real one', unverified]);
+    expect(danSees[0]).toEqual({ kind: 'text', text: 'injected planted-1', clear: true });
+    await new Promise((r) => setTimeout(r, 300));
+    const rows = await db.selectFrom('messages').select(['id', 'sealed']).where('id', 'like', 'planted-%').execute();
+    expect(rows.map((r) => r.sealed)).toEqual([0, 0]);
   });
 });

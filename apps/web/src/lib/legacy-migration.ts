@@ -7,6 +7,7 @@
  * with one); a refusal drops that batch until the next page load offers it again.
  */
 import { type ChatMessage, MIGRATE_BATCH, peerOf } from '@app/protocol';
+import { clearAllowed } from './believable';
 import type { ChatSocket } from './chat-socket';
 import { type ChatKeys, loadE2ee } from './keys/chat-keys';
 
@@ -60,9 +61,15 @@ export class LegacyMigration {
     this.running = false;
   }
 
-  private async migrateChat(chatId: string, messages: ChatMessage[]): Promise<void> {
+  private async migrateChat(chatId: string, offered: ChatMessage[]): Promise<void> {
     const { userId, keys, socket } = this.d;
     const peerId = peerOf(chatId, userId);
+    // Only what this account can have sent in the clear: sealing a row the server made up
+    // would make it a message of ours (message-crypto.ts clearAllowed).
+    const started = (await keys.me())?.started ?? null;
+    const messages: ChatMessage[] = [];
+    for (const m of offered) if (await clearAllowed(started, m.timestamp)) messages.push(m);
+    if (messages.length === 0) return;
     const sending = await keys.sendingKey(peerId);
     // No key stored for the chat (or one is due): the next message brings it; until then nothing to do.
     if (sending.chatKey) {

@@ -1,5 +1,8 @@
+import { setKeepsAtRest } from './at-rest';
 import { wipeDrafts } from './draft-hooks';
 import { wipeLocalKeys } from './keys/local-keys';
+import { wipeOutbox } from './outbox';
+import { wipeRevisions } from './revisions';
 
 /** Ends this browser's push subscription at the push service (the server drops its copy with the session). */
 async function endPushSubscription(): Promise<void> {
@@ -14,11 +17,16 @@ async function endPushSubscription(): Promise<void> {
 
 /**
  * Deletes what this browser keeps for the signed-in user (sign-out, account deletion):
- * the push subscription, the drafts, then the keys (without which the outbox's sealed
- * messages cannot be read).
+ * the push subscription, the drafts, the waiting messages, then the keys, and forgets
+ * whether the session kept them at rest. IndexedDB deletes the records; pieces of them may
+ * stay in the profile's files on disk until the browser compacts them, which a page cannot
+ * force (docs/threat-model.md says what that leaves).
  */
 export async function wipeLocalData(): Promise<void> {
   await endPushSubscription();
   await wipeDrafts();
+  await wipeOutbox();
+  await wipeRevisions();
   await wipeLocalKeys();
+  setKeepsAtRest(null);
 }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatKeys } from './keys/chat-keys';
 import { MessageCrypto, type SealedRef } from './message-crypto';
+import { Revisions } from './revisions';
 
 const ref = (ct: string): SealedRef => ({
   chatId: 'a_b',
@@ -17,6 +18,7 @@ const ref = (ct: string): SealedRef => ({
   rev: 1,
   legacyText: null,
   deleted: false,
+  timestamp: 1,
 });
 
 /** Keys that are not there: every opening answers at once, the same way. */
@@ -27,9 +29,13 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('MessageCrypto', () => {
   it('keeps what two different ciphertexts of one revision say apart, and stops opening them', async () => {
     let changes = 0;
-    const crypto = new MessageCrypto(noKeys, () => {
-      changes += 1;
-    });
+    const crypto = new MessageCrypto(
+      noKeys,
+      () => {
+        changes += 1;
+      },
+      new Revisions('a'),
+    );
     const list = ref('ciphertext-of-the-summary');
     const row = ref('ciphertext-of-the-row');
     // Both views render, as React would after each change, until nothing changes.

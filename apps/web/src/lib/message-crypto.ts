@@ -7,9 +7,11 @@
  * signature fails) is shown as "This message couldn't be verified", never as bytes.
  */
 import { type ChatMessage, type ChatSummary, chatIdOf, DELETED_TEXT, peerOf } from '@app/protocol';
+import { bareDeletionAllowed, clearAllowed } from './believable';
 import { RequestError } from './chat-socket';
 import { type ChatKeys, loadE2ee } from './keys/chat-keys';
 import type { SealedSend } from './outbox-queue';
+import type { Revisions } from './revisions';
 
 /** Where a sealed text is and what the server says of it: a message, a preview, a request. */
 export interface SealedRef {
@@ -21,12 +23,15 @@ export interface SealedRef {
   rev: number;
   legacyText: string | null;
   deleted: boolean;
+  /** When the server says it was sent (ms): a text in the clear is believed only from before encryption. */
+  timestamp: number;
   /** The text this tab already knows (its own message, sent or waiting). */
   localText?: string;
 }
 
 export type Shown =
-  | { kind: 'text'; text: string }
+  /** `clear`: sent before end-to-end encryption, stored in the clear (shown marked "Not encrypted"). */
+  | { kind: 'text'; text: string; clear?: true }
   | { kind: 'opening' }
   | { kind: 'unverified' }
   | { kind: 'deleted' }
@@ -35,15 +40,24 @@ export type Shown =
   /** This browser does not hold the account's keys (signed in before it had them, or storage cleared). */
   | { kind: 'nokeys' }
   /** Sealed to keys from before a password reset, not unlocked (yet). */
-  | { kind: 'locked' };
+  | { kind: 'locked' }
+  /** An older revision than this browser has seen (the server rolled it back): refused. */
+  | { kind: 'rolledback' };
 
 export const UNVERIFIED_TEXT = "This message couldn't be verified";
 export const NO_KEYS_TEXT = '🔒 Sign in again on this browser to read this message';
 export const LOCKED_TEXT = '🔒 Sent before your password reset';
+export const ROLLED_BACK_TEXT = 'An older version of this message was refused';
 
 /** A notice in place of the text (shown muted): it could not be read here. */
 export function isNotice(s: Shown | null): boolean {
-  return s?.kind === 'deleted' || s?.kind === 'unverified' || s?.kind === 'nokeys' || s?.kind === 'locked';
+  return (
+    s?.kind === 'deleted' ||
+    s?.kind === 'unverified' ||
+    s?.kind === 'nokeys' ||
+    s?.kind === 'locked' ||
+    s?.kind === 'rolledback'
+  );
 }
 
 /** The words a bubble or a preview shows for `s` ('' while opening, or withheld). */
@@ -54,6 +68,7 @@ export function shownText(s: Shown | null): string {
   if (s.kind === 'unverified') return UNVERIFIED_TEXT;
   if (s.kind === 'nokeys') return NO_KEYS_TEXT;
   if (s.kind === 'locked') return LOCKED_TEXT;
+  if (s.kind === 'rolledback') return ROLLED_BACK_TEXT;
   return '';
 }
 
@@ -63,8 +78,9 @@ const DELETED: Shown = Object.freeze({ kind: 'deleted' });
 const WITHHELD: Shown = Object.freeze({ kind: 'withheld' });
 const NO_KEYS: Shown = Object.freeze({ kind: 'nokeys' });
 const LOCKED: Shown = Object.freeze({ kind: 'locked' });
+const ROLLED_BACK: Shown = Object.freeze({ kind: 'rolledback' });
 
-/** The newest message of a chat summary, or null. */
+/** The newest message of a chat summary (sent at the chat's time), or null. */
 export function refOfSummary(c: ChatSummary, me: string): SealedRef | null {
   if (!c.last) return null;
   return {
@@ -76,17 +92,28 @@ export function refOfSummary(c: ChatSummary, me: string): SealedRef | null {
     rev: c.last.rev,
     legacyText: c.last.legacyText,
     deleted: c.last.deleted,
+    timestamp: c.timestamp,
   };
 }
 
 /** A request's first message (or one's own waiting request). */
 export function refOfRequest(
-  r: { msgId: string; ct: string | null; legacyText: string | null },
+  r: { msgId: string; ct: string | null; legacyText: string | null; timestamp: number },
   senderId: string,
   recipientId: string,
 ): SealedRef {
   const chatId = chatIdOf(senderId, recipientId);
-  return { chatId, id: r.msgId, senderId, recipientId, ct: r.ct, rev: 0, legacyText: r.legacyText, deleted: false };
+  return {
+    chatId,
+    id: r.msgId,
+    senderId,
+    recipientId,
+    ct: r.ct,
+    rev: 0,
+    legacyText: r.legacyText,
+    deleted: false,
+    timestamp: r.timestamp,
+  };
 }
 
 export class MessageCrypto {
@@ -101,10 +128,18 @@ export class MessageCrypto {
    * both opening again for ever.
    */
   private readonly cache = new Map<string, { ct: string | null; shown: Shown }>();
+  private readonly revisions: Revisions;
 
-  constructor(keys: ChatKeys, changed: () => void) {
+  constructor(keys: ChatKeys, changed: () => void, revisions: Revisions) {
     this.keys = keys;
     this.changed = changed;
+    this.revisions = revisions;
+  }
+
+  /** What `r` is keyed by beside its revision: its ciphertext, its text in the clear, or a bare deletion. */
+  private static content(r: SealedRef): string {
+    if (r.ct !== null) return r.ct;
+    return r.deleted ? 'deleted:' : `clear:${r.legacyText}`;
   }
 
   private static key(r: SealedRef): string {
@@ -121,25 +156,25 @@ export class MessageCrypto {
    * until it changes (React reads it as a snapshot).
    */
   shown(r: SealedRef): Shown {
-    if (r.deleted) return DELETED;
     const k = MessageCrypto.key(r);
     const hit = this.cache.get(k);
-    const known = r.localText ?? (r.ct === null ? r.legacyText : null);
+    const known = r.deleted ? null : (r.localText ?? null);
     if (known !== null) {
-      // Text this tab wrote, or a message from before encryption: nothing to open.
+      // Text this tab wrote: nothing to open.
       if (hit?.ct === null && hit.shown.kind === 'text' && hit.shown.text === known) return hit.shown;
       const shown: Shown = { kind: 'text', text: known };
       this.cache.set(k, { ct: null, shown });
       return shown;
     }
-    if (r.ct === null) return WITHHELD;
+    if (!r.deleted && r.ct === null && r.legacyText === null) return WITHHELD;
     if (hit?.ct === null) return hit.shown;
-    const ct = r.ct;
+    // A text in the clear (or a bare deletion) is keyed by itself, as a ciphertext is (see `cache`).
+    const ct = MessageCrypto.content(r);
     const ck = MessageCrypto.opened(k, ct);
     const opened = this.cache.get(ck);
     if (opened) return opened.shown;
     this.cache.set(ck, { ct, shown: OPENING });
-    void this.decrypt(r, ct).then((shown) => {
+    void this.check(r).then((shown) => {
       // Gone meanwhile: the keys changed (reset), and it opens again when next shown.
       if (!this.cache.has(ck)) return;
       // Not checked (the keys could not be fetched): tried again next time it is shown.
@@ -153,8 +188,8 @@ export class MessageCrypto {
   /** What `r` says, once opened (for a browser notification). */
   async open(r: SealedRef): Promise<Shown> {
     const now = this.shown(r);
-    if (now.kind !== 'opening' || r.ct === null) return now;
-    return (await this.decrypt(r, r.ct)) ?? OPENING;
+    if (now.kind !== 'opening') return now;
+    return (await this.check(r)) ?? OPENING;
   }
 
   /**
@@ -163,14 +198,13 @@ export class MessageCrypto {
    * keys could not be fetched) throws rather than answering `opening`.
    */
   async read(r: SealedRef): Promise<Shown> {
-    if (r.deleted) return DELETED;
-    const known = r.localText ?? (r.ct === null ? r.legacyText : null);
-    if (known !== null) return { kind: 'text', text: known };
-    if (r.ct === null) return WITHHELD;
+    if (!r.deleted && r.localText !== undefined) return { kind: 'text', text: r.localText };
+    if (!r.deleted && r.ct === null && r.legacyText === null) return WITHHELD;
     const k = MessageCrypto.key(r);
-    const hit = this.cache.get(k)?.ct === null ? this.cache.get(k) : this.cache.get(MessageCrypto.opened(k, r.ct));
+    const ct = MessageCrypto.content(r);
+    const hit = this.cache.get(k)?.ct === null ? this.cache.get(k) : this.cache.get(MessageCrypto.opened(k, ct));
     if (hit && hit.shown.kind !== 'opening') return hit.shown;
-    const shown = await this.decrypt(r, r.ct);
+    const shown = await this.check(r);
     if (shown === null)
       throw new Error("Your messages' keys could not be fetched. Check your connection and try again.");
     return shown;
@@ -182,20 +216,42 @@ export class MessageCrypto {
     return s.kind === 'text' ? s.text : null;
   }
 
-  /** What `ct` says; null when it could not be checked now (its keys could not be fetched). */
-  private async decrypt(r: SealedRef, ct: string): Promise<Shown | null> {
+  /**
+   * What `r` says, as far as this browser can tell; null: not checked now (its keys could
+   * not be fetched). Its ciphertext says what it is: a text, or its sender's deletion
+   * (whatever the server's flag). Without one, the server's word is all there is: a text
+   * in the clear or a bare deletion is believed only where it can be from before (see
+   * believable.ts), and shown as unverified otherwise. A revision older than one seen here
+   * is refused (revisions.ts).
+   */
+  private async check(r: SealedRef): Promise<Shown | null> {
     try {
-      if (!(await this.keys.me())) return NO_KEYS;
-      const e2ee = await loadE2ee();
-      const { epoch } = e2ee.messageHeader(ct);
-      const key = await this.keys.keyFor(r.chatId, epoch);
-      if (!key) return (await this.keys.locked(r.chatId, epoch)) ? LOCKED : UNVERIFIED;
-      const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
-      const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
-      return { kind: 'text', text: opened.text };
+      const me = await this.keys.me();
+      if (!me) return NO_KEYS;
+      if (r.rev < (await this.revisions.seen(r.chatId, r.id))) return ROLLED_BACK;
+      let shown: Shown | null;
+      if (r.ct !== null) shown = await this.decrypt(r, r.ct);
+      else if (r.deleted) shown = (await bareDeletionAllowed(me.started, r.timestamp)) ? DELETED : UNVERIFIED;
+      else
+        shown = (await clearAllowed(me.started, r.timestamp))
+          ? { kind: 'text', text: r.legacyText ?? '', clear: true }
+          : UNVERIFIED;
+      if (shown?.kind === 'text' || shown?.kind === 'deleted') await this.revisions.saw(r.chatId, r.id, r.rev);
+      return shown;
     } catch (e) {
       return e instanceof RequestError ? null : UNVERIFIED;
     }
+  }
+
+  /** What `ct` says (a text, or a tombstone: deleted); null when its keys could not be fetched now. */
+  private async decrypt(r: SealedRef, ct: string): Promise<Shown | null> {
+    const e2ee = await loadE2ee();
+    const { epoch } = e2ee.messageHeader(ct);
+    const key = await this.keys.keyFor(r.chatId, epoch);
+    if (!key) return (await this.keys.locked(r.chatId, epoch)) ? LOCKED : UNVERIFIED;
+    const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
+    const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
+    return opened.deleted ? DELETED : { kind: 'text', text: opened.text };
   }
 
   /** Opens everything again (this account's keys changed: earlier ones were unlocked). */
@@ -208,6 +264,7 @@ export class MessageCrypto {
   /** This tab wrote `text` as revision `rev` of a message: no need to open it again. */
   remember(chatId: string, msgId: string, rev: number, text: string): void {
     this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: { kind: 'text', text } });
+    void this.revisions.saw(chatId, msgId, rev);
   }
 
   /** Seals a new message to `peerId` (with the chat's next key when it needs one). */
@@ -240,5 +297,23 @@ export class MessageCrypto {
     if (!newest) throw new Error('This chat has no key yet.');
     const place = { chatId: m.chatId, msgId: m.id, senderId: m.senderId, recipientId: m.recipientId };
     return e2ee.encryptMessage(newest.key, place, { epoch: newest.epoch, rev: m.rev + 1 }, text);
+  }
+
+  /**
+   * The tombstone of one's own message: its deletion sealed as the next revision, under the
+   * chat's newest key; nothing in a chat without a key (all of it from before encryption).
+   */
+  async sealDelete(m: ChatMessage): Promise<{ ct?: string }> {
+    const e2ee = await loadE2ee();
+    const newest = await this.keys.newest(m.chatId);
+    if (!newest) return {};
+    const place = { chatId: m.chatId, msgId: m.id, senderId: m.senderId, recipientId: m.recipientId };
+    return { ct: await e2ee.encryptTombstone(newest.key, place, { epoch: newest.epoch, rev: m.rev + 1 }) };
+  }
+
+  /** This tab deleted revision `rev` of a message (its tombstone). */
+  deleted(chatId: string, msgId: string, rev: number): void {
+    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: DELETED });
+    void this.revisions.saw(chatId, msgId, rev);
   }
 }

@@ -107,5 +107,11 @@ export async function listOutbox(userId: string): Promise<unknown[]> {
   return req.result as unknown[];
 }
 
+/** Deletes every waiting message this browser holds (sign-out: the key that sealed them goes too). */
+export async function wipeOutbox(): Promise<void> {
+  memory.clear();
+  await outbox.wipe();
+}
+
 /** The outbox in this browser's IndexedDB. */
 export const indexedDbOutbox: OutboxStore = { put: putOutbox, remove: removeOutbox, list: listOutbox };

@@ -1,27 +1,48 @@
 /**
- * An edit of one's own message: the next revision sealed under the chat's newest key; a
- * key that moved on since this tab fetched it is fetched again and the edit sealed again,
- * once. The text is remembered (this tab wrote it: nothing to open).
+ * Changes to one's own message, each its next revision: an edit sealed under the chat's
+ * newest key, or a deletion, its tombstone (message-crypto.ts sealDelete). A key that moved
+ * on since this tab fetched it is fetched again and the change sealed again, once. What
+ * this tab wrote is remembered (nothing to open).
  */
 import type { ChatMessage } from '@app/protocol';
 import { type ChatSocket, RequestError } from './chat-socket';
 import type { ChatKeys } from './keys/chat-keys';
 import type { MessageCrypto } from './message-crypto';
 
+type Socket = Pick<ChatSocket, 'request'>;
+
+/** Runs `change`, and once more after fetching the chat's keys again when they moved on. */
+function retriedOnRekey<T>(keys: ChatKeys, m: ChatMessage, change: () => Promise<T>): Promise<T> {
+  return change().catch((e: unknown) => {
+    if (!(e instanceof RequestError && e.code === 'rekey_required')) throw e;
+    keys.invalidate(m.chatId, m.recipientId); // one changes only one's own messages
+    return change();
+  });
+}
+
 export async function sealedEdit(
-  socket: Pick<ChatSocket, 'request'>,
+  socket: Socket,
   keys: ChatKeys,
   crypto: MessageCrypto,
   m: ChatMessage,
   text: string,
 ): Promise<ChatMessage> {
-  const edit = async () =>
-    socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: await crypto.sealEdit(m, text) });
-  const r = await edit().catch((e: unknown) => {
-    if (!(e instanceof RequestError && e.code === 'rekey_required')) throw e;
-    keys.invalidate(m.chatId, m.recipientId); // one edits only one's own messages
-    return edit();
-  });
+  const r = await retriedOnRekey(keys, m, async () =>
+    socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: await crypto.sealEdit(m, text) }),
+  );
   crypto.remember(m.chatId, m.id, r.message.rev, text);
+  return r.message;
+}
+
+export async function sealedDelete(
+  socket: Socket,
+  keys: ChatKeys,
+  crypto: MessageCrypto,
+  m: ChatMessage,
+): Promise<ChatMessage> {
+  const r = await retriedOnRekey(keys, m, async () =>
+    socket.request('delete', { chatId: m.chatId, msgId: m.id, ...(await crypto.sealDelete(m)) }),
+  );
+  crypto.deleted(m.chatId, m.id, r.message.rev);
   return r.message;
 }

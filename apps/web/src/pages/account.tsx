@@ -139,7 +139,7 @@ function ChangePasswordForm({ user }: { user: Me }) {
       // The same keys, re-sealed under the new password: the history stays readable.
       const change = await passwordChange(user, parsed.data.currentPassword, parsed.data.newPassword);
       const res = await api(userResponseSchema, 'POST', API.changePassword, change.body);
-      await saveLocalKeys(user.id, change.contents);
+      await saveLocalKeys(user.id, change.contents, change.body.bundleVersion);
       notify('Password Updated');
       setUser(res.user);
       setCurrentPassword('');

@@ -11,7 +11,7 @@ import { notify, notifyError } from '@/components/ui/toaster';
 import { useLandingPath, useNextQuery } from '@/hooks/use-auth-redirect';
 import { useFinishSignOut } from '@/hooks/use-sign-out';
 import { useSubmit } from '@/hooks/use-submit';
-import { ApiError, api } from '@/lib/api';
+import { ApiError, api, apiJson } from '@/lib/api';
 import { setUser, useSession } from '@/lib/session';
 
 export default function SignInPage() {
@@ -32,16 +32,26 @@ export default function SignInPage() {
     try {
       // The password stays here: the server gets `auth`, derived from it (lib/keys).
       // Loaded on submit: no first screen carries the key code or zod.
-      const [{ signInSecret }, { settleKeys, upgradeLegacy }, { signedInResponseSchema }] = await Promise.all([
-        import('@/lib/keys/password-keys'),
-        import('@/lib/keys/account-keys'),
-        import('@/lib/answer-schemas'),
-      ]);
+      const [{ signInSecret }, { settleKeys, upgradeLegacy }, { signedInResponseSchema }, { setKeepsAtRest }] =
+        await Promise.all([
+          import('@/lib/keys/password-keys'),
+          import('@/lib/keys/account-keys'),
+          import('@/lib/answer-schemas'),
+          import('@/lib/at-rest'),
+        ]);
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };
       const res = await api(signedInResponseSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
-      if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys);
-      else await upgradeLegacy(res.user, password);
+      // Without "Remember me", the keys stay in this tab's memory (lib/at-rest.ts).
+      setKeepsAtRest(remember);
+      try {
+        if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys);
+        else await upgradeLegacy(res.user, password);
+      } catch (e) {
+        // Keys refused (older than this browser's, say): not signed in halfway.
+        await apiJson('POST', API.signOut, {}).catch(() => {});
+        throw e;
+      }
       notify('Welcome Back!', 'Successfully signed in');
       // Rendering with a user redirects to the landing path (see below).
       setUser(res.user);

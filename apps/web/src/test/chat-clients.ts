@@ -13,6 +13,7 @@ import type { UiMessage } from '@/lib/conversation';
 import { type Shown, shownText } from '@/lib/message-crypto';
 import type { OutboxStore } from '@/lib/outbox';
 import type { LocalSealing } from '@/lib/outbox-queue';
+import type { Revisions } from '@/lib/revisions';
 import { testSealing } from './local-sealing';
 import { memoryOutbox } from './memory-outbox';
 import { NodeEnv } from './node-env';
@@ -45,6 +46,8 @@ export interface TabOptions {
   localSealing?: LocalSealing;
   /** The account's keys as this browser has them (default: the user's). */
   accountKeys?: () => Promise<BundleContents | null>;
+  /** What this browser remembers of revisions (share one between tabs: as IndexedDB would). */
+  revisions?: Revisions;
 }
 
 /** A signed-in tab of `user`: its ChatClient started (connecting) with an in-memory outbox. */
@@ -66,6 +69,7 @@ export function openTab(t: TestServer, user: TestUser, options: TabOptions = {})
       accountKeys: options.accountKeys ?? (async () => user.contents),
       localSealing: options.localSealing ?? testSealing(),
       settings: { refresh: () => {}, setHelpLink: () => {} },
+      ...(options.revisions ? { revisions: options.revisions } : {}),
     },
   );
   client.start();

@@ -58,7 +58,7 @@ export function sampleFrames(peerId = SAMPLE_PEER_ID, chatId = SAMPLE_CHAT_ID): 
     { t: 'hello', v: PROTOCOL_VERSION, lastSeq: null },
     { t: 'send', id: 'r1', to: peerId, msgId: 'msg-00000001', ct: sampleCiphertext() },
     { t: 'edit', id: 'r2', chatId, msgId: 'msg-00000001', ct: sampleCiphertext(1, 1) },
-    { t: 'delete', id: 'r3', chatId, msgId: 'msg-00000001' },
+    { t: 'delete', id: 'r3', chatId, msgId: 'msg-00000001', ct: sampleCiphertext(1, 2) },
     { t: 'delivered', id: 'r4', chatId, msgIds: ['msg-00000001'] },
     { t: 'read', id: 'r5', peerId },
     { t: 'history', id: 'r6', peerId, before: { timestamp: 1, id: 'msg-00000001' }, limit: 20 },

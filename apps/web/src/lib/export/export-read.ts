@@ -7,7 +7,6 @@
 import {
   type ChatMessage,
   type ChatSummary,
-  chatIdOf,
   DELETED_ACCOUNT,
   type ExportLine,
   exportLineSchema,
@@ -16,7 +15,7 @@ import {
   type Privacy,
   type PublicUser,
 } from '@app/protocol';
-import { type SealedRef, type Shown, shownText } from '../message-crypto';
+import { refOfRequest, type SealedRef, type Shown, shownText } from '../message-crypto';
 
 /** One message as the archive keeps it. */
 export interface ArchiveMessage {
@@ -143,17 +142,7 @@ async function messageOf(m: ChatMessage, me: Me, peer: PublicUser | null, open: 
 async function notificationOf(item: NotificationItem, me: Me, open: Opener): Promise<ArchiveNotification> {
   const base = { id: item.id, type: item.type, at: iso(item.timestamp), read: item.read };
   if (item.type === 'request') {
-    const chatId = chatIdOf(item.fromId, me.id);
-    const ref: SealedRef = {
-      chatId,
-      id: item.msgId,
-      senderId: item.fromId,
-      recipientId: me.id,
-      ct: item.ct,
-      rev: 0,
-      legacyText: item.legacyText,
-      deleted: false,
-    };
+    const ref: SealedRef = refOfRequest(item, item.fromId, me.id);
     const shown = await open(ref);
     return { ...base, from: `@${item.fromUsername}`, text: shownText(shown), imageUrl: null, videoUrl: null };
   }

@@ -6,7 +6,7 @@
  * archived on the server for an unlock with the old password). Every path ends with the
  * keys in this browser (local-keys.ts). The crypto package loads with the first call.
  */
-import type { BundleContents, PublicKeys } from '@app/e2ee';
+import type { AccountStart, BundleContents, PublicKeys } from '@app/e2ee';
 import type { PasswordKeys } from '@app/e2ee/kdf';
 import {
   API,
@@ -19,6 +19,8 @@ import {
   ownKeysResponseSchema,
 } from '@app/protocol';
 import { ApiError, api } from '../api';
+import { publicSettings } from '../public-settings';
+import { DOWNGRADE_REFUSED, rememberEncrypted, seenEncrypted } from './known-logins';
 import { loadLocalKeys, saveLocalKeys } from './local-keys';
 import { derivePasswordKeys, newCredentials, prelogin } from './password-keys';
 
@@ -47,8 +49,44 @@ export async function putKeys(
     ...(identity ? { keys: publicPart(identity) } : {}),
     ...(merged.length ? { merged, auth: password.auth } : {}),
   });
-  await saveLocalKeys(userId, contents);
+  await saveLocalKeys(userId, contents, bundleVersion);
 }
+
+/**
+ * The server handed this browser an older bundle than the one it holds: a rollback (to
+ * keys from before an unlock, say), refused. The browser keeps its own copy.
+ */
+export class KeysRolledBackError extends Error {
+  override readonly name = 'KeysRolledBackError';
+  constructor(served: number, held: number) {
+    super(
+      `The server sent older encryption keys (version ${served}) than this browser holds (version ${held}). They were refused; nothing was changed.`,
+    );
+  }
+}
+
+/**
+ * When the account began with keys, for a bundle sealed before bundles said so: an account
+ * made after this deployment's last message in the clear had none before encryption. Read
+ * from the server this once (its first identity's time and the deployment's setting) and
+ * sealed into the bundle from then on.
+ */
+async function startOf(user: Me, own: OwnKeys, known?: AccountStart): Promise<AccountStart> {
+  // Deletions are sealed from now on (believable.ts): a bare one of a later message is not the sender's.
+  if (known) return { ...known, tombstones: known.tombstones ?? Date.now() };
+  const { e2eeSince } = await publicSettings();
+  const at = own.publicKeys.identities[0]?.since ?? Date.now();
+  return { at, legacy: e2eeSince !== null && user.createdAt <= e2eeSince, tombstones: Date.now() };
+}
+
+/** A start made now: an account that gets its keys at this moment (`legacy`: it had messages before). */
+function startNow(legacy: boolean): AccountStart {
+  const at = Date.now();
+  return { at, legacy, tombstones: at };
+}
+
+/** Whether a bundle says all of its start (BundleContents.started) yet. */
+const startKnown = (c: BundleContents | null | undefined) => c?.started?.tombstones !== undefined;
 
 /** The bundles sealed by a password from before a reset that no later bundle took in. */
 export async function lockedArchive(): Promise<ArchivedBundle[]> {
@@ -84,66 +122,100 @@ export function coveredBy(
  * everywhere; the archived bundles it covers go.
  */
 export async function settleKeys(user: Me, own: OwnKeys | null, password: PasswordKeys): Promise<void> {
+  await settle(user, own, password);
+  // From now on this browser sends no password for this account (known-logins.ts).
+  await rememberEncrypted(user.username, user.email);
+}
+
+async function settle(user: Me, own: OwnKeys | null, password: PasswordKeys): Promise<void> {
   const e2ee = await import('@app/e2ee');
   if (!own) {
-    const made = await e2ee.createAccount(user.id);
+    const made = await e2ee.createAccount(user.id, 1, startNow(false));
     await putKeys(user.id, made.contents, password, 1, made.publicKeys);
     return;
   }
-  const local = await loadLocalKeys(user.id);
-  const next = own.bundleVersion + 1;
-  const covered = async (contents: BundleContents) =>
-    coveredBy(await lockedArchive(), contents, own.publicKeys.identities);
+  const held = await loadLocalKeys(user.id);
+  if (held && own.bundleVersion < held.bundleVersion)
+    throw new KeysRolledBackError(own.bundleVersion, held.bundleVersion);
+  const local = held?.contents ?? null;
   if (own.stale) {
-    if (local && local.ik.x === own.publicKeys.ik) {
-      await putKeys(user.id, local, password, next, null, await covered(local));
-      return;
-    }
-    const made = await e2ee.createAccount(user.id, own.publicKeys.ukEpoch + 1);
-    if (!local) {
-      await putKeys(user.id, made.contents, password, next, made.publicKeys);
-      return;
-    }
-    await putKeys(
-      user.id,
-      e2ee.mergeBundles(made.contents, local),
-      password,
-      next,
-      made.publicKeys,
-      await covered(local),
-    );
+    await settleStale(user, own, local, password);
     return;
   }
   const opened = await e2ee.openBundle(own.bundle, password.wrapKey, user.id, own.bundleVersion);
-  if (local && e2ee.bundleAdds(opened, local)) {
-    const merged = e2ee.mergeBundles(opened, local);
+  const adds = local !== null && e2ee.bundleAdds(opened, local);
+  if (adds || !startKnown(opened)) {
+    const merged = local && adds ? e2ee.mergeBundles(opened, local) : opened;
+    if (!startKnown(merged)) {
+      merged.started = startKnown(local) ? local?.started : await startOf(user, own, merged.started ?? local?.started);
+    }
     try {
-      await putKeys(user.id, merged, password, next, null, await covered(merged));
+      const covered = adds ? coveredBy(await lockedArchive(), merged, own.publicKeys.identities) : [];
+      await putKeys(user.id, merged, password, own.bundleVersion + 1, null, covered);
       return;
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409)) throw e;
       // Another browser changed the keys meanwhile: use the merge here, put it next time.
-      await saveLocalKeys(user.id, merged);
+      await saveLocalKeys(user.id, merged, own.bundleVersion);
       return;
     }
   }
-  await saveLocalKeys(user.id, opened);
+  await saveLocalKeys(user.id, opened, own.bundleVersion);
+}
+
+/**
+ * The bundle is still sealed by a password from before a reset: this browser's copy, when
+ * it is of the current identity, is sealed again; otherwise a new identity, with this
+ * copy's keys merged in when there is one.
+ */
+async function settleStale(
+  user: Me,
+  own: OwnKeys,
+  local: BundleContents | null,
+  password: PasswordKeys,
+): Promise<void> {
+  const e2ee = await import('@app/e2ee');
+  const next = own.bundleVersion + 1;
+  const covered = async (contents: BundleContents) =>
+    coveredBy(await lockedArchive(), contents, own.publicKeys.identities);
+  const started = startKnown(local) ? (local?.started as AccountStart) : await startOf(user, own, local?.started);
+  if (local && local.ik.x === own.publicKeys.ik) {
+    await putKeys(user.id, { ...local, started }, password, next, null, await covered(local));
+    return;
+  }
+  const made = await e2ee.createAccount(user.id, own.publicKeys.ukEpoch + 1, started);
+  if (!local) {
+    await putKeys(user.id, made.contents, password, next, made.publicKeys);
+    return;
+  }
+  await putKeys(
+    user.id,
+    e2ee.mergeBundles(made.contents, local),
+    password,
+    next,
+    made.publicKeys,
+    await covered(local),
+  );
 }
 
 /**
  * An account from before end-to-end encryption, just signed in with its password: its
- * first credentials and keys (the password reaches the server this one last time).
+ * first credentials and keys (the password reaches the server this one last time; never
+ * for an account this browser has seen with keys).
  */
 export async function upgradeLegacy(user: Me, password: string): Promise<PasswordKeys> {
+  // A server that says an account with keys has none wants the password: never sent.
+  if (await seenEncrypted(user.username, user.email)) throw new Error(DOWNGRADE_REFUSED);
   const [{ credentials, keys }, e2ee] = await Promise.all([newCredentials(password), import('@app/e2ee')]);
-  const made = await e2ee.createAccount(user.id);
+  const made = await e2ee.createAccount(user.id, 1, startNow(true));
   const bundle = await e2ee.sealBundle(made.contents, keys.wrapKey, user.id, 1);
   await api(ownKeysResponseSchema, 'POST', API.upgradeAuth, {
     password,
     credentials,
     keys: { ...publicPart(made.publicKeys), bundle },
   });
-  await saveLocalKeys(user.id, made.contents);
+  await saveLocalKeys(user.id, made.contents, 1);
+  await rememberEncrypted(user.username, user.email);
   return keys;
 }
 

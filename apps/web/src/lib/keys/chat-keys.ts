@@ -41,6 +41,11 @@ export interface SendingKey {
   chatKey?: ChatKeyEnvelope;
 }
 
+const NO_KEYS_HERE = 'This browser has no keys: sign in again to unlock your messages.';
+/** What a send says when the server's copy of one's own keys is not this browser's. */
+export const OWN_KEYS_DIFFER =
+  "The server's copy of your encryption keys doesn't match this browser's, so nothing was sent. Sign out and sign in again; if this persists, the server may be tampering with your keys.";
+
 let e2eeModule: Promise<E2ee> | null = null;
 export function loadE2ee(): Promise<E2ee> {
   e2eeModule ??= import('@app/e2ee');
@@ -61,7 +66,7 @@ export class ChatKeys {
   constructor(userId: string, socket: KeyRequests, source?: () => Promise<BundleContents | null>) {
     this.userId = userId;
     this.socket = socket;
-    this.source = source ?? (() => loadLocalKeys(userId));
+    this.source = source ?? (async () => (await loadLocalKeys(userId))?.contents ?? null);
   }
 
   /** This account's keys in this browser, or null (none here: the password must unlock them). */
@@ -268,18 +273,26 @@ export class ChatKeys {
   /**
    * The key to send to `peerId` under: the chat's newest, when it is sealed to both
    * people's current keys; otherwise a new one for the next epoch (sent with the message).
-   * Throws when this browser has no keys or the peer has none.
+   * One's own keys are this browser's (the bundle), never the server's copy: a server that
+   * answered with keys of its own would receive the new chat key sealed to it. When its copy
+   * is not the bundle's, nothing is sealed (the keys changed in another browser, or the
+   * server lies). Throws when this browser has no keys or the peer has none.
    */
   async sendingKey(peerId: string): Promise<SendingKey> {
     const chatId = chatIdOf(this.userId, peerId);
-    const [me, mine, theirs] = await Promise.all([
+    const [me, served, theirs] = await Promise.all([
       this.me(),
       this.publicKeys(this.userId),
       this.publicKeys(peerId),
       this.envelopes(chatId),
     ]);
-    if (!me || !mine) {
-      throw new RequestError('forbidden', 'This browser has no keys: sign in again to unlock your messages.');
+    if (!me) throw new RequestError('forbidden', NO_KEYS_HERE);
+    const e2ee = await loadE2ee();
+    const mine = me.publicKeys;
+    if (!served || !e2ee.samePublicKeys(served, mine)) {
+      // Fetched again once: another browser may have changed them since this tab asked.
+      const again = await this.publicKeys(this.userId, true);
+      if (!again || !e2ee.samePublicKeys(again, mine)) throw new RequestError('forbidden', OWN_KEYS_DIFFER);
     }
     if (!theirs) throw new RequestError('recipient_no_keys', 'This person has not set up encryption yet.');
     await this.assertNotChanged(peerId, theirs.ik);
@@ -289,12 +302,12 @@ export class ChatKeys {
       e.seals.every((x) => x.ukEpoch === (x.userId === this.userId ? mine.ukEpoch : theirs.ukEpoch));
     // Only a key its maker's current identity signed is sent under (not one an earlier identity signed).
     const makerIk = newest?.creatorId === this.userId ? me.ikPublic : theirs.ik;
-    if (newest && current(newest) && (await (await loadE2ee()).verifyChatKey(newest, makerIk))) {
+    if (newest && current(newest) && (await e2ee.verifyChatKey(newest, makerIk))) {
       const key = await this.open(s, newest);
       if (key) return { epoch: newest.epoch, key };
     }
     const epoch = (newest?.epoch ?? 0) + 1;
-    const made = await (await loadE2ee()).createChatKey(me, chatId, epoch, [mine, theirs]);
+    const made = await e2ee.createChatKey(me, chatId, epoch, [mine, theirs]);
     return { epoch, key: made.key, chatKey: made.envelope };
   }
 

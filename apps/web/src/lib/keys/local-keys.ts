@@ -1,10 +1,16 @@
 /**
- * This browser's copy of the account keys (design e2ee.md 2.2): IndexedDB database
- * 'parley-keys', holding the bundle's contents sealed under a per-browser AES key that
- * is itself stored non-extractable. It lets a browser that already holds the keys
- * re-seal them silently after a password reset. Signing out deletes all of it.
+ * This browser's copy of the account keys (design docs/e2ee.md, threat model in
+ * docs/threat-model.md): the bundle's contents sealed under a per-browser AES key, with the
+ * bundle version they came from (a server that later serves an older bundle is refused),
+ * and what this browser knows of peers' identities.
+ *
+ * Where it lives depends on the session (at-rest.ts): a remembered one keeps it in
+ * IndexedDB ('parley-keys'), so a reload or a new tab reads it; one without "Remember me"
+ * keeps it in this tab's memory only, and nothing of it reaches the disk. Signing out
+ * deletes all of it.
  */
 import type { BundleContents, CryptoKey } from '@app/e2ee';
+import { keepsAtRest } from '../at-rest';
 import { openIdb, txDone } from '../idb';
 
 const DB_NAME = 'parley-keys';
@@ -16,29 +22,67 @@ interface AccountRecord {
   id: typeof ACCOUNT;
   userId: string;
   sealed: string;
+  /** The server's bundle version these keys were opened from or sealed as (records from before: 0). */
+  bundleVersion?: number;
 }
 
+/** The account's keys here and the bundle version they stand for. */
+export interface LocalKeys {
+  contents: BundleContents;
+  bundleVersion: number;
+}
+
+/** The records of this tab's memory, when nothing is kept at rest. Cleared at sign-out. */
+const memory = new Map<string, unknown>();
+let memoryKeys: { userId: string; keys: LocalKeys } | null = null;
+
 function open(): Promise<IDBDatabase | null> {
+  if (!keepsAtRest()) return Promise.resolve(null);
   return openIdb(DB_NAME, 1, (db) => {
     if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: 'id' });
   });
 }
 
-async function read<T>(db: IDBDatabase, id: string): Promise<T | undefined> {
+/** Runs `use` with the database (null: nothing at rest here), then closes it. */
+async function withDb<T>(use: (db: IDBDatabase | null) => Promise<T>): Promise<T> {
+  const db = await open();
+  try {
+    return await use(db);
+  } finally {
+    db?.close();
+  }
+}
+
+async function read<T>(db: IDBDatabase | null, id: string): Promise<T | undefined> {
+  if (!db) return memory.get(id) as T | undefined;
   const tx = db.transaction(STORE, 'readonly');
   const req = tx.objectStore(STORE).get(id);
   await txDone(tx);
   return req.result as T | undefined;
 }
 
-async function write(db: IDBDatabase, value: object): Promise<void> {
+async function write(db: IDBDatabase | null, value: { id: string; [field: string]: unknown }): Promise<void> {
+  if (!db) {
+    memory.set(value.id, value);
+    return;
+  }
   const tx = db.transaction(STORE, 'readwrite');
   tx.objectStore(STORE).put(value);
   await txDone(tx);
 }
 
+async function remove(db: IDBDatabase | null, id: string): Promise<void> {
+  if (!db) {
+    memory.delete(id);
+    return;
+  }
+  const tx = db.transaction(STORE, 'readwrite');
+  tx.objectStore(STORE).delete(id);
+  await txDone(tx);
+}
+
 /** The per-browser key, made on first use; it never leaves this browser (non-extractable). */
-async function localKey(db: IDBDatabase): Promise<CryptoKey> {
+async function localKey(db: IDBDatabase | null): Promise<CryptoKey> {
   const stored = await read<{ key: CryptoKey }>(db, LOCAL_KEY);
   if (stored) return stored.key;
   const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
@@ -46,35 +90,31 @@ async function localKey(db: IDBDatabase): Promise<CryptoKey> {
   return key;
 }
 
-/** Runs `use` with the database and this browser's key, then closes the database; `absent` where there is no IndexedDB. */
-async function withLocalKey<T>(absent: T, use: (db: IDBDatabase, key: CryptoKey) => Promise<T>): Promise<T> {
-  const db = await open();
-  if (!db) return absent;
-  try {
-    return await use(db, await localKey(db));
-  } finally {
-    db.close();
-  }
-}
-
-/** Keeps `contents` for `userId` (replacing another user's). */
-export async function saveLocalKeys(userId: string, contents: BundleContents): Promise<void> {
-  await withLocalKey(undefined, async (db, key) => {
+/** Keeps `contents` for `userId` (replacing another user's), as bundle `bundleVersion`. */
+export async function saveLocalKeys(userId: string, contents: BundleContents, bundleVersion: number): Promise<void> {
+  await withDb(async (db) => {
+    if (!db) {
+      memoryKeys = { userId, keys: { contents, bundleVersion } };
+      return;
+    }
     const { sealBundle } = await import('@app/e2ee');
     await write(db, {
       id: ACCOUNT,
       userId,
-      sealed: await sealBundle(contents, key, userId, 0),
+      sealed: await sealBundle(contents, await localKey(db), userId, 0),
+      bundleVersion,
     } satisfies AccountRecord);
   });
 }
 
 /** This browser's copy of `userId`'s keys, or null (none, another user's, or unreadable). */
-export function loadLocalKeys(userId: string): Promise<BundleContents | null> {
-  return withLocalKey(null, async (db, key) => {
+export async function loadLocalKeys(userId: string): Promise<LocalKeys | null> {
+  return withDb(async (db) => {
+    if (!db) return memoryKeys?.userId === userId ? memoryKeys.keys : null;
     const record = await read<AccountRecord>(db, ACCOUNT);
     if (record?.userId !== userId) return null;
-    return (await import('@app/e2ee')).openBundle(record.sealed, key, userId, 0);
+    const contents = await (await import('@app/e2ee')).openBundle(record.sealed, await localKey(db), userId, 0);
+    return { contents, bundleVersion: record.bundleVersion ?? 0 };
   }).catch(() => null);
 }
 
@@ -85,27 +125,12 @@ interface PeerRecord<T> {
 }
 
 async function loadPeer<T>(kind: string, userId: string, peerId: string): Promise<T | null> {
-  const db = await open();
-  if (!db) return null;
-  try {
-    return (await read<PeerRecord<T>>(db, `${kind}:${userId}:${peerId}`))?.value ?? null;
-  } finally {
-    db.close();
-  }
+  return withDb(async (db) => (await read<PeerRecord<T>>(db, `${kind}:${userId}:${peerId}`))?.value ?? null);
 }
 
 async function savePeer<T>(kind: string, userId: string, peerId: string, value: T | null): Promise<void> {
-  const db = await open();
-  if (!db) return;
-  try {
-    const tx = db.transaction(STORE, 'readwrite');
-    const id = `${kind}:${userId}:${peerId}`;
-    if (value === null) tx.objectStore(STORE).delete(id);
-    else tx.objectStore(STORE).put({ id, value } satisfies PeerRecord<T>);
-    await txDone(tx);
-  } finally {
-    db.close();
-  }
+  const id = `${kind}:${userId}:${peerId}`;
+  await withDb((db) => (value === null ? remove(db, id) : write(db, { id, value } satisfies PeerRecord<T>)));
 }
 
 /** The identity key of `peerId` that `userId` marked as verified in this browser, or null. */
@@ -120,8 +145,10 @@ export const loadPins = (userId: string, peerId: string) => loadPeer<string[]>('
 
 export const savePins = (userId: string, peerId: string, iks: string[]) => savePeer('pins', userId, peerId, iks);
 
-/** Deletes every key this browser holds (sign-out). */
+/** Deletes every key this browser holds (sign-out): this tab's memory and the database. */
 export async function wipeLocalKeys(): Promise<void> {
+  memory.clear();
+  memoryKeys = null;
   if (typeof indexedDB === 'undefined') return;
   await new Promise<void>((resolve) => {
     const req = indexedDB.deleteDatabase(DB_NAME);
@@ -136,19 +163,22 @@ const OUTBOX_LABEL = 'parley/outbox/v1';
 
 /**
  * Seals `text` under this browser's own key (the outbox keeps messages so, until they are
- * sent: no plaintext at rest). Without IndexedDB there is nothing at rest: null.
+ * sent: no plaintext at rest). Where nothing is kept at rest (no IndexedDB, or a session
+ * without "Remember me"): null, and the text stays in memory.
  */
 export function sealLocal(text: string): Promise<string | null> {
-  return withLocalKey(null, async (_db, key) => {
+  return withDb(async (db) => {
+    if (!db) return null;
     const e2ee = await import('@app/e2ee');
-    return e2ee.toBase64Url(await e2ee.aeadSeal(key, e2ee.utf8(text), e2ee.utf8(OUTBOX_LABEL)));
+    return e2ee.toBase64Url(await e2ee.aeadSeal(await localKey(db), e2ee.utf8(text), e2ee.utf8(OUTBOX_LABEL)));
   });
 }
 
 /** What sealLocal sealed, or null (another browser's, or keys wiped since). */
 export function openLocal(sealed: string): Promise<string | null> {
-  return withLocalKey(null, async (_db, key) => {
+  return withDb(async (db) => {
+    if (!db) return null;
     const e2ee = await import('@app/e2ee');
-    return e2ee.fromUtf8(await e2ee.aeadOpen(key, e2ee.fromBase64Url(sealed), e2ee.utf8(OUTBOX_LABEL)));
+    return e2ee.fromUtf8(await e2ee.aeadOpen(await localKey(db), e2ee.fromBase64Url(sealed), e2ee.utf8(OUTBOX_LABEL)));
   }).catch(() => null);
 }

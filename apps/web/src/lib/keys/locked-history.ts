@@ -93,7 +93,7 @@ export async function unlockHistory(user: Me, oldSecret: string, currentPassword
 export type KeyStatus = 'ok' | 'locked' | 'nokeys' | 'behind' | 'legacy';
 
 export async function keyStatus(user: Me): Promise<KeyStatus> {
-  const [local, archive, own] = await Promise.all([
+  const [here, archive, own] = await Promise.all([
     loadLocalKeys(user.id),
     lockedArchive(),
     api(ownKeysResponseSchema, 'GET', API.keys),
@@ -102,6 +102,7 @@ export async function keyStatus(user: Me): Promise<KeyStatus> {
     const pre = await prelogin(user.username);
     return 'salt' in pre ? 'ok' : 'legacy';
   }
+  const local = here?.contents;
   if (!local) return 'nokeys';
   if (archive.length > 0) return 'locked';
   const held = new Set([local.ik.x, ...(local.past ?? [])]);

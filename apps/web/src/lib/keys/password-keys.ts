@@ -9,6 +9,7 @@ import { API, type Credentials, type PreloginResponse, preloginResponseSchema } 
 import { api } from '../api';
 import { publicSettings } from '../public-settings';
 import type { KdfRequest } from './kdf-worker';
+import { DOWNGRADE_REFUSED, seenEncrypted } from './known-logins';
 
 function inWorker(request: KdfRequest): Promise<PasswordKeys> {
   return new Promise((resolve, reject) => {
@@ -26,8 +27,14 @@ function inWorker(request: KdfRequest): Promise<PasswordKeys> {
   });
 }
 
-/** `auth` and the wrap key of `password` under `salt` (in a worker where there are workers). */
+/**
+ * `auth` and the wrap key of `password` under `salt` (in a worker where there are workers).
+ * Parameters under this browser's floor (kdf.ts) are refused before anything is derived,
+ * whatever the server said: a server asking for less wants what it receives cheap to crack.
+ */
 export async function derivePasswordKeys(password: string, salt: string, kdf: KdfParams): Promise<PasswordKeys> {
+  const { kdfAcceptable, KDF_TOO_WEAK } = await import('@app/e2ee/kdf-floor');
+  if (!kdfAcceptable(kdf)) throw new Error(KDF_TOO_WEAK);
   if (typeof Worker === 'undefined') {
     const { passwordKeys } = await import('@app/e2ee/kdf');
     return passwordKeys(password, salt, kdf);
@@ -41,14 +48,18 @@ export function prelogin(login: string): Promise<PreloginResponse> {
 
 /**
  * What to send for `password` at sign-in: `auth` and the wrap key; or, for an account
- * from before end-to-end encryption, the password itself this one last time.
+ * from before end-to-end encryption, the password itself this one last time (never for a
+ * login this browser has seen with keys: known-logins.ts).
  */
 export async function signInSecret(
   login: string,
   password: string,
 ): Promise<{ auth: string; keys: PasswordKeys } | { password: string; legacy: true }> {
   const pre = await prelogin(login);
-  if (!('salt' in pre)) return { password, legacy: true };
+  if (!('salt' in pre)) {
+    if (await seenEncrypted(login)) throw new Error(DOWNGRADE_REFUSED);
+    return { password, legacy: true };
+  }
   const keys = await derivePasswordKeys(password, pre.salt, pre.kdf);
   return { auth: keys.auth, keys };
 }
