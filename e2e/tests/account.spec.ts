@@ -113,7 +113,10 @@ test.describe('account', () => {
     await expect(page).toHaveURL(/\/signin\?next=%2Faccount$/);
   });
 
-  test('Delete Account: the dialog, Cancel keeps the account, Delete removes it', async ({ page, request }) => {
+  test('Delete Account: the dialog, Cancel keeps the account, the password confirms, Delete removes it', async ({
+    page,
+    request,
+  }) => {
     const user = makeUser('ad');
     await createUserViaApi(request, user);
     await signInViaApi(page, user.email, user.password);
@@ -126,7 +129,12 @@ test.describe('account', () => {
     await expect(dialog.getByText(/^This action cannot be undone/)).toHaveText(
       'This action cannot be undone. This will permanently delete your account and remove your data from our servers.',
     );
-    await expect(dialog.getByRole('button')).toHaveText(['Cancel', 'Delete Account']);
+    await expect(dialog.getByRole('button', { name: /^(Cancel|Delete Account)$/ })).toHaveText([
+      'Cancel',
+      'Delete Account',
+    ]);
+    // The password confirms it (a session alone cannot delete the account).
+    await expect(dialog.getByLabel('Password', { exact: true })).toBeVisible();
     await shotBoth(page, 'account-delete-dialog');
 
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -137,6 +145,13 @@ test.describe('account', () => {
 
     await page.getByRole('button', { name: 'Delete Account' }).click();
     await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Delete Account' }).click();
+    await expectToast(page, 'Failed to Delete Account', 'Please fill in all fields');
+    await dialog.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await dialog.getByRole('button', { name: 'Delete Account' }).click();
+    await expectToast(page, 'Failed to Delete Account', 'The current password is incorrect');
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel('Password', { exact: true }).fill(user.password);
     await dialog.getByRole('button', { name: 'Delete Account' }).click();
     await expectToast(page, 'Account Deleted', undefined, 'success');
     await expect(page).toHaveURL(/\/signup$/);

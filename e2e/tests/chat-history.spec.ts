@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { E2E_DATA_DIR } from '../env.ts';
 import { createUserViaApi, expect, makeUser, signInViaApi, test } from './fixtures.ts';
+import { makeLegacy } from './legacy-accounts.ts';
 
 const TOTAL = 100_000;
 
@@ -64,6 +65,9 @@ test('a 100,000-message chat opens at the newest message and pages older history
   const aliceUser = await createUserViaApi(request, alice);
   const bobUser = await createUserViaApi(request, bob);
   seedHistory(aliceUser.id, bobUser.id);
+  // Rows in the clear are believed only as messages from before an account had keys: Alice's
+  // account is one from before encryption, whose first sign-in here makes her keys.
+  await makeLegacy(alice, aliceUser.id);
   await signInViaApi(page, alice.email, alice.password);
 
   await page.goto(`/chat/${bobUser.id}`);

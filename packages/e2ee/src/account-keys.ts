@@ -80,6 +80,8 @@ export interface AccountKeys {
   publicKeys: PublicKeys;
   /** See BundleContents.started; null for a bundle that predates it. */
   started: AccountStart | null;
+  /** Which data key `adk` is (a digest of it): account data sealed under another is another identity's. */
+  adkId: string;
 }
 
 const UK_SIG_LABEL = 'parley/uk/v1';
@@ -224,7 +226,14 @@ export async function importAccount(contents: BundleContents, userId: string): P
     pastIks: contents.past ?? [],
     publicKeys: await publicKeysOf(contents, userId),
     started: contents.started ?? null,
+    adkId: await keyId(fromBase64Url(contents.adk)),
   };
+}
+
+/** A digest of a key that names it without revealing it. */
+async function keyId(raw: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', fields('parley/key-id/v1', raw)));
+  return toBase64Url(digest.subarray(0, 16));
 }
 
 /** Whether the server's copy of an account's public keys is the one its bundle makes. */

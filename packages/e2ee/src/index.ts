@@ -1,3 +1,4 @@
+export * from './account-data.ts';
 export * from './account-keys.ts';
 export { aeadOpen, aeadSeal } from './aead.ts';
 export * from './bundle.ts';

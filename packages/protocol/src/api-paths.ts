@@ -33,6 +33,11 @@ export const API = {
    * (the password confirms it). DELETE: none any more (the password confirms it).
    */
   keysRecovery: '/api/me/keys/recovery',
+  /**
+   * GET: the account data sealed under the account's data key (pins, verified marks).
+   * PUT: its next version (compare-and-set); other tabs and browsers hear of it in the log.
+   */
+  accountData: '/api/me/account-data',
   /** POST: a legacy account's first keys (the password is sent this one last time). */
   upgradeAuth: '/api/me/upgrade-auth',
   verifyPin: '/api/me/pin/verify',

@@ -226,3 +226,31 @@ export const recoveryResponseSchema = z.object({ recovery: recoveryBundleSchema.
 export const putRecoverySchema = z.strictObject({ auth: authSchema, bundle: sealedBundleSchema });
 /** DELETE /api/me/keys/recovery. */
 export const deleteRecoverySchema = z.strictObject({ auth: authSchema });
+/** DELETE /api/account: the password's `auth` confirms it (a session alone does not). */
+export const deleteAccountSchema = z.strictObject({ auth: authSchema });
+
+/**
+ * A user's account data sealed under the account's data key (ADK): the identities each
+ * peer has had as this user's browsers pinned them, and the verified marks. Up to about
+ * 750 KB: many thousands of peers.
+ */
+export const ACCOUNT_DATA_MAX = 1_000_000;
+export const sealedAccountDataSchema = b64url(40, ACCOUNT_DATA_MAX, 'Invalid account data');
+const accountDataVersion = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
+
+/** GET /api/me/account-data: the sealed blob and its version (0 and null: none yet). */
+export const accountDataResponseSchema = z.object({
+  data: sealedAccountDataSchema.nullable(),
+  version: accountDataVersion,
+});
+export type AccountDataResponse = z.infer<typeof accountDataResponseSchema>;
+
+/** PUT /api/me/account-data: the next version, taken only if the stored one is `version - 1`. */
+export const putAccountDataSchema = z.strictObject({
+  data: sealedAccountDataSchema,
+  version: accountDataVersion.min(1),
+});

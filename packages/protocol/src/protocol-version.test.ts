@@ -45,9 +45,10 @@ const PINNED: Record<number, string> = {
   10: '552d785ee1223a72',
   /**
    * Against a malicious server (issue 28): `delete` carries the sender's tombstone (`ct`);
-   * LEGACY_PASSWORDS closes the password path.
+   * the sealed account data (GET and PUT /api/me/account-data, the `accountData` update);
+   * DELETE /api/account takes the password's `auth`.
    */
-  11: '2f03d0b3026ebfbd',
+  11: 'dad8b3df01aae58e',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

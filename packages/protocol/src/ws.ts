@@ -247,6 +247,8 @@ export const updateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('notificationRemoved'), id: z.string() }),
   /** Everything up to `at` was seen on /notifications. */
   z.object({ kind: z.literal('notificationsSeen'), at: z.number().int().nonnegative() }),
+  /** The user's sealed account data (pins, verified marks) has a new version: fetch it. */
+  z.object({ kind: z.literal('accountData'), version: z.number().int().min(1) }),
   /** Whether the user may message `peerId` changed. */
   z.object({ kind: z.literal('access'), peerId: z.string(), access: accessSchema }),
 ]);

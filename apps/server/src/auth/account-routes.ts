@@ -4,6 +4,7 @@ import {
   CLOSE,
   changeEmailRequestSchema,
   changePasswordRequestSchema,
+  deleteAccountSchema,
   MSG,
   type UserResponse,
 } from '@app/protocol';
@@ -62,16 +63,12 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   app.delete(API.deleteAccount, { preHandler: auth }, async (req, reply) => {
     const a = authOf(req);
-    if (
-      req.body !== undefined &&
-      req.body !== null &&
-      (typeof req.body !== 'object' || Object.keys(req.body).length > 0)
-    ) {
-      throw new HttpError(400, 'invalid_input', 'Unexpected request body');
-    }
+    const input = parseBody(deleteAccountSchema, req.body ?? {});
     if (Date.now() - a.authAt > config.reauthWindowMs) {
       throw new HttpError(403, 'reauth_required', MSG.deleteFailed);
     }
+    // For good: the password confirms it, as it does an e-mail or password change.
+    await ctx.throttle.requirePassword(a.user, input.auth);
     await store.deleteUser(a.user.id);
     ctx.realtime.closeUser(a.user.id, CLOSE.sessionEnded);
     sessions.clearCookie(reply);

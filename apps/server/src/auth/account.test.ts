@@ -238,13 +238,13 @@ describe('delete account', () => {
   it("403 reauth_required 'Please re-login and try again' when the sign-in is too old; a fresh sign-in can", async () => {
     const { client, input, user } = await signUp(t);
     await ageSignIns(user.id);
-    const res = await client.del(ACCOUNT);
+    const res = await client.del(ACCOUNT, { auth: await authOf(client, PASSWORD) });
     expectError(res, 403, 'reauth_required', 'Please re-login and try again');
     expect(await t.server.ctx.store.userById(user.id)).not.toBeNull();
     expect((await client.get(SESSION)).body.user.id).toBe(user.id);
 
     expect((await signInWith(client, input.email, PASSWORD)).status).toBe(200);
-    expect((await client.del(ACCOUNT)).status).toBe(204);
+    expect((await client.del(ACCOUNT, { auth: await authOf(client, PASSWORD) })).status).toBe(204);
     expect(await t.server.ctx.store.userById(user.id)).toBeNull();
   });
 
@@ -257,18 +257,28 @@ describe('delete account', () => {
         .set({ auth_at: Date.now() - 1000 })
         .where('user_id', '=', user.id)
         .execute();
-      expectError(await client.del(ACCOUNT), 403, 'reauth_required', MSG.deleteFailed);
+      expectError(
+        await client.del(ACCOUNT, { auth: await authOf(client, PASSWORD) }),
+        403,
+        'reauth_required',
+        MSG.deleteFailed,
+      );
       expect(await strict.server.ctx.store.userById(user.id)).not.toBeNull();
     } finally {
       await strict.close();
     }
   });
 
-  it('refuses a body, and needs a session', async () => {
+  it('needs the password (its `auth`), not a session alone; refuses any other body', async () => {
     const { client, user } = await signUp(t);
+    expectError(await client.del(ACCOUNT), 400, 'invalid_input');
     expectError(await client.del(ACCOUNT, { confirm: true }), 400, 'invalid_input');
+    expectError(await client.del(ACCOUNT, { auth: randomAuth() }), 403, 'wrong_password');
+    const auth = await authOf(client, PASSWORD);
+    expectError(await client.del(ACCOUNT, { auth, confirm: true }), 400, 'invalid_input');
     expect(await t.server.ctx.store.userById(user.id)).not.toBeNull();
-    expectError(await t.client().del(ACCOUNT), 401, 'unauthenticated');
+    expectError(await t.client().del(ACCOUNT, { auth }), 401, 'unauthenticated');
+    expect((await client.del(ACCOUNT, { auth })).status).toBe(204);
   });
 
   it('removes the user, sessions and settings; frees the handle and e-mail; keeps only the peer’s messages', async () => {
@@ -317,7 +327,7 @@ describe('delete account', () => {
       .values([summary(user.id, peer.user.id), summary(peer.user.id, user.id)])
       .execute();
 
-    const res = await client.del(ACCOUNT);
+    const res = await client.del(ACCOUNT, { auth: await authOf(client, PASSWORD) });
     expect(res.status).toBe(204);
     expect(client.cookie).toBeNull();
 

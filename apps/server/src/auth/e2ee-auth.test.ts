@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config.ts';
 import {
   type AccountSecrets,
+  authOf,
   changePasswordBody,
   credentialsFor,
   deriveKeys,
@@ -570,7 +571,7 @@ describe.each(ENGINES)('on $name', ({ url }) => {
 
       const c = t.client();
       expect((await signInWith(c, input.email, 'before-delete')).status).toBe(200);
-      expect((await c.del('/api/account')).status).toBe(204);
+      expect((await c.del('/api/account', { auth: await authOf(c, 'before-delete') })).status).toBe(204);
       expect(await rows(user.id)).toEqual([0, 0]);
       // Another account's are untouched.
       expect(await rows(keep.user.id)).toEqual([1, 1]);

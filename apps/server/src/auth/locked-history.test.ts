@@ -190,7 +190,9 @@ describe.each(ENGINES)('on $name', ({ url }) => {
         })
       ).status,
     ).toBe(204);
-    expect((await other.client.del('/api/account')).status).toBe(204);
+    expect(
+      (await other.client.del('/api/account', { auth: await authOf(other.client, other.input.password) })).status,
+    ).toBe(204);
     const rows = await t.server.ctx.store.db
       .selectFrom('user_recovery')
       .select('user_id')

@@ -3,6 +3,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerAdminRoutes } from '../admin/admin-routes.ts';
+import { registerAccountDataRoutes } from '../auth/account-data-routes.ts';
 import { registerAccountRoutes } from '../auth/account-routes.ts';
 import { registerKeyRoutes } from '../auth/key-routes.ts';
 import { registerAuthRoutes } from '../auth/routes.ts';
@@ -32,6 +33,7 @@ export async function registerApi(app: FastifyInstance, ctx: AppContext, redis: 
     registerMeRoutes(api, ctx);
     registerExportRoutes(api, ctx);
     registerKeyRoutes(api, ctx);
+    registerAccountDataRoutes(api, ctx);
     registerPushRoutes(api, ctx);
     api.get(API.publicSettings, (): Promise<PublicSettings> => publicSettingsOf(ctx));
     registerAdminRoutes(api, ctx);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { CLOSE } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changePasswordBody } from '../test/accounts.ts';
+import { authOf, changePasswordBody } from '../test/accounts.ts';
 import { inconsistencies } from '../test/consistency.ts';
 import {
   ENGINES,
@@ -151,7 +151,9 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
 
   it('account deletion: the socket handles nothing more and nothing of the account is left', async () => {
     const s = await setUp();
-    expect((await s.x.client.del('/api/account')).status).toBe(204);
+    expect((await s.x.client.del('/api/account', { auth: await authOf(s.x.client, s.x.input.password) })).status).toBe(
+      204,
+    );
     await expectIgnored(s, CLOSE.sessionEnded);
     expect(await t.server.ctx.store.userById(s.x.user.id)).toBeNull();
   });
@@ -266,7 +268,7 @@ describe.each(ENGINES)('revoked sockets on $name', ({ url }) => {
       const xRaw = await RawWsClient.connect(t, x.client.cookie);
       for (let i = 0; i < 60; i++) xRaw.send({ t: 'send', id: `b${i}`, ...burst[i] });
       await sleep(round * 3);
-      expect((await x.client.del('/api/account')).status).toBe(204);
+      expect((await x.client.del('/api/account', { auth: await authOf(x.client, x.input.password) })).status).toBe(204);
       await xRaw.waitEnded(CLOSE_GRACE_MS + 2000);
       const left = await t.server.ctx.chat.db
         .selectFrom('messages')

@@ -334,9 +334,10 @@ export class KeyStore {
   }
 }
 
-/** With the account: its keys and archived bundles. */
+/** With the account: its keys, archived bundles and account data. */
 export async function deleteKeys(tx: Tx, userId: string): Promise<void> {
   await tx.deleteFrom('user_keys').where('user_id', '=', userId).execute();
+  await tx.deleteFrom('user_account_data').where('user_id', '=', userId).execute();
   await tx.deleteFrom('user_key_archive').where('user_id', '=', userId).execute();
   await tx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
   await tx.deleteFrom('user_recovery').where('user_id', '=', userId).execute();

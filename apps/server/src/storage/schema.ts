@@ -211,6 +211,14 @@ export interface UserRecoveryTable {
   created_at: number;
 }
 
+/** A user's sealed account data: pins and verified marks (migration 011). */
+export interface UserAccountDataTable {
+  user_id: string;
+  version: number;
+  data: string;
+  updated_at: number;
+}
+
 /** A chat's key for one epoch (migration 007). */
 export interface ChatKeysTable {
   chat_id: string;
@@ -261,6 +269,7 @@ export interface Database {
   user_key_archive: UserKeyArchiveTable;
   user_identities: UserIdentitiesTable;
   user_recovery: UserRecoveryTable;
+  user_account_data: UserAccountDataTable;
   chat_keys: ChatKeysTable;
   push_subscriptions: PushSubscriptionsTable;
   import_ids: ImportIdsTable;

@@ -1,8 +1,10 @@
-import { API, MSG, noContentSchema } from '@app/protocol';
+import { API, type Me, MSG, noContentSchema } from '@app/protocol';
 import { useState } from 'react';
 import { useLeaveSignedOut } from '@/hooks/use-sign-out';
-import { api } from '@/lib/api';
+import { ApiError, api } from '@/lib/api';
+import { reauth } from '@/lib/keys/account-keys';
 import { wipeLocalData } from '@/lib/local-data';
+import { PasswordField } from './password-field';
 import { Button } from './ui/button';
 import {
   Dialog,
@@ -16,19 +18,31 @@ import {
 } from './ui/dialog';
 import { notify, notifyError } from './ui/toaster';
 
-/** The 'Delete Account' button and its confirmation; on success the user goes to /signup. */
-export function DeleteAccountDialog() {
+/**
+ * The 'Delete Account' button and its confirmation; on success the user goes to /signup.
+ * The password confirms it (the server checks the `auth` derived from it): a session alone,
+ * a stolen cookie say, cannot delete an account.
+ */
+export function DeleteAccountDialog({ user }: { user: Me }) {
   const leave = useLeaveSignedOut();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [password, setPassword] = useState('');
 
-  const onDelete = async () => {
+  const onDelete = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!password) {
+      notifyError('Failed to Delete Account', MSG.fillAll);
+      return;
+    }
     setBusy(true);
     try {
-      await api(noContentSchema, 'DELETE', API.deleteAccount, {});
-    } catch {
+      const { auth } = await reauth(user, password);
+      await api(noContentSchema, 'DELETE', API.deleteAccount, { auth });
+    } catch (err) {
       setBusy(false);
-      notifyError('Failed to Delete Account', MSG.deleteFailed);
+      const wrong = err instanceof ApiError && err.code === 'wrong_password';
+      notifyError('Failed to Delete Account', wrong ? err.message : MSG.deleteFailed);
       return;
     }
     setOpen(false);
@@ -38,7 +52,14 @@ export function DeleteAccountDialog() {
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (busy ? undefined : setOpen(next))}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (busy) return;
+        setOpen(next);
+        if (!next) setPassword('');
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="destructive" className="w-full">
           Delete Account
@@ -52,16 +73,26 @@ export function DeleteAccountDialog() {
             servers.
           </DialogDescription>
         </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={busy}>
-              Cancel
+        <form noValidate onSubmit={onDelete} className="grid gap-4">
+          <PasswordField
+            id="delete-account-password"
+            label="Password"
+            autoComplete="current-password"
+            placeholder="Enter your password to confirm"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline" disabled={busy}>
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" variant="destructive" disabled={busy}>
+              {busy ? 'Deleting...' : 'Delete Account'}
             </Button>
-          </DialogClose>
-          <Button variant="destructive" disabled={busy} onClick={onDelete}>
-            {busy ? 'Deleting...' : 'Delete Account'}
-          </Button>
-        </DialogFooter>
+          </DialogFooter>
+        </form>
       </DialogContent>
     </Dialog>
   );

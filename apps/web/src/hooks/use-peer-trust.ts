@@ -14,9 +14,16 @@ export function usePeerTrust(peerId: string): PeerTrust | null {
   useEffect(() => {
     if (!client || !peerId) return;
     void refreshTrust(client.keys, client.userId, peerId, true);
-    return client.keys.onIdentityChange((id) => {
-      if (id === peerId) void refreshTrust(client.keys, client.userId, peerId);
-    });
+    const stops = [
+      client.keys.onIdentityChange((id) => {
+        if (id === peerId) void refreshTrust(client.keys, client.userId, peerId);
+      }),
+      // Another browser verified, accepted or pinned: the account data changed.
+      client.keys.data.onChange(() => void refreshTrust(client.keys, client.userId, peerId)),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
   }, [client, peerId]);
   return trust;
 }

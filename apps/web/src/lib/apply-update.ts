@@ -36,6 +36,8 @@ export interface ApplyDeps {
   /** A message as the server has it now (the chat list's ticks keep the own ones' state). */
   noted(m: ChatMessage): void;
   setHelpLink(helpLink: string | null): void;
+  /** Another tab or browser of the user wrote this version of the account data. */
+  accountData(version: number): void;
 }
 
 /** Exhaustiveness at compile time; at run time an update of a newer server is skipped. */
@@ -96,6 +98,9 @@ export class UpdateApplier {
       case 'notificationRemoved':
       case 'notificationsSeen':
         notifications.apply(update);
+        return;
+      case 'accountData':
+        this.d.accountData(update.version);
         return;
       default:
         assertNever(update);

@@ -22,6 +22,7 @@ import { ChatList } from './chat-list';
 import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './chat-socket';
 import type { ChatListView, ConversationView } from './conversation';
 import { Conversations } from './conversations';
+import type { AccountDataHttp, SeenStore } from './keys/account-data';
 import { ChatKeys } from './keys/chat-keys';
 import { openLocal, sealLocal } from './keys/local-keys';
 import { LegacyMigration } from './legacy-migration';
@@ -64,6 +65,10 @@ export interface ClientEnv {
   settings?: { refresh(): void; setHelpLink(helpLink: string | null): void };
   /** The highest revision seen of each message (default: this browser's, revisions.ts). */
   revisions?: Revisions;
+  /** Where the account data is read and written (default: the app's HTTP API). */
+  accountData?: AccountDataHttp;
+  /** Where the browser keeps the highest version of it seen (default: localStorage). */
+  accountDataSeen?: SeenStore;
 }
 
 export class ChatClient {
@@ -101,7 +106,7 @@ export class ChatClient {
     this.settings = env.settings ?? { refresh: refreshPublicSettings, setHelpLink };
     this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
     const changed = () => this.changed();
-    this.keys = new ChatKeys(userId, this.socket, env.accountKeys);
+    this.keys = new ChatKeys(userId, this.socket, env.accountKeys, env.accountData, env.accountDataSeen);
     this.crypto = new MessageCrypto(this.keys, changed, env.revisions ?? new Revisions(userId));
     this.legacy = new LegacyMigration({
       userId,
@@ -156,6 +161,7 @@ export class ChatClient {
       settled: (msgId) => this.outbox.settled(msgId),
       noted: (m) => this.own.note(m),
       setHelpLink: (h) => this.settings.setHelpLink(h),
+      accountData: (version) => this.keys.data.refresh(version),
     });
     this.outbox = this.createOutbox(env.outboxStore, env.localSealing ?? { seal: sealLocal, open: openLocal });
   }

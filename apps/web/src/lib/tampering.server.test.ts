@@ -59,6 +59,19 @@ describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
     expect(await textsOf(fresh, alice.id)).toEqual(['pay 10']);
   });
 
+  it('a text that begins with U+FEFF reads the same to its recipient (a decoder must not take it for a byte order mark)', async () => {
+    const [alice, bob] = [await newUser(t), await newUser(t)];
+    const a = tab(alice);
+    await online(a);
+    a.client.openConversation(bob.id);
+    expect(a.client.sendMessage(bob.id, '\uFEFFbom first')).toBeNull();
+    const b = tab(bob);
+    await online(b);
+    b.client.openConversation(alice.id);
+    await until(() => b.client.getConversation(alice.id).messages.length === 1, 'the message');
+    expect(await textsOf(b, alice.id)).toEqual(['\uFEFFbom first']);
+  });
+
   it('a deletion shows only with its sender’s tombstone: a flag the server set is not one, nor an undelete', async () => {
     const [alice, bob] = [await newUser(t), await newUser(t)];
     const a = tab(alice);

@@ -48,7 +48,7 @@ export default function AccountPage() {
           <LogOut aria-hidden />
           Logout
         </Button>
-        <DeleteAccountDialog />
+        <DeleteAccountDialog user={user} />
       </div>
     </PageShell>
   );

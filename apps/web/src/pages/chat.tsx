@@ -53,7 +53,7 @@ export default function ChatPage(props: { peerId?: string }) {
   const [sentCount, setSentCount] = useState(0);
   const [verifyOpen, setVerifyOpen] = useState(false);
   const trust = usePeerTrust(peer ? peerId : '');
-  const keyChanges = useMemo(() => trust?.identities.slice(1).map((i) => i.since) ?? [], [trust]);
+  const keyChanges = useMemo(() => trust?.changes ?? [], [trust]);
 
   const handle = peer ? `@${peer.username}` : peer === null ? DELETED_ACCOUNT : '';
   const { infoId, setInfoId, setEditing } = actions;

@@ -104,7 +104,7 @@ export default function SignUpPage() {
       const { password, ...fields } = parsed.data;
       const { credentials, keys } = await newCredentials(password);
       const { user } = await api(signedInResponseSchema, 'POST', API.signUp, { ...fields, credentials });
-      await settleKeys(user, null, keys);
+      await settleKeys(user, null, keys, { newAccount: true });
       notify('Account Created!', 'Please check your email to verify your account');
       setUser(user);
       land(user);

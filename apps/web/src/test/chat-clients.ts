@@ -5,11 +5,12 @@
  * messages with packages/e2ee, as the browser does.
  */
 import type { BundleContents } from '@app/e2ee';
-import { type ChatMessage, chatIdOf } from '@app/protocol';
+import { API, accountDataResponseSchema, type ChatMessage, chatIdOf } from '@app/protocol';
 import { LOOSE_LIMITS, signUp, standIn, startEngineServer, type TestServer } from '@app/server/test';
 import { afterAll, beforeAll } from 'vitest';
 import { ChatClient } from '@/lib/chat-client';
 import type { UiMessage } from '@/lib/conversation';
+import type { AccountDataHttp, SeenStore } from '@/lib/keys/account-data';
 import { type Shown, shownText } from '@/lib/message-crypto';
 import type { OutboxStore } from '@/lib/outbox';
 import type { LocalSealing } from '@/lib/outbox-queue';
@@ -48,6 +49,30 @@ export interface TabOptions {
   accountKeys?: () => Promise<BundleContents | null>;
   /** What this browser remembers of revisions (share one between tabs: as IndexedDB would). */
   revisions?: Revisions;
+  /** What this browser remembers of the account data's version (share one between tabs: as localStorage would). */
+  accountDataSeen?: SeenStore;
+}
+
+/** The account data routes over HTTP with `cookie`, as the browser's fetch would call them. */
+export function httpAccountData(url: string, cookie: string): AccountDataHttp {
+  const headers = { cookie: `sid=${cookie}`, origin: url, 'content-type': 'application/json' };
+  return {
+    async get() {
+      const res = await fetch(url + API.accountData, { headers });
+      if (!res.ok) throw new Error(`GET account data: ${res.status}`);
+      return accountDataResponseSchema.parse(await res.json());
+    },
+    async put(data, version) {
+      const res = await fetch(url + API.accountData, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ data, version }),
+      });
+      if (res.status === 409) return false;
+      if (!res.ok) throw new Error(`PUT account data: ${res.status} ${await res.text()}`);
+      return true;
+    },
+  };
 }
 
 /** A signed-in tab of `user`: its ChatClient started (connecting) with an in-memory outbox. */
@@ -70,6 +95,8 @@ export function openTab(t: TestServer, user: TestUser, options: TabOptions = {})
       localSealing: options.localSealing ?? testSealing(),
       settings: { refresh: () => {}, setHelpLink: () => {} },
       ...(options.revisions ? { revisions: options.revisions } : {}),
+      accountData: httpAccountData(t.url, user.cookie),
+      ...(options.accountDataSeen ? { accountDataSeen: options.accountDataSeen } : {}),
     },
   );
   client.start();

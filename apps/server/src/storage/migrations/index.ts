@@ -9,6 +9,7 @@ import * as m007 from './007-e2ee-messages.ts';
 import * as m008 from './008-identity-history.ts';
 import * as m009 from './009-push-subscriptions.ts';
 import * as m010 from './010-import-ids.ts';
+import * as m011 from './011-account-data.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008-identity-history': m008,
   '009-push-subscriptions': m009,
   '010-import-ids': m010,
+  '011-account-data': m011,
 };

@@ -121,46 +121,71 @@ export function coveredBy(
  * answered with new keys) is merged in, so the history before the reset is readable again
  * everywhere; the archived bundles it covers go.
  */
-export async function settleKeys(user: Me, own: OwnKeys | null, password: PasswordKeys): Promise<void> {
-  await settle(user, own, password);
+export async function settleKeys(
+  user: Me,
+  own: OwnKeys | null,
+  password: PasswordKeys,
+  opts: { newAccount?: boolean } = {},
+): Promise<void> {
+  await settle(user, own, password, opts.newAccount === true);
   // From now on this browser sends no password for this account (known-logins.ts).
   await rememberEncrypted(user.username, user.email);
 }
 
-async function settle(user: Me, own: OwnKeys | null, password: PasswordKeys): Promise<void> {
-  const e2ee = await import('@app/e2ee');
-  if (!own) {
-    const made = await e2ee.createAccount(user.id, 1, startNow(false));
-    await putKeys(user.id, made.contents, password, 1, made.publicKeys);
-    return;
-  }
+/** The server says an account this browser has seen with keys has none: it is not believed. */
+export const KEYS_DENIED =
+  'The server says your account has no encryption keys, but this browser has seen it with keys. Nothing was changed.';
+
+async function settle(user: Me, own: OwnKeys | null, password: PasswordKeys, newAccount: boolean): Promise<void> {
   const held = await loadLocalKeys(user.id);
-  if (held && own.bundleVersion < held.bundleVersion)
-    throw new KeysRolledBackError(own.bundleVersion, held.bundleVersion);
-  const local = held?.contents ?? null;
-  if (own.stale) {
-    await settleStale(user, own, local, password);
+  if (!own) {
+    await firstKeys(user, held !== null, password, newAccount);
     return;
   }
+  if (held && own.bundleVersion < held.bundleVersion) {
+    throw new KeysRolledBackError(own.bundleVersion, held.bundleVersion);
+  }
+  const local = held?.contents ?? null;
+  if (own.stale) await settleStale(user, own, local, password);
+  else await settleCurrent(user, own, local, password);
+}
+
+/**
+ * An account's first keys. One just made has had nothing in the clear; one that existed
+ * without keys (an imported one) may have. A server that denies keys this browser knows
+ * of (`heldHere`, or a login seen with keys) is refused.
+ */
+async function firstKeys(user: Me, heldHere: boolean, password: PasswordKeys, newAccount: boolean): Promise<void> {
+  if (!newAccount && (heldHere || (await seenEncrypted(user.username, user.email)))) throw new Error(KEYS_DENIED);
+  const made = await (await import('@app/e2ee')).createAccount(user.id, 1, startNow(!newAccount));
+  await putKeys(user.id, made.contents, password, 1, made.publicKeys);
+}
+
+/**
+ * The account's bundle opened with the current password, with this browser's copy merged
+ * in when it holds keys the bundle lacks, and its start filled in when it does not say it
+ * yet; sealed again (the next version) when either changed anything.
+ */
+async function settleCurrent(user: Me, own: OwnKeys, local: BundleContents | null, password: PasswordKeys) {
+  const e2ee = await import('@app/e2ee');
   const opened = await e2ee.openBundle(own.bundle, password.wrapKey, user.id, own.bundleVersion);
   const adds = local !== null && e2ee.bundleAdds(opened, local);
-  if (adds || !startKnown(opened)) {
-    const merged = local && adds ? e2ee.mergeBundles(opened, local) : opened;
-    if (!startKnown(merged)) {
-      merged.started = startKnown(local) ? local?.started : await startOf(user, own, merged.started ?? local?.started);
-    }
-    try {
-      const covered = adds ? coveredBy(await lockedArchive(), merged, own.publicKeys.identities) : [];
-      await putKeys(user.id, merged, password, own.bundleVersion + 1, null, covered);
-      return;
-    } catch (e) {
-      if (!(e instanceof ApiError && e.status === 409)) throw e;
-      // Another browser changed the keys meanwhile: use the merge here, put it next time.
-      await saveLocalKeys(user.id, merged, own.bundleVersion);
-      return;
-    }
+  if (!adds && startKnown(opened)) {
+    await saveLocalKeys(user.id, opened, own.bundleVersion);
+    return;
   }
-  await saveLocalKeys(user.id, opened, own.bundleVersion);
+  const merged = local && adds ? e2ee.mergeBundles(opened, local) : opened;
+  if (!startKnown(merged)) {
+    merged.started = startKnown(local) ? local?.started : await startOf(user, own, merged.started ?? local?.started);
+  }
+  try {
+    const covered = adds ? coveredBy(await lockedArchive(), merged, own.publicKeys.identities) : [];
+    await putKeys(user.id, merged, password, own.bundleVersion + 1, null, covered);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 409)) throw e;
+    // Another browser changed the keys meanwhile: use the merge here, put it next time.
+    await saveLocalKeys(user.id, merged, own.bundleVersion);
+  }
 }
 
 /**

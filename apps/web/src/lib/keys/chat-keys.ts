@@ -6,15 +6,29 @@
  * opened once per chat and epoch and kept in memory, non-extractable.
  */
 import type { AccountKeys, BundleContents, ChatKeyEnvelope, CryptoKey } from '@app/e2ee';
-import { chatIdOf, type PublicKeysWire } from '@app/protocol';
-import { type ChatSocket, RequestError } from '../chat-socket';
-import { loadLocalKeys, loadPins, loadVerified, savePins } from './local-keys';
-import { pinIdentities } from './pins';
+import { API, accountDataResponseSchema, chatIdOf, type PublicKeysWire } from '@app/protocol';
+import { ApiError, api, apiJson } from '../api';
+import { RequestError } from '../chat-socket';
+import { AccountData, type AccountDataHttp, type SeenStore } from './account-data';
+import { loadE2ee } from './load-e2ee';
+import { loadLocalKeys } from './local-keys';
+import { type KeyRequests, PeerKeys } from './peer-keys';
 
-type E2ee = typeof import('@app/e2ee');
+export type { KeyRequests } from './peer-keys';
 
-/** The socket, as far as keys need it. */
-export type KeyRequests = Pick<ChatSocket, 'request'>;
+/** The account data over the app's HTTP API (the default; tests pass their own). */
+export const apiAccountData: AccountDataHttp = {
+  get: () => api(accountDataResponseSchema, 'GET', API.accountData),
+  put: async (data, version) => {
+    try {
+      await apiJson('PUT', API.accountData, { data, version });
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) return false;
+      throw e;
+    }
+  },
+};
 
 interface ChatState {
   envelopes: ChatKeyEnvelope[];
@@ -46,27 +60,39 @@ const NO_KEYS_HERE = 'This browser has no keys: sign in again to unlock your mes
 export const OWN_KEYS_DIFFER =
   "The server's copy of your encryption keys doesn't match this browser's, so nothing was sent. Sign out and sign in again; if this persists, the server may be tampering with your keys.";
 
-let e2eeModule: Promise<E2ee> | null = null;
-export function loadE2ee(): Promise<E2ee> {
-  e2eeModule ??= import('@app/e2ee');
-  return e2eeModule;
-}
+export { loadE2ee } from './load-e2ee';
 
 export class ChatKeys {
   private readonly userId: string;
   private readonly socket: KeyRequests;
   private account: Promise<AccountKeys | null> | null = null;
-  private readonly publics = new Map<string, Promise<PublicKeysWire | null>>();
   private readonly chats = new Map<string, ChatState>();
-  /** The identity key last fetched for each person, to tell when it changes. */
-  private readonly seenIk = new Map<string, string>();
-  private readonly identityListeners = new Set<(userId: string) => void>();
   private readonly source: () => Promise<BundleContents | null>;
+  /** The pins and verified marks this user's browsers share. */
+  readonly data: AccountData;
+  /** People's public keys as this user trusts them. */
+  readonly peers: PeerKeys;
 
-  constructor(userId: string, socket: KeyRequests, source?: () => Promise<BundleContents | null>) {
+  constructor(
+    userId: string,
+    socket: KeyRequests,
+    source?: () => Promise<BundleContents | null>,
+    http: AccountDataHttp = apiAccountData,
+    seen?: SeenStore,
+  ) {
     this.userId = userId;
     this.socket = socket;
     this.source = source ?? (async () => (await loadLocalKeys(userId))?.contents ?? null);
+    this.data = new AccountData(
+      userId,
+      async () => {
+        const me = await this.me();
+        return me ? { adk: me.adk, adkId: me.adkId } : null;
+      },
+      http,
+      seen,
+    );
+    this.peers = new PeerKeys(userId, socket, this.data);
   }
 
   /** This account's keys in this browser, or null (none here: the password must unlock them). */
@@ -85,36 +111,12 @@ export class ChatKeys {
 
   /** Calls `listener` with a person's id when a fetch finds their identity key changed. */
   onIdentityChange(listener: (userId: string) => void): () => void {
-    this.identityListeners.add(listener);
-    return () => this.identityListeners.delete(listener);
+    return this.peers.onIdentityChange(listener);
   }
 
-  /** Someone's public keys, checked (null: none, or their certificate does not verify). */
+  /** Someone's public keys as this user trusts them (peer-keys.ts). */
   publicKeys(userId: string, fresh = false): Promise<PublicKeysWire | null> {
-    let p = fresh ? undefined : this.publics.get(userId);
-    if (!p) {
-      p = (async () => {
-        const [e2ee, r] = await Promise.all([loadE2ee(), this.socket.request('keys', { userIds: [userId] })]);
-        const k = r.keys.find((x) => x.userId === userId);
-        const checked = k && (await e2ee.verifyPublicKeys(k)) ? await this.pinned(k) : null;
-        const before = this.seenIk.get(userId);
-        if (checked) this.seenIk.set(userId, checked.ik);
-        if (checked && before !== undefined && before !== checked.ik) for (const l of this.identityListeners) l(userId);
-        return checked;
-      })();
-      this.publics.set(userId, p);
-      p.catch(() => this.publics.delete(userId));
-    }
-    return p;
-  }
-
-  /** Someone's keys with only the identities this browser trusts (pins.ts); one's own come from the bundle. */
-  private async pinned(k: PublicKeysWire): Promise<PublicKeysWire> {
-    if (k.userId === this.userId) return k;
-    const listed = k.identities.map((i) => i.ik);
-    const { trusted, save } = pinIdentities(listed, k.ik, await loadPins(this.userId, k.userId));
-    if (save) await savePins(this.userId, k.userId, save);
-    return { ...k, identities: k.identities.filter((i) => trusted.has(i.ik)) };
+    return this.peers.publicKeys(userId, fresh);
   }
 
   private state(chatId: string): ChatState {
@@ -235,7 +237,7 @@ export class ChatKeys {
   reset(): void {
     this.account = null;
     this.chats.clear();
-    this.publics.clear();
+    this.peers.forgetAll();
   }
 
   /** The chat's key of `epoch` (fetched when unknown), or null when it cannot be opened here. */
@@ -258,16 +260,9 @@ export class ChatKeys {
     return envelope && key ? { epoch: envelope.epoch, key } : null;
   }
 
-  /**
-   * Refuses to seal anything to a peer marked verified whose identity changed since: not
-   * until the user verifies the new code or accepts it (`ik`: their current identity key).
-   */
-  async assertNotChanged(peerId: string, ik?: string): Promise<void> {
-    const current = ik ?? (await this.publicKeys(peerId))?.ik;
-    const verified = await loadVerified(this.userId, peerId);
-    if (verified && current && verified !== current) {
-      throw new RequestError('forbidden', 'Their security code changed: verify it or accept it, then send again.');
-    }
+  /** Refuses to seal anything to `peerId` the user has not accepted (peer-keys.ts assertSendable). */
+  assertNotChanged(peerId: string, ik?: string): Promise<void> {
+    return this.peers.assertSendable(peerId, ik);
   }
 
   /**
@@ -325,7 +320,7 @@ export class ChatKeys {
   invalidate(chatId: string, peerId: string): void {
     const s = this.chats.get(chatId);
     if (s) s.fetched = null;
-    this.publics.delete(peerId);
-    this.publics.delete(this.userId);
+    this.peers.forget(peerId);
+    this.peers.forget(this.userId);
   }
 }

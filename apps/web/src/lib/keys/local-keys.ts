@@ -133,17 +133,20 @@ async function savePeer<T>(kind: string, userId: string, peerId: string, value: 
   await withDb((db) => (value === null ? remove(db, id) : write(db, { id, value } satisfies PeerRecord<T>)));
 }
 
-/** The identity key of `peerId` that `userId` marked as verified in this browser, or null. */
+/**
+ * The identity key of `peerId` that `userId` marked as verified in this browser, or null.
+ * Written by browsers from before pins were account data (peer-keys.ts carries it over).
+ */
 export const loadVerified = (userId: string, peerId: string) => loadPeer<string>('verified', userId, peerId);
 
-/** Marks `ik` as `peerId`'s verified identity key (null: not verified). */
-export const saveVerified = (userId: string, peerId: string, ik: string | null) =>
-  savePeer('verified', userId, peerId, ik);
-
-/** Every identity key of `peerId` this browser has trusted (null: none seen yet). */
+/** Every identity key of `peerId` this browser trusted before pins were account data (null: none). */
 export const loadPins = (userId: string, peerId: string) => loadPeer<string[]>('pins', userId, peerId);
 
-export const savePins = (userId: string, peerId: string, iks: string[]) => savePeer('pins', userId, peerId, iks);
+/** Keeps pins and a verified mark as browsers did before account data (tests of the carrying over). */
+export async function savePeerRecords(userId: string, peerId: string, pins: string[], verified: string | null) {
+  await savePeer('pins', userId, peerId, pins);
+  await savePeer('verified', userId, peerId, verified);
+}
 
 /** Deletes every key this browser holds (sign-out): this tab's memory and the database. */
 export async function wipeLocalKeys(): Promise<void> {

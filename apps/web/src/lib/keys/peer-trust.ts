@@ -1,19 +1,20 @@
 /**
- * What this browser knows of a peer's identity (design e2ee.md 2.7): the identities the
- * server lists for them (oldest first, each with the time it began: a change is shown in
- * the chat as "security code changed"), and the one the user marked as verified here. A
- * verified peer whose identity changed blocks the composer until the user verifies the new
- * code or accepts it (Signal's behaviour). One store per tab; screens subscribe.
+ * What this user trusts of a peer's identity (docs/threat-model.md, "Key changes"): their
+ * current identity key as the server says it (checked against the pins, peer-keys.ts),
+ * when this user's browsers first saw each change of it (the chat's "security code
+ * changed" lines, at those moments rather than at times the server names), and the identity
+ * the user marked verified. Pins and marks are account data, shared by every browser of the
+ * user. A verified peer whose identity changed blocks the composer until the user verifies
+ * the new code or accepts it (Signal's behaviour). One store per tab; screens subscribe.
  */
-import type { IdentityWire } from '@app/protocol';
 import type { ChatKeys } from './chat-keys';
-import { loadVerified, saveVerified } from './local-keys';
 
 export interface PeerTrust {
   /** The peer's current identity key (null: no keys yet). */
   ik: string | null;
-  identities: readonly IdentityWire[];
-  /** The identity key marked verified in this browser, or null. */
+  /** When a browser of this user first saw each identity after the first (ms). */
+  changes: readonly number[];
+  /** The identity key marked verified, or null. */
   verifiedIk: string | null;
 }
 
@@ -34,21 +35,18 @@ export function trustOf(userId: string, peerId: string): PeerTrust | null {
   return trusts.get(`${userId}/${peerId}`) ?? null;
 }
 
-/** Reads the peer's identities (again from the server when `fresh`) and the verified mark. */
+/** Reads the peer's identity (again from the server when `fresh`), the pins and the verified mark. */
 export async function refreshTrust(keys: ChatKeys, userId: string, peerId: string, fresh = false): Promise<PeerTrust> {
-  const [pub, verifiedIk] = await Promise.all([
-    keys.publicKeys(peerId, fresh).catch(() => null),
-    loadVerified(userId, peerId),
-  ]);
-  const next: PeerTrust = { ik: pub?.ik ?? null, identities: pub?.identities ?? [], verifiedIk };
+  const pub = await keys.publicKeys(peerId, fresh).catch(() => null);
+  const record = await keys.peers.record(peerId).catch(() => undefined);
+  const next: PeerTrust = {
+    ik: pub?.ik ?? null,
+    changes: record?.iks.slice(1).map((i) => i.seen) ?? [],
+    verifiedIk: record?.verified ?? null,
+  };
   const key = `${userId}/${peerId}`;
   const now = trusts.get(key);
-  if (
-    !now ||
-    now.ik !== next.ik ||
-    now.verifiedIk !== next.verifiedIk ||
-    now.identities.length !== next.identities.length
-  ) {
+  if (!now || now.ik !== next.ik || now.verifiedIk !== next.verifiedIk || now.changes.join() !== next.changes.join()) {
     trusts.set(key, next);
     for (const l of listeners) l();
   }
@@ -58,7 +56,7 @@ export async function refreshTrust(keys: ChatKeys, userId: string, peerId: strin
 /**
  * Marks `shownIk`, the peer identity whose security code the user compared, as verified;
  * refused when the peer's identity is another by now (the user compared an old code).
- * null clears the mark (or accepts a change).
+ * null clears the mark (or accepts a change). Every browser of the user holds it.
  */
 export async function setVerified(
   keys: ChatKeys,
@@ -70,6 +68,6 @@ export async function setVerified(
     const t = await refreshTrust(keys, userId, peerId, true);
     if (t.ik !== shownIk) throw new Error('The security code changed meanwhile: compare the new one.');
   }
-  await saveVerified(userId, peerId, shownIk);
+  await keys.peers.setVerified(peerId, shownIk);
   await refreshTrust(keys, userId, peerId);
 }

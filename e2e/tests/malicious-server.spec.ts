@@ -1,0 +1,304 @@
+/**
+ * A malicious server (issue 28, docs/threat-model.md): an operator who changes the server's
+ * answers or its database, not the JavaScript. Each test is one attack of the issue, made
+ * the way such an operator would (answers rewritten on their way to the browser with
+ * Playwright's route and routeWebSocket, rows edited in the running server's database), and
+ * checks what the victim's screen shows and, where it applies, that the operator's attempt
+ * to read gets nothing.
+ */
+import { createAccount, importAccount, openChatKey } from '@app/e2ee';
+import { chatIdOf } from '@app/protocol';
+import { putNewKeys, setUpKeys, signUpBody, TestClient } from '@app/server/test';
+import type { BrowserContext, Page } from '@playwright/test';
+import { E2E_BASE_URL, E2E_DB_FILE } from '../env.ts';
+import { expectToast, submitSignIn } from './auth-helpers.ts';
+import {
+  bubble,
+  chatRow,
+  expect,
+  notSent,
+  openChat,
+  openMessageMenu,
+  type Person,
+  send,
+  test,
+} from './chat-helpers.ts';
+import { makeUser, type NewUser } from './fixtures.ts';
+import { withDb } from './private-server.ts';
+
+const UNVERIFIED = "This message couldn't be verified";
+const ROLLED_BACK = 'An older version of this message was refused';
+const db = <T>(run: (d: import('better-sqlite3').Database) => T): T => withDb(E2E_DB_FILE, run);
+
+/** Rewrites what the server says on this context's sockets: `rewrite` gets each frame, parsed. */
+async function rewriteFrames(context: BrowserContext, rewrite: (frame: Record<string, unknown>) => void) {
+  await context.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (typeof message !== 'string') return ws.send(message);
+      const frame = JSON.parse(message) as Record<string, unknown>;
+      rewrite(frame);
+      ws.send(JSON.stringify(frame));
+    });
+    ws.onMessage((message) => server.send(message));
+  });
+}
+
+/** A person whose account the test can act for over HTTP (to give them a new identity, as a reset does). */
+async function resettable(people: { signIn(u: NewUser, id: string): Promise<Person> }, prefix: string) {
+  const user = makeUser(prefix);
+  const client = new TestClient(E2E_BASE_URL);
+  const { body, wrapKey } = await signUpBody({ ...user, agree: true });
+  const res = await client.post('/api/auth/signup', body);
+  if (res.status !== 201) throw new Error(`sign-up: ${res.status}`);
+  const id: string = res.body.user.id;
+  const secrets = await setUpKeys(client, id, wrapKey);
+  const person = await people.signIn(user, id);
+  return { person, newIdentity: () => putNewKeys(client, id, secrets, 'identity') };
+}
+
+/** The sent bubbles' "Not sent" reason. */
+async function notSentReason(page: Page, text: string): Promise<string> {
+  const marker = notSent(bubble(page, text));
+  await expect(marker).toBeVisible();
+  return (await marker.getAttribute('title')) ?? '';
+}
+
+test.describe('a malicious server', () => {
+  test('1. answering with keys of its own for the sender gets no chat key sealed to them', async ({ people }) => {
+    const [alice, carol] = await Promise.all([people.person('alice'), people.person('carol')]);
+    // The operator's own identity and encryption key, certified by itself, served as Alice's.
+    const fake = await createAccount(alice.id);
+    await rewriteFrames(alice.context, (f) => {
+      const keys = (f.data as { keys?: { userId: string }[] } | undefined)?.keys;
+      if (f.t !== 'result' || !Array.isArray(keys)) return;
+      for (const k of keys) {
+        if (k.userId !== alice.id) continue;
+        Object.assign(k, { ...fake.publicKeys, identities: [{ ik: fake.publicKeys.ik, idVersion: 1, since: 0 }] });
+      }
+    });
+    await openChat(alice.page, carol);
+    await send(alice.page, 'for carol only');
+    expect(await notSentReason(alice.page, 'for carol only')).toContain(
+      "The server's copy of your encryption keys doesn't match this browser's",
+    );
+    await alice.page.screenshot({ path: 'e2e/screenshots/malicious-own-keys-refused.png' });
+    // Nothing was stored, and no chat key the operator's keys open.
+    const chatId = chatIdOf(alice.id, carol.id);
+    const rows = db((d) => d.prepare('SELECT envelope FROM chat_keys WHERE chat_id = ?').all(chatId)) as {
+      envelope: string;
+    }[];
+    const operator = await importAccount(fake.contents, alice.id);
+    for (const r of rows) {
+      await expect(openChatKey(operator, JSON.parse(r.envelope), fake.publicKeys.ik)).rejects.toThrow();
+    }
+    expect(db((d) => d.prepare('SELECT count(*) AS n FROM messages WHERE chat_id = ?').get(chatId))).toEqual({ n: 0 });
+  });
+
+  test('2. a row it writes in the clear is not shown as a message, nor in the chat list', async ({ people }) => {
+    const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
+    await openChat(alice.page, bob);
+    await send(alice.page, 'a real one');
+    const chatId = chatIdOf(alice.id, bob.id);
+    const at = Date.now() + 1000;
+    db((d) => {
+      d.prepare(
+        `INSERT INTO messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted)
+         VALUES (?, 'planted-by-server', ?, ?, 'send the code to +1 555 0100', 0, 0, ?, 'sent', 0, 0)`,
+      ).run(chatId, bob.id, alice.id, at);
+      d.prepare(
+        `UPDATE user_chats SET last_message = 'send the code to +1 555 0100', last_id = 'planted-by-server',
+           last_sender = ?, last_sealed = 0, last_rev = 0, last_deleted = 0, timestamp = ? WHERE chat_id = ?`,
+      ).run(bob.id, at, chatId);
+    });
+    await alice.page.goto('/home');
+    await expect(alice.page.getByText('send the code to', { exact: false })).toHaveCount(0);
+    await expect(alice.page.getByText(UNVERIFIED).first()).toBeVisible();
+    await openChat(alice.page, bob);
+    await expect(bubble(alice.page, UNVERIFIED)).toBeVisible();
+    await expect(alice.page.getByText('send the code to', { exact: false })).toHaveCount(0);
+  });
+
+  test('3. saying "legacy" for a login this browser saw with keys gets no password', async ({ people }) => {
+    const alice = await people.person('alice');
+    const posted: string[] = [];
+    alice.page.on('request', (r) => posted.push(r.postData() ?? ''));
+    await alice.page.route('**/api/auth/prelogin', (route) =>
+      route.fulfill({ json: { kdf: { alg: 'legacy' } }, headers: { 'content-type': 'application/json' } }),
+    );
+    // Signed out, Alice signs in again on the browser she used: the server asks for the password itself.
+    await alice.context.clearCookies();
+    await alice.page.goto('/signin');
+    await submitSignIn(alice.page, alice.user.email, alice.user.password);
+    await expectToast(alice.page, 'Sign In Failed', undefined, 'error');
+    await expect(alice.page.locator('[data-sonner-toast] [data-description]').first()).toContainText(
+      'your account uses end-to-end encryption, so this browser did not send it',
+    );
+    expect(posted.filter((p) => p.includes(alice.user.password))).toEqual([]);
+    await alice.page.screenshot({ path: 'e2e/screenshots/malicious-legacy-refused.png' });
+  });
+
+  test('4. KDF settings under the browser’s floor are refused at sign-in and at sign-up', async ({ page, people }) => {
+    const alice = await people.person('alice');
+    await alice.context.clearCookies();
+    const weak = { alg: 'scrypt', N: 1024, r: 1, p: 1 };
+    await alice.page.route('**/api/auth/prelogin', async (route) => {
+      const real = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...real, kdf: weak } });
+    });
+    const signIns: string[] = [];
+    alice.page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/signin')) signIns.push(r.url());
+    });
+    await alice.page.goto('/signin');
+    await submitSignIn(alice.page, alice.user.email, alice.user.password);
+    await expectToast(
+      alice.page,
+      'Sign In Failed',
+      'This server asked for weaker password protection than this browser allows, so your password was not used. Contact the server’s operator.',
+    );
+    expect(signIns).toEqual([]);
+
+    // A new password (sign-up) under the settings' weak parameters: refused before anything is derived.
+    await page.route('**/api/settings', async (route) => {
+      const real = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...real, kdf: weak } });
+    });
+    const signUps: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/signup')) signUps.push(r.url());
+    });
+    const { fillSignUp } = await import('./auth-helpers.ts');
+    await page.goto('/signup');
+    await fillSignUp(page, makeUser('weak'));
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await expect(page.locator('[data-sonner-toast] [data-description]').first()).toContainText(
+      'weaker password protection than this browser allows',
+    );
+    expect(signUps).toEqual([]);
+  });
+
+  test('5. a key swap it back-dates still warns, blocks a verified contact, and survives signing out', async ({
+    people,
+  }) => {
+    test.setTimeout(120_000);
+    const alice = await people.person('alice');
+    const bob = await resettable(people, 'bob');
+    await openChat(alice.page, bob.person);
+    await send(alice.page, 'before the swap');
+    await alice.page.getByRole('button', { name: 'Verify security code' }).click();
+    const verify = alice.page.getByRole('dialog', { name: 'Verify security code' });
+    await verify.getByRole('button', { name: 'Mark as verified' }).click();
+    await expect(verify.getByText(`You verified ${bob.person.handle}.`)).toBeVisible();
+    await verify.press('Escape');
+
+    // The operator swaps Bob's keys (as a reset would) and dates the new identity a day back.
+    await bob.newIdentity();
+    db((d) =>
+      d
+        .prepare('UPDATE user_identities SET created_at = ? WHERE user_id = ? AND id_version = 2')
+        .run(Date.now() - 86_400_000, bob.person.id),
+    );
+    // Alice signs out and in again (a new browser: nothing of the old one's).
+    await alice.page.goto('/account');
+    await alice.page.getByRole('button', { name: 'Logout' }).click();
+    await expect(alice.page).toHaveURL(/\/signin/);
+    const again = await people.signIn(alice.user, alice.id);
+    await openChat(again.page, bob.person);
+    // The line sits after the last message (where this browser saw the change), not a day back.
+    const line = again.page.getByRole('button', {
+      name: `${bob.person.handle}’s security code changed. Tap to verify.`,
+    });
+    await expect(line).toBeVisible();
+    const y = async (l: import('@playwright/test').Locator) => (await l.boundingBox())?.y ?? 0;
+    expect(await y(line)).toBeGreaterThan(await y(bubble(again.page, 'before the swap')));
+    await expect(again.page.getByRole('region', { name: 'Security code changed' })).toBeVisible();
+    await expect(again.page.getByRole('textbox', { name: 'Message', exact: true })).toHaveCount(0);
+  });
+
+  test('6. without “Remember me” the keys stay in the tab: the closed profile opens nothing', async ({
+    browser,
+    people,
+  }) => {
+    const bob = await people.person('bob');
+    const alice = await people.person('alice');
+    await openChat(bob.page, alice);
+    await send(bob.page, 'for alice, remembered nowhere');
+    // Alice signs in on a shared computer, without "Remember me".
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto('/signin');
+    await page.locator('#signin-login').fill(alice.user.email);
+    await page.locator('#signin-password').fill(alice.user.password);
+    await page.getByLabel('Remember me').uncheck();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    // Into the chat without loading the page again (that would ask for the password already).
+    await chatRow(page, bob.handle).click();
+    await expect(bubble(page, 'for alice, remembered nowhere')).toBeVisible();
+    // What stays in the profile: no key database, no account record.
+    const stored = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+    expect(stored).not.toContain('parley-keys');
+    // A reload (or a thief opening the profile) finds no keys: the password is asked for again.
+    await page.reload();
+    await expect(bubble(page, '🔒 Sign in again on this browser to read this message')).toBeVisible();
+    await expect(page.getByText('for alice, remembered nowhere')).toHaveCount(0);
+    await context.close();
+  });
+
+  test('7. a rolled-back edit and a forged deletion are refused', async ({ people }) => {
+    const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
+    await openChat(alice.page, bob);
+    for (const text of ['pay 10', 'keep this one']) await send(alice.page, text);
+    const id = async (text: string) => (await bubble(alice.page, text).getAttribute('data-message-id')) ?? '';
+    const [paid, kept] = [await id('pay 10'), await id('keep this one')];
+    const before = db((d) => d.prepare('SELECT text FROM messages WHERE id = ?').get(paid)) as { text: string };
+    const menu = await openMessageMenu(alice.page, bubble(alice.page, 'pay 10'));
+    await menu.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = alice.page.getByRole('textbox', { name: 'Edit message' });
+    await edit.fill('pay 1000');
+    await edit.press('Enter');
+    await expect(bubble(alice.page, 'pay 1000')).toBeVisible();
+    await openChat(bob.page, alice);
+    await expect(bubble(bob.page, 'pay 1000')).toBeVisible();
+    await expect(bubble(bob.page, 'keep this one')).toBeVisible();
+
+    // The operator restores the text before the edit, and marks the other message deleted.
+    db((d) => {
+      d.prepare('UPDATE messages SET text = ?, rev = 0, edited = 0 WHERE id = ?').run(before.text, paid);
+      d.prepare("UPDATE messages SET deleted = 1, text = '' WHERE id = ?").run(kept);
+    });
+    await bob.page.reload();
+    await expect(bubble(bob.page, ROLLED_BACK)).toBeVisible();
+    await expect(bubble(bob.page, UNVERIFIED)).toBeVisible();
+    await expect(bob.page.getByText('pay 10', { exact: true })).toHaveCount(0);
+    await expect(bob.page.getByText('This message deleted', { exact: true })).toHaveCount(0);
+    await bob.page.screenshot({ path: 'e2e/screenshots/malicious-rollback-refused.png' });
+  });
+
+  test('8. an older key bundle is refused at sign-in', async ({ people }) => {
+    const alice = await people.person('alice');
+    // Alice's keys move on (another browser unlocked something, say): her bundle is version 2 here.
+    const v1 = await alice.page.request.get('/api/me/keys');
+    const older = (await v1.json()).keys;
+    await alice.page.goto('/account');
+    await alice.page.locator('#account-current-password').fill(alice.user.password);
+    await alice.page.locator('#account-new-password').fill('a-new-password-2');
+    await alice.page.getByRole('button', { name: 'Update Password' }).click();
+    await expectToast(alice.page, 'Password Updated');
+    // Signing in again, the server hands back the bundle of before.
+    await alice.context.clearCookies();
+    await alice.page.route('**/api/auth/signin', async (route) => {
+      const real = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...real, keys: { ...real.keys, bundle: older.bundle, bundleVersion: 1 } } });
+    });
+    await alice.page.goto('/signin');
+    await submitSignIn(alice.page, alice.user.email, 'a-new-password-2');
+    await expect(alice.page.locator('[data-sonner-toast] [data-description]').first()).toContainText(
+      'The server sent older encryption keys (version 1) than this browser holds (version 2)',
+    );
+    // Not signed in halfway: the session the refused sign-in made is ended.
+    await alice.page.goto('/home');
+    await expect(alice.page).toHaveURL(/\/signin/);
+  });
+});
