@@ -23,12 +23,13 @@
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '@app/protocol';
 import pg from 'pg';
 import { MetricsCheck } from './metrics-check.ts';
+import { hideNewerMigrations } from './migrations-hidden.ts';
 import { CpuMeter, pidsNamed, settledRss } from './proc.ts';
 import { describeMix } from './sealed-mix.ts';
 import { peerIndex, seed } from './seed.ts';
@@ -221,7 +222,7 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     cmd: 'connect',
     clients: shares[i] ?? [],
     relay: target.relay,
-    version: PROTOCOL_VERSION,
+    version: target.protocolVersion ?? PROTOCOL_VERSION,
   }));
   const connected = conn.reduce((n, r) => n + (r.ok === 'connected' ? r.connected : 0), 0);
   const failed = conn.reduce((n, r) => n + (r.ok === 'connected' ? r.failed : 0), 0);
@@ -313,14 +314,23 @@ console.log(
 const results: { target: Target; r: Result }[] = [];
 const setup = { usePg, pgUrl, redisUrl, schema, tag, secret: SECRET, profileDir };
 const parley = () => startServers(PROCESSES, dataDir, setup);
-const baseline = () => startServers(PROCESSES, dataDir, { ...setup, ...(compare ? { root: compare } : {}) });
+// On SQLite the other checkout runs on a copy of the seeded database: neither server starts
+// on a file the other has just written tens of thousands of messages to (which favoured
+// whichever ran first).
+const baselineDir = compare && !usePg ? `${dataDir}-baseline` : dataDir;
+if (baselineDir !== dataDir) cpSync(dataDir, baselineDir, { recursive: true });
+const baseline = () => startServers(PROCESSES, baselineDir, { ...setup, ...(compare ? { root: compare } : {}) });
 for (const start of [...(serverOnly ? [] : [startRelay]), ...(compare ? [baseline] : []), parley]) {
+  const dbAt = { dataDir: start === baseline ? baselineDir : dataDir, pgUrl: usePg ? pgUrl : null, schema };
+  const restore = start === baseline && compare ? await hideNewerMigrations(dbAt, compare) : null;
   const target = await start();
   console.log(`running against ${target.name}...`);
   results.push({ target, r: await run(target, users) });
   await target.stop();
+  await restore?.();
 }
 rmSync(dataDir, { recursive: true, force: true });
+rmSync(baselineDir, { recursive: true, force: true });
 if (usePg) {
   const c = new pg.Client({ connectionString: pgUrl });
   await c.connect();

@@ -1,5 +1,5 @@
 /**
- * What the bench sends: sealed messages (design e2ee.md 2.4) the size real ones are. A
+ * What the bench sends: sealed messages (docs/e2ee.md) the size real ones are. A
  * browser seals a type byte and the UTF-8 text, Padmé-padded to at least 32 bytes, then
  * adds 35 bytes (header 7, nonce 12, tag 16) and base64url-encodes it all
  * (packages/e2ee/src/message.ts). The bench cannot make real ones (it has no chat keys),

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { SERVER_NODE_FLAGS, scrapeMetrics } from '@app/server';
@@ -28,9 +29,19 @@ export interface Target {
   pids: number[];
   wsUrls: string[];
   relay: boolean;
+  /** The protocol version its hello must name (another checkout's may be older). */
+  protocolVersion?: number;
   /** Each process's /metrics text (Prometheus), scraped as an operator's Prometheus does; the relay has none. */
   metrics?: () => Promise<string[]>;
   stop(): Promise<void>;
+}
+
+/** The PROTOCOL_VERSION of the checkout at `root` (read from its source: its modules are not this one's). */
+function protocolVersionAt(root: string): number {
+  const source = readFileSync(path.join(root, 'packages/protocol/src/constants.ts'), 'utf8');
+  const m = /export const PROTOCOL_VERSION = (\d+);/.exec(source);
+  if (!m) throw new Error(`no PROTOCOL_VERSION in ${root}`);
+  return Number(m[1]);
 }
 
 /** Starts a child and resolves with the first stdout line `pick` accepts. */
@@ -64,6 +75,7 @@ export async function startServers(processes: number, dataDir: string, b: BenchS
   if (started.length === 1) return one;
   return {
     name: `${one.name}, ${processes} processes`,
+    ...(one.protocolVersion ? { protocolVersion: one.protocolVersion } : {}),
     pids: started.flatMap((t) => t.pids),
     wsUrls: started.flatMap((t) => t.wsUrls),
     relay: false,
@@ -107,6 +119,7 @@ async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
   const { child, url } = await spawnServer({ env, nodeArgs, ...(b.root ? { root: b.root } : {}) });
   return {
     name: `Parley${b.root ? ` at ${b.root}` : ''} (${usePg ? 'PostgreSQL + Redis' : 'embedded SQLite'})`,
+    ...(b.root ? { protocolVersion: protocolVersionAt(b.root) } : {}),
     pids: [child.pid as number],
     wsUrls: [`${url.replace('http', 'ws')}/ws`],
     relay: false,

@@ -1,5 +1,5 @@
 /**
- * The scan for message text at rest (design e2ee.md 4.1), shared by every at-rest test:
+ * The scan for message text at rest (docs/e2ee.md), shared by every at-rest test:
  * the conversation that leaves unique canaries (sent, non-ASCII, edited, deleted, a
  * reply, a stranger's request, one unsent in the outbox), the scan of raw bytes in every
  * encoding a text could take, and what each browser keeps in IndexedDB.

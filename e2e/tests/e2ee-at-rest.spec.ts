@@ -1,5 +1,5 @@
 /**
- * No message text at rest (design e2ee.md 4.1). Two people and a stranger leave canaries
+ * No message text at rest (docs/e2ee.md). Two people and a stranger leave canaries
  * (at-rest.ts: sent, non-ASCII, edited, deleted, a reply, a request, one unsent); then the
  * raw bytes a server keeps (and prints) are scanned for them in UTF-8, UTF-16LE, hex and
  * base64/base64url at every alignment, beside a positive control (a handle, plaintext by

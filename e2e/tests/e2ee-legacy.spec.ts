@@ -1,5 +1,5 @@
 /**
- * An upgraded deployment (issue 14, design e2ee.md 2.10): messages from before end-to-end
+ * An upgraded deployment (issue 14, docs/e2ee.md): messages from before end-to-end
  * encryption show under "Messages above were sent before end-to-end encryption", and each
  * sender's browser re-encrypts its own in the background as soon as it shows them, so
  * the server stops holding their text; both people read the same words throughout.
@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { E2E_DB_FILE } from '../env.ts';
 import { expectToast, submitSignIn } from './auth-helpers.ts';
 import { bubble, expect, openChat, type Person, send, shotSizes, test } from './chat-helpers.ts';
-import { createUserViaApi, makeUser } from './fixtures.ts';
+import { createUserViaApi, makeUser, shotSchemes } from './fixtures.ts';
 import { makeLegacy } from './legacy-accounts.ts';
 import { withDb } from './private-server.ts';
 
@@ -87,7 +87,7 @@ test.describe('messages from before end-to-end encryption', () => {
       const dividerY = (await divider.boundingBox())?.y ?? 0;
       expect(dividerY).toBeGreaterThan(await y('also from before 🙂'));
       expect(dividerY).toBeLessThan(await y('sealed after the upgrade'));
-      await shotSizes(bob.page, 'e2ee-legacy-divider');
+      await shotSchemes(bob.page, 'e2ee-legacy-divider');
       // Bob's browser sealed his own; Alice's wait for hers.
       await expect
         .poll(() => sealedOf(ids))

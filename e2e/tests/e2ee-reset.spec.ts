@@ -1,5 +1,5 @@
 /**
- * History across a password reset (issue 14, design e2ee.md 2.5): a browser that never
+ * History across a password reset (issue 14, docs/e2ee.md): a browser that never
  * had the keys starts a new identity, so the messages from before are locked (a banner
  * says so, each one says "Sent before your password reset"), new ones work both ways, and
  * the old password unlocks the rest for every browser; a browser used before the reset

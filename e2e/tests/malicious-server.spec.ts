@@ -23,7 +23,7 @@ import {
   send,
   test,
 } from './chat-helpers.ts';
-import { makeUser, type NewUser } from './fixtures.ts';
+import { makeUser, type NewUser, shotSchemes } from './fixtures.ts';
 import { withDb } from './private-server.ts';
 
 const UNVERIFIED = "This message couldn't be verified";
@@ -82,7 +82,7 @@ test.describe('a malicious server', () => {
     expect(await notSentReason(alice.page, 'for carol only')).toContain(
       "The server's copy of your encryption keys doesn't match this browser's",
     );
-    await alice.page.screenshot({ path: 'e2e/screenshots/malicious-own-keys-refused.png' });
+    await shotSchemes(alice.page, 'malicious-own-keys-refused');
     // Nothing was stored, and no chat key the operator's keys open.
     const chatId = chatIdOf(alice.id, carol.id);
     const rows = db((d) => d.prepare('SELECT envelope FROM chat_keys WHERE chat_id = ?').all(chatId)) as {
@@ -117,6 +117,7 @@ test.describe('a malicious server', () => {
     await openChat(alice.page, bob);
     await expect(bubble(alice.page, UNVERIFIED)).toBeVisible();
     await expect(alice.page.getByText('send the code to', { exact: false })).toHaveCount(0);
+    await shotSchemes(alice.page, 'malicious-clear-row-refused');
   });
 
   test('3. saying "legacy" for a login this browser saw with keys gets no password', async ({ people }) => {
@@ -135,7 +136,6 @@ test.describe('a malicious server', () => {
       'your account uses end-to-end encryption, so this browser did not send it',
     );
     expect(posted.filter((p) => p.includes(alice.user.password))).toEqual([]);
-    await alice.page.screenshot({ path: 'e2e/screenshots/malicious-legacy-refused.png' });
   });
 
   test('4. KDF settings under the browser’s floor are refused at sign-in and at sign-up', async ({ page, people }) => {
@@ -214,6 +214,7 @@ test.describe('a malicious server', () => {
     expect(await y(line)).toBeGreaterThan(await y(bubble(again.page, 'before the swap')));
     await expect(again.page.getByRole('region', { name: 'Security code changed' })).toBeVisible();
     await expect(again.page.getByRole('textbox', { name: 'Message', exact: true })).toHaveCount(0);
+    await shotSchemes(again.page, 'malicious-key-swap-blocked');
   });
 
   test('6. without “Remember me” the keys stay in the tab: the closed profile opens nothing', async ({
@@ -273,7 +274,7 @@ test.describe('a malicious server', () => {
     await expect(bubble(bob.page, UNVERIFIED)).toBeVisible();
     await expect(bob.page.getByText('pay 10', { exact: true })).toHaveCount(0);
     await expect(bob.page.getByText('This message deleted', { exact: true })).toHaveCount(0);
-    await bob.page.screenshot({ path: 'e2e/screenshots/malicious-rollback-refused.png' });
+    await shotSchemes(bob.page, 'malicious-rollback-refused');
   });
 
   test('8. an older key bundle is refused at sign-in', async ({ people }) => {

@@ -1,5 +1,5 @@
 /**
- * Account-level keys (design 2.2), shared by all of a user's browsers:
+ * Account-level keys (docs/e2ee.md), shared by all of a user's browsers:
  * - IK, an Ed25519 identity key: safety numbers cover it; it signs UK and chat keys;
  * - UK[e], X25519 encryption keys with epochs, each certified by IK;
  * - ADK, 32 bytes for the user's encrypted account data.
@@ -163,7 +163,7 @@ export async function addEncryptionEpoch(
 }
 
 /**
- * The current bundle with an older one's keys brought back (design 2.5, unlocking history
+ * The current bundle with an older one's keys brought back (docs/e2ee.md, unlocking history
  * after a password reset): its encryption keys (epoch numbers are unique across an
  * account's identities, as the server takes a new identity only with a later epoch than
  * every earlier one; on a clash the current key is kept) and its identity as a past one.

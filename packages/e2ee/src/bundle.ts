@@ -1,5 +1,5 @@
 /**
- * The key bundle (design 2.2): the account's private keys, sealed with AES-256-GCM under
+ * The key bundle (docs/e2ee.md): the account's private keys, sealed with AES-256-GCM under
  * a key the server never sees (the password's `wrapKey`, a recovery key's, or a
  * browser's own). AAD binds the owner and the bundle version, so the server cannot hand
  * one user's bundle to another or roll a user back to a bundle sealed earlier under the

@@ -1,5 +1,5 @@
 /**
- * Chat keys (design 2.4): 32 random bytes per chat and epoch, made by whichever
+ * Chat keys (docs/e2ee.md): 32 random bytes per chat and epoch, made by whichever
  * participant first needs the epoch, sealed with HPKE (RFC 9180, base mode,
  * DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM) to each participant's
  * current UK, and signed by the creator's IK over the whole set. A client opens an

@@ -1,5 +1,5 @@
 /**
- * Safety numbers (design 2.7): Signal's NumericFingerprint construction. For each user,
+ * Safety numbers (docs/e2ee.md): Signal's NumericFingerprint construction. For each user,
  * hash = SHA-512(version ‖ IK ‖ user id), then 5,200 times hash = SHA-512(hash ‖ IK);
  * the first 30 bytes become six 5-digit groups (each 5 bytes, big-endian, mod 100,000).
  * The two users' 30 digits are shown together, the lower user id's first, so both

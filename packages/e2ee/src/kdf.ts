@@ -1,5 +1,5 @@
 /**
- * The password KDF (design 2.3, the Bitwarden/Proton pattern): scrypt turns the password
+ * The password KDF (docs/e2ee.md, the Bitwarden/Proton pattern): scrypt turns the password
  * and the account's salt into a master secret; HKDF splits it into `auth`, which is all
  * the server ever receives (it keeps argon2id of it), and `wrapKey`, which seals the key
  * bundle and never leaves the browser. scrypt is @noble/hashes (pure JS, no WASM, so the

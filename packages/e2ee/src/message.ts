@@ -1,5 +1,5 @@
 /**
- * Message sealing (design 2.4). Each message revision has its own key,
+ * Message sealing (docs/e2ee.md). Each message revision has its own key,
  * mk = HKDF-SHA256(chat key, "parley/msg/v1" ‖ chat ‖ message id ‖ revision), and is
  * sealed with AES-256-GCM whose associated data binds the chat, the message id, sender,
  * recipient, chat-key epoch and revision: a ciphertext moved to another message, chat,

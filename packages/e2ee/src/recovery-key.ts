@@ -1,5 +1,5 @@
 /**
- * The optional recovery key (design 2.5): 128 random bits the user writes down, shown
+ * The optional recovery key (docs/e2ee.md): 128 random bits the user writes down, shown
  * once as 7 groups of 4 characters (RFC 4648 base32, the 16 bytes and one check byte, the
  * first of their SHA-256), so a mistyped key is told apart from a wrong one. The bundle is
  * also sealed under recoveryWrapKey(key) (bundle.ts), so after a password reset the key

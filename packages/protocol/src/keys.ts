@@ -1,5 +1,5 @@
 /**
- * End-to-end encryption on the HTTP API (design e2ee.md 2.3, 2.5, 2.9): the password
+ * End-to-end encryption on the HTTP API (docs/e2ee.md): the password
  * never reaches the server. The browser asks for the account's KDF salt (`prelogin`),
  * derives `auth` (sent instead of the password) and a wrap key (never sent) that seals the
  * account's key bundle, which the server stores and hands back at sign-in.
@@ -217,7 +217,7 @@ export const upgradeAuthSchema = z.strictObject({
 });
 
 /**
- * The account's keys sealed under a recovery key the user wrote down (design 2.5): it
+ * The account's keys sealed under a recovery key the user wrote down (docs/e2ee.md): it
  * brings back, after a password reset, what the old password would have.
  */
 export const recoveryBundleSchema = z.strictObject({ bundle: sealedBundleSchema, createdAt: z.number().int() });

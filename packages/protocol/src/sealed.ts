@@ -1,5 +1,5 @@
 /**
- * Sealed message text on the wire (end-to-end encryption, design e2ee.md 2.4, 2.9): the
+ * Sealed message text on the wire (end-to-end encryption, docs/e2ee.md): the
  * server relays and stores `ct`, a ciphertext only the two participants open. Its first
  * bytes (format 0x01, u32 chat-key epoch, u16 revision) are in the clear, so the server
  * can check a send names the chat's current key and an edit the next revision without

@@ -77,7 +77,7 @@ export const MIGRATE_BATCH = 100;
 
 /**
  * One's own messages from before end-to-end encryption, re-encrypted by their sender
- * (design e2ee.md 2.10): each as revision 0 under the chat's current key, once.
+ * (docs/e2ee.md): each as revision 0 under the chat's current key, once.
  */
 export const migrateSchema = z.strictObject({
   t: z.literal('migrate'),

@@ -1,5 +1,5 @@
 /**
- * Password credentials without the password (design e2ee.md 2.3): the browser derives
+ * Password credentials without the password (docs/e2ee.md): the browser derives
  * `auth` from the password and the account's salt; the server keeps argon2id of `auth`
  * and the salt, and answers `prelogin` with the salt, or, for a login no account has, a
  * made-up salt that stays the same for that login (so the answer tells nothing).
@@ -34,9 +34,15 @@ export async function acceptCredentials(config: Config, c: Credentials): Promise
   return { authHash: await hashSecret(c.auth), kdf: c.kdf, salt: c.salt };
 }
 
+/** How many accounts derive their password with each KDF setting (KeyStore.kdfMix). */
+export type KdfMix = readonly { kdf: KdfParamsWire; accounts: number }[];
+
 /**
  * The prelogin answer for `login`. `hmac` is the server's keyed hash (base64url): an unknown
  * login's made-up salt is 16 bytes of it, so it never changes between attempts or processes.
+ * Its KDF setting is one the accounts have, picked by the same hash in proportion to how
+ * many have each (`mix`): where accounts derive with several settings (KDF_COST was raised),
+ * a made-up answer looks like a real one rather than like the server's current setting.
  */
 export function preloginAnswer(
   config: Config,
@@ -45,10 +51,22 @@ export function preloginAnswer(
   user: Pick<User, 'authVersion'> | null,
   kdf: AccountKdf | null,
   legacyPasswords = true,
+  mix: KdfMix = [],
 ): PreloginResponse {
   // With the legacy path closed (LEGACY_PASSWORDS), such an account is answered as no account is.
   if (user && user.authVersion === 0 && legacyPasswords) return { kdf: { alg: 'legacy' } };
   if (user && kdf?.kdf && kdf.salt) return { kdf: kdf.kdf, salt: kdf.salt };
-  const made = Buffer.from(hmac(`prelogin\n${handleKey(login)}`), 'base64url').subarray(0, 16);
-  return { kdf: kdfParams(config), salt: made.toString('base64url') };
+  const made = Buffer.from(hmac(`prelogin\n${handleKey(login)}`), 'base64url');
+  return { kdf: madeUpKdf(config, mix, made.readUIntBE(16, 6)), salt: made.subarray(0, 16).toString('base64url') };
+}
+
+/** The setting of the account at `pick` (mod their number) in the mix; the server's own when there is none. */
+function madeUpKdf(config: Config, mix: KdfMix, pick: number): KdfParamsWire {
+  const total = mix.reduce((n, m) => n + m.accounts, 0);
+  let at = total > 0 ? pick % total : 0;
+  for (const m of mix) {
+    if (at < m.accounts) return m.kdf;
+    at -= m.accounts;
+  }
+  return kdfParams(config);
 }

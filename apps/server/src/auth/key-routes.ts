@@ -1,5 +1,5 @@
 /**
- * The end-to-end encryption routes of an account (design e2ee.md 2.3, 2.5, 2.10):
+ * The end-to-end encryption routes of an account (docs/e2ee.md):
  * prelogin (the KDF salt to derive `auth` with), the owner's own sealed keys, putting
  * re-sealed or new keys after a reset, and a legacy account's one-time upgrade.
  */
@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
-import { acceptCredentials, preloginAnswer } from './credentials.ts';
+import { acceptCredentials, type KdfMix, preloginAnswer } from './credentials.ts';
 import { findByLogin, ipOf } from './routes.ts';
 
 const LEGACY_CLOSED = 'Sign-in with a password from before end-to-end encryption is switched off on this server';
@@ -26,16 +26,32 @@ function keysMoved(): HttpError {
   return new HttpError(409, 'conflict', 'Your keys changed in another browser. Reload and try again.');
 }
 
+/** How long a process reuses the accounts' KDF mix before counting again. */
+const KDF_MIX_MS = 60_000;
+
 export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { keys, config, throttle } = ctx;
   const auth = requireAuth(ctx);
+  let mix: { at: number; value: Promise<KdfMix> } | null = null;
+  const kdfMix = (): Promise<KdfMix> => {
+    const now = Date.now();
+    if (!mix || now - mix.at > KDF_MIX_MS) {
+      const value = keys.kdfMix();
+      mix = { at: now, value };
+      value.catch(() => {
+        mix = null;
+      });
+    }
+    return mix.value;
+  };
   app.post(API.prelogin, async (req): Promise<PreloginResponse> => {
     const { login } = parseBody(preloginSchema, req.body);
     // Every sign-in asks once; twice the failed sign-ins an address may make is plenty.
     await throttle.take(`prelogin:ip:${ipOf(req)}`, config.rateLimits.signInPerIp * 2);
     const user = await findByLogin(ctx, login);
-    const kdf = user ? await keys.kdfOf(user.id) : null;
-    return preloginAnswer(config, (t) => ctx.sessions.hash(t), login, user, kdf, ctx.legacyPasswords);
+    // Both asked for either way: an unknown login costs what a real one does.
+    const [kdf, accounts] = await Promise.all([user ? keys.kdfOf(user.id) : null, kdfMix()]);
+    return preloginAnswer(config, (t) => ctx.sessions.hash(t), login, user, kdf, ctx.legacyPasswords, accounts);
   });
 
   app.get(API.keys, { preHandler: auth }, async (req): Promise<{ keys: OwnKeys | null }> => {

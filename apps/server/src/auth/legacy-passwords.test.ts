@@ -10,9 +10,8 @@ import path from 'node:path';
 import { createAccount, sealBundle } from '@app/e2ee';
 import { API } from '@app/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
-import { credentialsFor } from '../test/accounts.ts';
+import { credentialsFor, legacyAccount as makeLegacy } from '../test/accounts.ts';
 import { expectError, newUserInput, startTestServer, type TestServer } from '../test/harness.ts';
-import { hashSecret } from './passwords.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -32,16 +31,7 @@ function start(dataDir: string, mode: string): Promise<TestServer> {
 
 async function legacyAccount(t: TestServer, password: string) {
   const { password: _, ...input } = newUserInput();
-  const user = await t.server.ctx.store.createUser({
-    username: input.username,
-    name: input.name,
-    email: input.email,
-    phone: input.phone,
-    age: input.age,
-    passwordHash: await hashSecret(password),
-    now: Date.now(),
-  });
-  return { user, input };
+  return makeLegacy(t.server.ctx.store, password, input);
 }
 
 describe('LEGACY_PASSWORDS', () => {

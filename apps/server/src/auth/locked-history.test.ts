@@ -1,5 +1,5 @@
 /**
- * History locked by a password reset (design e2ee.md 2.5, 2.7), against a real server:
+ * History locked by a password reset (docs/e2ee.md), against a real server:
  * a reset answered with a new identity leaves the old bundle archived, listed to its owner
  * only; every identity a user has had is published with the keys (oldest first, with the
  * time it began), so envelopes signed before a reset still verify and peers can say the

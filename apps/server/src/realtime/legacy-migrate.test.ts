@@ -1,5 +1,5 @@
 /**
- * `migrate` (design e2ee.md 2.10): a sender re-encrypts their own messages from before
+ * `migrate` (docs/e2ee.md): a sender re-encrypts their own messages from before
  * end-to-end encryption. Only their own rows, only rows still in the clear and not
  * deleted, each once, as revision 0 under the chat's current key; the peer opens the
  * result as the same text; the summary follows when the newest message is migrated.

@@ -1,5 +1,5 @@
 /**
- * What the server does with sealed texts after a send (design e2ee.md 2.6): an edit is the
+ * What the server does with sealed texts after a send (docs/e2ee.md): an edit is the
  * next revision under the current key (an older one replayed does not open as the stored
  * revision), a deletion replaces every ciphertext of the message with its sender's
  * tombstone, a contact request keeps the sealed

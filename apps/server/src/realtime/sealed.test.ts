@@ -1,5 +1,5 @@
 /**
- * Sealed messages against a real server (design e2ee.md 2.4): a chat's keys by epoch, made
+ * Sealed messages against a real server (docs/e2ee.md): a chat's keys by epoch, made
  * by the participants with real cryptography (packages/e2ee), and the server's rules that
  * keep every stored message openable by its recipient: the first message brings epoch 1;
  * a send under no key, a wrong one, or one older than either person's keys is refused

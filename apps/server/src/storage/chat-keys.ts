@@ -1,5 +1,5 @@
 /**
- * Chat keys on the server (design e2ee.md 2.4): the envelopes each chat's participants
+ * Chat keys on the server (docs/e2ee.md): the envelopes each chat's participants
  * made, by epoch, and the rules that keep every stored message openable by its recipient.
  * A send must be sealed under the chat's current key, and that key must be sealed to both
  * participants' current encryption keys; otherwise the sender makes the next epoch's key

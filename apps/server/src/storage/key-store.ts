@@ -126,6 +126,19 @@ export class KeyStore {
     return Number(r.n);
   }
 
+  /** How many accounts derive with each KDF setting, the most common first (prelogin's made-up answers). */
+  async kdfMix(): Promise<{ kdf: KdfParamsWire; accounts: number }[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['kdf', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('kdf', 'is not', null)
+      .groupBy('kdf')
+      .execute();
+    return rows
+      .map((r) => ({ kdf: JSON.parse(r.kdf as string) as KdfParamsWire, accounts: Number(r.n) }))
+      .sort((a, b) => b.accounts - a.accounts || JSON.stringify(a.kdf).localeCompare(JSON.stringify(b.kdf)));
+  }
+
   async kdfOf(userId: string): Promise<AccountKdf | null> {
     const r = await this.db
       .selectFrom('users')

@@ -1,6 +1,6 @@
 /**
  * Messages from before end-to-end encryption, re-encrypted by their sender (design
- * e2ee.md 2.10): the browser seals each of its own legacy messages as revision 0 under
+ * docs/e2ee.md): the browser seals each of its own legacy messages as revision 0 under
  * the chat's current key, and the server swaps the plaintext for the ciphertext, once.
  * Only the sender's own rows, only rows still in the clear, not deleted ones; it cannot
  * check that the text is the same (no more power than an edit). The summaries follow when

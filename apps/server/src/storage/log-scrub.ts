@@ -1,6 +1,6 @@
 /**
- * A deletion removes the ciphertext for real (design e2ee.md 2.6), including the copies
- * the update log still holds for clients that resume: every logged state of the message
+ * A deletion replaces every ciphertext of the message with its sender's tombstone
+ * (docs/e2ee.md), including the copies the update log still holds for clients that resume: every logged state of the message
  * (its send, each edit, its receipts) becomes its deleted state, and every logged chat
  * summary headed by it becomes the chat's summary now. The entries keep their seqs, so a
  * resume is still exactly what was missed, in order, once; replaying the deleted state

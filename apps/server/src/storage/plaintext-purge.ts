@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- purge-plaintext` (design e2ee.md 2.10, step 4): what is left of message
+ * `npm run admin -- purge-plaintext` (docs/e2ee.md, step 4): what is left of message
  * text from before end-to-end encryption, for users who never came back to re-encrypt it,
  * is removed, then the database is compacted so no old copy survives in its files.
  *

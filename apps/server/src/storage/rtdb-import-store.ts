@@ -2,7 +2,7 @@
  * The writes of `npm run admin -- import-rtdb` (cli/import-rtdb.ts): each imported record
  * goes in with its row in import_ids (migration 010), in one transaction, so a second run
  * finds it and skips it, and a record is either all there or not at all. Messages are rows
- * from before end-to-end encryption (`sealed` 0, the text in the clear, design e2ee.md
+ * from before end-to-end encryption (`sealed` 0, the text in the clear, docs/e2ee.md
  * 2.10): clients show them under the "sent before end-to-end encryption" divider and each
  * sender's browser re-encrypts its own (legacy-migrate.ts); purge-plaintext removes the rest.
  */

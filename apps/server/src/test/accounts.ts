@@ -18,10 +18,24 @@ import {
 } from '@app/e2ee';
 import type { OwnKeys, PreloginResponse } from '@app/protocol';
 import { hashSecret } from '../auth/passwords.ts';
+import type { Store } from '../storage/store.ts';
 
 /** What a server from before end-to-end encryption stored for a password: argon2id of the password itself. */
 export function legacyPasswordHash(password: string): Promise<string> {
   return hashSecret(password);
+}
+
+/**
+ * An account from before end-to-end encryption, made straight in `store`: argon2id of the
+ * password itself, no KDF, no keys. Returns it and the sign-up input it was made from.
+ */
+export async function legacyAccount(
+  store: { createUser: Store['createUser'] },
+  password: string,
+  input: { username: string; name: string; email: string; phone: string; age: number },
+) {
+  const user = await store.createUser({ ...input, passwordHash: await hashSecret(password), now: Date.now() });
+  return { user, input };
 }
 
 /** Cheap scrypt for tests (servers under test run with KDF_COST=10). */

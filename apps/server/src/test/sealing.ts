@@ -1,5 +1,5 @@
 /**
- * What a browser does around sealed messages (design e2ee.md 2.4), for integration tests
+ * What a browser does around sealed messages (docs/e2ee.md), for integration tests
  * that speak the wire format with the real cryptography of packages/e2ee: a person's
  * `Sealer` fetches public keys (`keys`) and chat keys (`chatKeys`) over one of their
  * sockets, makes a chat's next key when there is none or it is out of date, seals a text

@@ -18,7 +18,7 @@ import { copyText } from '@/lib/copy-text';
 import { createRecoveryKey, recoveryCreatedAt } from '@/lib/keys/recovery';
 
 /**
- * Account › Recovery Key (optional, design e2ee.md 2.5): the password confirms it, the key
+ * Account › Recovery Key (optional, docs/e2ee.md): the password confirms it, the key
  * is shown once, and after a password reset it unlocks the messages from before.
  */
 export function RecoveryKeySection({ user }: { user: Me }) {

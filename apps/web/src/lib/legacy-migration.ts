@@ -1,6 +1,6 @@
 /**
  * One's own messages from before end-to-end encryption, re-encrypted in the background
- * (design e2ee.md 2.10): each loaded page hands its messages here; those this user sent
+ * (docs/e2ee.md): each loaded page hands its messages here; those this user sent
  * in the clear are sealed as revision 0 under the chat's current key and sent back with
  * `migrate`, a batch per frame (paced like every write), so the server stops holding
  * their text. A chat without a key yet waits for its next message (a key is only stored

@@ -1,5 +1,5 @@
 /**
- * What a message says, in this tab (end-to-end encryption, design e2ee.md 2.4, 2.6). The
+ * What a message says, in this tab (end-to-end encryption, docs/e2ee.md). The
  * server relays ciphertext; the caches of the ChatClient keep messages as they came, and
  * the screens ask here for their text: opened once per message revision, kept in memory
  * (never stored), and the screens told when it is ready. A ciphertext that does not open

@@ -11,11 +11,20 @@ import { ENGINES } from '@app/server/test';
 import { describe, expect, it } from 'vitest';
 import { ROLLED_BACK_TEXT, UNVERIFIED_TEXT } from '@/lib/message-crypto';
 import { Revisions } from '@/lib/revisions';
-import { newUser, online, textsOf, until, useTabServer } from '@/test/chat-clients';
+import { newUser, online, type TestUser, textsOf, until, useTabServer } from '@/test/chat-clients';
 
 describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
   const { t, tab } = useTabServer(url, 'tamper');
   const db = () => t.server.ctx.chat.db;
+
+  /** What a new tab of `user` (remembering `revisions`) reads of its chat with `peerId`, once `n` messages loaded. */
+  async function readIn(user: TestUser, peerId: string, n: number, revisions?: Revisions): Promise<string[]> {
+    const x = tab(user, revisions ? { revisions } : {});
+    await online(x);
+    x.client.openConversation(peerId);
+    await until(() => x.client.getConversation(peerId).messages.length === n, `${n} messages`);
+    return textsOf(x, peerId);
+  }
 
   async function messageRow(msgId: string) {
     return db().selectFrom('messages').selectAll().where('id', '=', msgId).executeTakeFirstOrThrow();
@@ -34,11 +43,7 @@ describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
     await a.client.editMessage(sent, 'pay 1000');
 
     const seenHere = new Revisions(bob.id);
-    const b = tab(bob, { revisions: seenHere });
-    await online(b);
-    b.client.openConversation(alice.id);
-    await until(() => b.client.getConversation(alice.id).messages.length === 1, 'the message');
-    expect(await textsOf(b, alice.id)).toEqual(['pay 1000']);
+    expect(await readIn(bob, alice.id, 1, seenHere)).toEqual(['pay 1000']);
 
     // The server puts the first revision back, as if the edit never happened.
     await db()
@@ -47,16 +52,8 @@ describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
       .where('id', '=', sent.id)
       .execute();
     // Bob's browser, reloaded (what it saw is at rest): refused. A browser that never saw the edit cannot tell.
-    const again = tab(bob, { revisions: seenHere });
-    await online(again);
-    again.client.openConversation(alice.id);
-    await until(() => again.client.getConversation(alice.id).messages.length === 1, 'the message');
-    expect(await textsOf(again, alice.id)).toEqual([ROLLED_BACK_TEXT]);
-    const fresh = tab(bob);
-    await online(fresh);
-    fresh.client.openConversation(alice.id);
-    await until(() => fresh.client.getConversation(alice.id).messages.length === 1, 'the message');
-    expect(await textsOf(fresh, alice.id)).toEqual(['pay 10']);
+    expect(await readIn(bob, alice.id, 1, seenHere)).toEqual([ROLLED_BACK_TEXT]);
+    expect(await readIn(bob, alice.id, 1)).toEqual(['pay 10']);
   });
 
   it('a text that begins with U+FEFF reads the same to its recipient (a decoder must not take it for a byte order mark)', async () => {
@@ -65,11 +62,7 @@ describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
     await online(a);
     a.client.openConversation(bob.id);
     expect(a.client.sendMessage(bob.id, '\uFEFFbom first')).toBeNull();
-    const b = tab(bob);
-    await online(b);
-    b.client.openConversation(alice.id);
-    await until(() => b.client.getConversation(alice.id).messages.length === 1, 'the message');
-    expect(await textsOf(b, alice.id)).toEqual(['\uFEFFbom first']);
+    expect(await readIn(bob, alice.id, 1)).toEqual(['\uFEFFbom first']);
   });
 
   it('a deletion shows only with its sender’s tombstone: a flag the server set is not one, nor an undelete', async () => {
@@ -93,11 +86,7 @@ describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
     await db().updateTable('messages').set({ deleted: 1, text: '' }).where('id', '=', forged.id).execute();
 
     const seenHere = new Revisions(bob.id);
-    const b = tab(bob, { revisions: seenHere });
-    await online(b);
-    b.client.openConversation(alice.id);
-    await until(() => b.client.getConversation(alice.id).messages.length === 3, 'the messages');
-    expect(await textsOf(b, alice.id)).toEqual(['keep me', UNVERIFIED_TEXT, DELETED_TEXT]);
+    expect(await readIn(bob, alice.id, 3, seenHere)).toEqual(['keep me', UNVERIFIED_TEXT, DELETED_TEXT]);
 
     // Undeleting the real one (its first revision back) is refused where the tombstone was seen.
     await db()
@@ -105,10 +94,6 @@ describe.each(ENGINES)('a server rewriting its rows ($name)', ({ url }) => {
       .set({ deleted: 0, text: realBefore.text, rev: 0 })
       .where('id', '=', real.id)
       .execute();
-    const again = tab(bob, { revisions: seenHere });
-    await online(again);
-    again.client.openConversation(alice.id);
-    await until(() => again.client.getConversation(alice.id).messages.length === 3, 'the messages');
-    expect((await textsOf(again, alice.id))[2]).toBe(ROLLED_BACK_TEXT);
+    expect((await readIn(bob, alice.id, 3, seenHere))[2]).toBe(ROLLED_BACK_TEXT);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 14: end-to-end encryption's account keys (design e2ee.md 2.8).
+ * Issue 14: end-to-end encryption's account keys (docs/e2ee.md).
  * - users: the password KDF's parameters and salt, and `auth_version` (0: the hash is of
  *   the password itself, an account from before; 1: of the browser-derived `auth`).
  * - user_keys: the public keys anyone may fetch, and the private ones sealed in a bundle

@@ -1,5 +1,5 @@
 /**
- * Issue 14: sealed messages (design e2ee.md 2.4, 2.8). Message text columns keep their
+ * Issue 14: sealed messages (docs/e2ee.md). Message text columns keep their
  * names but hold the ciphertext for rows marked `sealed` (a row from before keeps its
  * text until its sender re-encrypts it or the operator purges it):
  * - messages: `sealed`, and `rev` (the revision its ciphertext is: 0, +1 per edit);

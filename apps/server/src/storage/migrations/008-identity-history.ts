@@ -1,5 +1,5 @@
 /**
- * Issue 14: every identity key an account has had (design e2ee.md 2.5, 2.7). A password
+ * Issue 14: every identity key an account has had (docs/e2ee.md). A password
  * reset without a browser that holds the keys starts a new identity; the old one still
  * signed the chat keys of the history before it, so browsers need it to check those
  * envelopes once the old keys are unlocked, and peers are told when (and that) a

@@ -48,6 +48,20 @@ export const ACCOUNT_DATA_UNVERIFIED =
 
 const seenKey = (userId: string) => `parley:account-data:${userId}`;
 
+const UNREACHABLE = 'Your account data could not be reached. Check your connection and try again.';
+
+/**
+ * Runs a call to the server, a failure of which (the network, the server) is a RequestError:
+ * what depends on the account data is then tried again later rather than taken as refused.
+ */
+async function reach<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw e instanceof RequestError ? e : new RequestError('internal', UNREACHABLE);
+  }
+}
+
 /** The highest version this browser has read or written for each user, in localStorage. */
 export const localSeen: SeenStore = {
   get(userId) {
@@ -123,7 +137,7 @@ export class AccountData {
       const key = await this.dataKey();
       const version = now.version + 1;
       const sealed = await (await loadE2ee()).sealAccountData(key.adk, this.userId, version, next);
-      if (await this.http.put(sealed, version)) {
+      if (await reach(() => this.http.put(sealed, version))) {
         this.state = Promise.resolve({ version, contents: next });
         this.saw({ version, adkId: key.adkId });
         this.emit();
@@ -153,7 +167,7 @@ export class AccountData {
   }
 
   private async load(): Promise<State> {
-    const [key, r, e2ee] = await Promise.all([this.dataKey(), this.http.get(), loadE2ee()]);
+    const [key, r, e2ee] = await Promise.all([this.dataKey(), reach(() => this.http.get()), loadE2ee()]);
     const seen = this.seen ?? this.seenStore.get(this.userId);
     const sameKey = seen?.adkId === key.adkId;
     if (sameKey && seen && r.version < seen.version) throw new RequestError('forbidden', ACCOUNT_DATA_ROLLED_BACK);

@@ -1,5 +1,5 @@
 /**
- * The account's keys in this browser after the password proved itself (design e2ee.md
+ * The account's keys in this browser after the password proved itself (docs/e2ee.md
  * 2.3, 2.5, 2.10): a new account makes its keys; a sign-in opens the bundle the server
  * keeps; after a password reset a browser that still holds the keys re-seals them under
  * the new password, and one that does not starts a new identity (the old bundle stays

@@ -1,5 +1,5 @@
 /**
- * The keys a tab needs to seal and open messages (design e2ee.md 2.4): this account's
+ * The keys a tab needs to seal and open messages (docs/e2ee.md): this account's
  * (from this browser's copy, local-keys.ts), people's public keys (the `keys` request,
  * each checked against its identity's signature) and each chat's keys (the `chatKeys`
  * request; an envelope is opened only if its creator's identity signed it). Chat keys are

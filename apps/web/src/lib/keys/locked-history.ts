@@ -1,5 +1,5 @@
 /**
- * Keys this browser lacks (design e2ee.md 2.5): history locked by a password reset, or
+ * Keys this browser lacks (docs/e2ee.md): history locked by a password reset, or
  * this browser behind the account. A reset answered by a browser without the keys starts
  * a new identity; the old keys stay on the server in a bundle sealed by the old password,
  * which opens it here, while the current one seals the merged keys (the new identity and

@@ -1,5 +1,5 @@
 /**
- * What the browser makes of a password (design e2ee.md 2.3): it asks the server for the
+ * What the browser makes of a password (docs/e2ee.md): it asks the server for the
  * account's KDF salt (prelogin), derives `auth`, the only thing the server receives, and
  * the wrap key that opens the key bundle. scrypt runs in a Web Worker (kdf-worker.ts)
  * loaded only when a form is submitted, so no first screen carries it.

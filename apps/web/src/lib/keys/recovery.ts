@@ -1,5 +1,5 @@
 /**
- * The optional recovery key (design e2ee.md 2.5): made in this browser from the account's
+ * The optional recovery key (docs/e2ee.md): made in this browser from the account's
  * keys (opened with the password that confirms it), shown once, and stored on the server only as the keys sealed under it; after a
  * password reset it unlocks what the old password would have (locked-history.ts).
  */

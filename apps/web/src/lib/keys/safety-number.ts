@@ -1,5 +1,5 @@
 /**
- * The safety number of a chat (design e2ee.md 2.7): Signal's numeric fingerprint of both
+ * The safety number of a chat (docs/e2ee.md): Signal's numeric fingerprint of both
  * people's identity keys, 60 digits in 12 groups. Both people see the same digits; if
  * they match on both screens (compared in person or on a call), nobody sits between them.
  */
