@@ -78,7 +78,7 @@ export function DeleteAccountDialog({ user }: { user: Me }) {
             id="delete-account-password"
             label="Password"
             autoComplete="current-password"
-            placeholder="Enter your password to confirm"
+            placeholder="Your password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
