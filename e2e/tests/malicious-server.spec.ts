@@ -136,6 +136,29 @@ test.describe('a malicious server', () => {
       'your account uses end-to-end encryption, so this browser did not send it',
     );
     expect(posted.filter((p) => p.includes(alice.user.password))).toEqual([]);
+
+    // Signed in (a browser that holds her keys), the server says she has none and asks again:
+    // confirming a change with the password does not send it either.
+    await alice.page.unroute('**/api/auth/prelogin');
+    const again = await people.signIn(alice.user, alice.id);
+    const sent: string[] = [];
+    again.page.on('request', (r) => sent.push(r.postData() ?? ''));
+    await again.page.route('**/api/auth/prelogin', (route) =>
+      route.fulfill({ json: { kdf: { alg: 'legacy' } }, headers: { 'content-type': 'application/json' } }),
+    );
+    await again.page.route('**/api/me/keys', (route) =>
+      route.request().method() === 'GET' ? route.fulfill({ json: { keys: null } }) : route.fallback(),
+    );
+    await again.page.goto('/account');
+    await again.page.getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = again.page.getByRole('dialog');
+    await dialog.getByLabel('Password', { exact: true }).fill(alice.user.password);
+    await dialog.getByRole('button', { name: 'Delete Account' }).click();
+    await expectToast(again.page, 'Failed to Delete Account', undefined, 'error');
+    // No "set up encryption" banner asks for it on the chat list either.
+    await again.page.goto('/home');
+    await expect(again.page.getByText('Parley now encrypts your messages end to end.')).toHaveCount(0);
+    expect(sent.filter((p) => p.includes(alice.user.password))).toEqual([]);
   });
 
   test('4. KDF settings under the browser’s floor are refused at sign-in and at sign-up', async ({ page, people }) => {
@@ -301,5 +324,23 @@ test.describe('a malicious server', () => {
     // Not signed in halfway: the session the refused sign-in made is ended.
     await alice.page.goto('/home');
     await expect(alice.page).toHaveURL(/\/signin/);
+
+    // A browser with no copy of the keys, told her bundle is stale (sealed by a password from
+    // before a reset) though it opens with her password: no new identity is made.
+    const before = older.publicKeys.ik;
+    const context = await alice.page.context().browser()?.newContext();
+    if (!context) throw new Error('no browser');
+    const page = await context.newPage();
+    await page.route('**/api/auth/signin', async (route) => {
+      const real = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...real, keys: { ...real.keys, stale: true } } });
+    });
+    await page.goto('/signin');
+    await submitSignIn(page, alice.user.email, 'a-new-password-2');
+    await expect(page).toHaveURL(/\/home$/);
+    const now = (await (await page.request.get('/api/me/keys')).json()).keys;
+    expect(now.publicKeys.ik).toBe(before);
+    expect(now.idVersion).toBe(1);
+    await context.close();
   });
 });

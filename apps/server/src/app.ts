@@ -3,6 +3,7 @@
  * register themselves on Fastify, each closing what it opened: realtime, security
  * headers, errors, the origin guard, the API, health, the web app and the sweeps.
  */
+import { KDF_FLOOR_LOG2 } from '@app/e2ee/kdf-floor';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Devices } from './auth/device.ts';
@@ -138,6 +139,12 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   registerClosingConnections(app);
   const realtime = registerRealtime(app, config, s);
   const legacyPasswords = await legacyPasswordsAllowed(config, s.keys, app.log);
+  if (config.kdfCost < KDF_FLOOR_LOG2) {
+    app.log.warn(
+      { kdfCost: config.kdfCost },
+      `KDF_COST below ${KDF_FLOOR_LOG2}: browsers refuse to derive passwords with it (only the web app's test build accepts it)`,
+    );
+  }
   const ctx: AppContext = {
     config,
     store: s.store,

@@ -9,13 +9,14 @@ describe('the KDF floor', () => {
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 18, r: 8, p: 1 })).toBe(true);
   });
 
-  it('refuses a lower N or r, and a cost that would take over a GiB', () => {
+  it('refuses a lower N or r, and a cost that would take over a GiB or many lanes', () => {
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 16, r: 8, p: 1 })).toBe(false);
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 10, r: 8, p: 1 })).toBe(false);
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 17, r: 1, p: 1 })).toBe(false);
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 17, r: 7, p: 4 })).toBe(false);
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 20, r: 16, p: 1 })).toBe(false);
     expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 17, r: 8, p: 0 })).toBe(false);
+    expect(kdfAcceptable({ alg: 'scrypt', N: 2 ** 17, r: 8, p: 64 })).toBe(false);
   });
 
   it('takes a lower floor only as a parameter (the test build’s constant)', () => {

@@ -31,6 +31,8 @@ export const KDF_FLOOR_LOG2: number =
 export const KDF_FLOOR_R = 8;
 /** The most memory a derivation may take (128·N·r bytes): 1 GiB, so a server cannot exhaust the tab. */
 export const KDF_MAX_BYTES = 2 ** 30;
+/** The most lanes a derivation may run (each one as long as the whole at p = 1): a server cannot stall the tab. */
+export const KDF_MAX_P = 4;
 
 export const KDF_TOO_WEAK =
   'This server asked for weaker password protection than this browser allows, so your password was not used. Contact the server’s operator.';
@@ -48,6 +50,7 @@ export function kdfAcceptable(params: KdfParams, floorLog2 = KDF_FLOOR_LOG2): bo
     params.N >= 2 ** floorLog2 &&
     params.r >= KDF_FLOOR_R &&
     params.p >= 1 &&
+    params.p <= KDF_MAX_P &&
     128 * params.N * params.r <= KDF_MAX_BYTES
   );
 }

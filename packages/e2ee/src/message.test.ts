@@ -3,7 +3,14 @@ import { fromBase64Url, toBase64Url } from './bytes.ts';
 import { openChatKey } from './chat-key.ts';
 import { E2EEAuthError } from './errors.ts';
 import { hkdfKey } from './hkdf.ts';
-import { decryptMessage, encryptMessage, encryptTombstone, type MessagePlace, messageHeader } from './message.ts';
+import {
+  decryptMessage,
+  encryptClearBefore,
+  encryptMessage,
+  encryptTombstone,
+  type MessagePlace,
+  messageHeader,
+} from './message.ts';
 import { ALICE, BOB, CHAT, pair } from './test/people.ts';
 
 const place: MessagePlace = { chatId: CHAT, msgId: 'msg-00000001', senderId: ALICE, recipientId: BOB };
@@ -111,6 +118,18 @@ describe('the test-only null cipher', () => {
     expect(ct.length).toBe((await encryptMessage(k, place, { epoch: 3, rev: 2 }, 'plain words')).length);
     expect((await nulled.decryptMessage(k, place, ct, { epoch: 3, rev: 2 })).text).toBe('plain words');
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('PARLEY TEST BUILD'));
+  });
+});
+
+describe('a text from before encryption, sealed later by its sender', () => {
+  it('opens marked as such, so its recipient still says it was not encrypted', async () => {
+    const k = await key();
+    const ct = await encryptClearBefore(k, place, header, 'from before');
+    expect(await decryptMessage(k, place, ct, header)).toEqual({ text: 'from before', clear: true, ...header });
+    expect(await decryptMessage(k, place, await encryptMessage(k, place, header, 'now'), header)).toEqual({
+      text: 'now',
+      ...header,
+    });
   });
 });
 

@@ -6,7 +6,9 @@
  * sender or revision does not open. The plaintext is a type byte (0x01, text) and the
  * UTF-8 text, Padmé-padded so only a rough length shows; or 0x02 alone, a tombstone: the
  * sender's deletion, sealed as the message's next revision, so a server can drop a message
- * but cannot say its sender deleted it.
+ * but cannot say its sender deleted it; or 0x03 and the text of a message from before
+ * end-to-end encryption, sealed later by its sender (it was in the clear on the server once:
+ * its recipient shows it as not encrypted).
  * Wire form: base64url(0x01 ‖ u32 epoch ‖ u16 revision ‖ nonce(12) ‖ ciphertext ‖ tag).
  */
 
@@ -20,6 +22,7 @@ import { pad, unpad } from './padding.ts';
 const FORMAT = 0x01;
 const TEXT = 0x01;
 const DELETED = 0x02;
+const CLEAR_BEFORE = 0x03;
 const LABEL = 'parley/msg/v1';
 const HEADER_BYTES = 7;
 export const MESSAGE_OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES;
@@ -57,8 +60,13 @@ function aad(place: MessagePlace, h: MessageHeader): Uint8Array {
   return fields(LABEL, place.chatId, place.msgId, place.senderId, place.recipientId, u32(h.epoch), u16(h.rev));
 }
 
-/** What a message revision holds: its text, or (a tombstone) its deletion. */
-export type MessageBody = { text: string; deleted?: undefined } | { deleted: true; text?: undefined };
+/**
+ * What a message revision holds: its text (`clear`: a text from before end-to-end
+ * encryption, sealed later), or (a tombstone) its deletion.
+ */
+export type MessageBody =
+  | { text: string; deleted?: undefined; clear?: true }
+  | { deleted: true; text?: undefined; clear?: undefined };
 
 export async function encryptMessage(
   chatKey: CryptoKey,
@@ -67,6 +75,16 @@ export async function encryptMessage(
   text: string,
 ): Promise<string> {
   return seal(chatKey, place, header, { text });
+}
+
+/** A sender's message from before end-to-end encryption, sealed now (its revision 0). */
+export async function encryptClearBefore(
+  chatKey: CryptoKey,
+  place: MessagePlace,
+  header: MessageHeader,
+  text: string,
+): Promise<string> {
+  return seal(chatKey, place, header, { text, clear: true });
 }
 
 /** The sender's deletion of a message, sealed as revision `header.rev` (one past its last). */
@@ -84,7 +102,11 @@ async function seal(
   header: MessageHeader,
   body: MessageBody,
 ): Promise<string> {
-  const plain = pad(body.deleted ? new Uint8Array([DELETED]) : concat(new Uint8Array([TEXT]), utf8(body.text)));
+  const plain = pad(
+    body.deleted
+      ? new Uint8Array([DELETED])
+      : concat(new Uint8Array([body.clear ? CLEAR_BEFORE : TEXT]), utf8(body.text)),
+  );
   if (NULL_CIPHER) {
     console.warn('PARLEY TEST BUILD: messages are NOT encrypted (PARLEY_TEST_NULL_CIPHER)');
     const open = concat(new Uint8Array(NONCE_BYTES), plain, new Uint8Array(TAG_BYTES));
@@ -127,6 +149,7 @@ export async function decryptMessage(
       ? unpad(data.subarray(NONCE_BYTES, data.length - TAG_BYTES))
       : unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
     if (plain[0] === DELETED && plain.length === 1) return { deleted: true, ...header };
+    if (plain[0] === CLEAR_BEFORE) return { text: fromUtf8(plain.subarray(1)), clear: true, ...header };
     if (plain[0] !== TEXT) throw new E2EEAuthError('The message');
     return { text: fromUtf8(plain.subarray(1)), ...header };
   });

@@ -38,7 +38,6 @@ export interface StoredText {
   sealed: boolean;
 }
 
-/** What the wire carries for a stored text (sealed.ts): `ct`, or `legacyText`; nothing once deleted. */
 /**
  * What a stored text is on the wire: a ciphertext, or a message's text from before
  * encryption. A deleted message keeps only its sender's tombstone (a ciphertext too), or

@@ -2,9 +2,9 @@
  * The writes of `npm run admin -- import-rtdb` (cli/import-rtdb.ts): each imported record
  * goes in with its row in import_ids (migration 010), in one transaction, so a second run
  * finds it and skips it, and a record is either all there or not at all. Messages are rows
- * from before end-to-end encryption (`sealed` 0, the text in the clear, docs/e2ee.md
- * 2.10): clients show them under the "sent before end-to-end encryption" divider and each
- * sender's browser re-encrypts its own (legacy-migrate.ts); purge-plaintext removes the rest.
+ * from before end-to-end encryption (`sealed` 0, the text in the clear, docs/e2ee.md):
+ * clients show them under the "sent before end-to-end encryption" divider and each sender's
+ * browser re-encrypts its own (legacy-migrate.ts); purge-plaintext removes the rest.
  */
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { E2EE_SINCE_KEY, HELP_LINK_KEY } from './admin-store.ts';

@@ -113,7 +113,7 @@ export class ChatClient {
       socket: this.socket,
       keys: this.keys,
       migrated: (m, text) => {
-        this.crypto.remember(m.chatId, m.id, 0, text);
+        this.crypto.remember(m.chatId, m.id, 0, text, true);
         this.updates.applyMessage(m);
       },
     });

@@ -88,11 +88,15 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
       await new Promise((r) => setTimeout(r, 50));
     }
     expect((await rows()).map((r) => r.sealed)).toEqual([1, 1, 1, 1]);
-    // A third tab of Bob's opens everything from ciphertext.
+    // A third tab of Bob's opens everything from ciphertext, and still says which were once in the clear.
     const b2 = tab(bob);
     await online(b2);
     b2.client.openConversation(alice.id);
     expect(await loaded(b2, alice.id, 4)).toEqual(want);
+    const marks = (await opened(b2, b2.client.getConversation(alice.id).messages)).map((x) =>
+      x.kind === 'text' ? x.clear === true : null,
+    );
+    expect(marks).toEqual([true, true, true, false]);
   });
 
   it('a row in the clear the server slips into a chat is not believed, nor sealed as the sender’s', async () => {

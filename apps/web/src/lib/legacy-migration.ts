@@ -64,9 +64,12 @@ export class LegacyMigration {
   private async migrateChat(chatId: string, offered: ChatMessage[]): Promise<void> {
     const { userId, keys, socket } = this.d;
     const peerId = peerOf(chatId, userId);
-    // Only what this account can have sent in the clear: sealing a row the server made up
-    // would make it a message of ours (message-crypto.ts clearAllowed).
+    // Only what this account can have sent in the clear, as its sealed keys say (not as the
+    // server says, for a bundle that does not say yet): sealing a row the server made up would
+    // make it a message of ours (believable.ts clearAllowed). Sealed marked as from before
+    // encryption, so its recipient still sees it was once in the clear.
     const started = (await keys.me())?.started ?? null;
+    if (!started) return;
     const messages: ChatMessage[] = [];
     for (const m of offered) if (await clearAllowed(started, m.timestamp)) messages.push(m);
     if (messages.length === 0) return;
@@ -94,7 +97,12 @@ export class LegacyMigration {
     };
     for (const m of messages) {
       const place = { chatId, msgId: m.id, senderId: userId, recipientId: peerId };
-      const ct = await e2ee.encryptMessage(sending.key, place, { epoch: sending.epoch, rev: 0 }, m.legacyText ?? '');
+      const ct = await e2ee.encryptClearBefore(
+        sending.key,
+        place,
+        { epoch: sending.epoch, rev: 0 },
+        m.legacyText ?? '',
+      );
       if (batch.length === MIGRATE_BATCH || chars + ct.length > MAX_BATCH_CHARS) await flush();
       batch.push({ m, ct });
       chars += ct.length;

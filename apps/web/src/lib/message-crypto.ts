@@ -251,7 +251,8 @@ export class MessageCrypto {
     if (!key) return (await this.keys.locked(r.chatId, epoch)) ? LOCKED : UNVERIFIED;
     const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
     const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
-    return opened.deleted ? DELETED : { kind: 'text', text: opened.text };
+    if (opened.deleted) return DELETED;
+    return opened.clear ? { kind: 'text', text: opened.text, clear: true } : { kind: 'text', text: opened.text };
   }
 
   /** Opens everything again (this account's keys changed: earlier ones were unlocked). */
@@ -261,9 +262,13 @@ export class MessageCrypto {
     this.changed();
   }
 
-  /** This tab wrote `text` as revision `rev` of a message: no need to open it again. */
-  remember(chatId: string, msgId: string, rev: number, text: string): void {
-    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: { kind: 'text', text } });
+  /**
+   * This tab wrote `text` as revision `rev` of a message: no need to open it again (`clear`:
+   * a text from before encryption it has just sealed, still shown as not encrypted).
+   */
+  remember(chatId: string, msgId: string, rev: number, text: string, clear = false): void {
+    const shown: Shown = clear ? { kind: 'text', text, clear: true } : { kind: 'text', text };
+    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown });
     void this.revisions.saw(chatId, msgId, rev);
   }
 
@@ -305,8 +310,15 @@ export class MessageCrypto {
    */
   async sealDelete(m: ChatMessage): Promise<{ ct?: string }> {
     const e2ee = await loadE2ee();
+    if (!(await this.keys.me())) {
+      throw new RequestError('forbidden', 'This browser has no keys: sign in again to unlock your messages.');
+    }
     const newest = await this.keys.newest(m.chatId);
-    if (!newest) return {};
+    if (!newest) {
+      if (await this.keys.hasKeys(m.chatId))
+        throw new RequestError('forbidden', "This chat's key could not be opened here.");
+      return {};
+    }
     const place = { chatId: m.chatId, msgId: m.id, senderId: m.senderId, recipientId: m.recipientId };
     return { ct: await e2ee.encryptTombstone(newest.key, place, { epoch: newest.epoch, rev: m.rev + 1 }) };
   }

@@ -30,7 +30,8 @@ export async function sealedEdit(
   const r = await retriedOnRekey(keys, m, async () =>
     socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: await crypto.sealEdit(m, text) }),
   );
-  crypto.remember(m.chatId, m.id, r.message.rev, text);
+  // The revision this tab sealed (not the one the server names: a higher one would make later edits look rolled back).
+  crypto.remember(m.chatId, m.id, m.rev + 1, text);
   return r.message;
 }
 
@@ -43,6 +44,6 @@ export async function sealedDelete(
   const r = await retriedOnRekey(keys, m, async () =>
     socket.request('delete', { chatId: m.chatId, msgId: m.id, ...(await crypto.sealDelete(m)) }),
   );
-  crypto.deleted(m.chatId, m.id, r.message.rev);
+  crypto.deleted(m.chatId, m.id, m.rev + 1);
   return r.message;
 }

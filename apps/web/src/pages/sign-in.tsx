@@ -32,18 +32,20 @@ export default function SignInPage() {
     try {
       // The password stays here: the server gets `auth`, derived from it (lib/keys).
       // Loaded on submit: no first screen carries the key code or zod.
-      const [{ signInSecret }, { settleKeys, upgradeLegacy }, { signedInResponseSchema }, { setKeepsAtRest }] =
+      const [{ signInSecret }, { settleKeys, upgradeLegacy }, { signedInResponseSchema }, { setKeepsAtRest }, local] =
         await Promise.all([
           import('@/lib/keys/password-keys'),
           import('@/lib/keys/account-keys'),
           import('@/lib/answer-schemas'),
           import('@/lib/at-rest'),
+          import('@/lib/keys/local-keys'),
         ]);
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };
       const res = await api(signedInResponseSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
       // Without "Remember me", the keys stay in this tab's memory (lib/at-rest.ts).
-      setKeepsAtRest(remember);
+      if (remember) setKeepsAtRest(true);
+      else await local.moveKeysIntoMemory(res.user.id);
       try {
         if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys);
         else await upgradeLegacy(res.user, password);

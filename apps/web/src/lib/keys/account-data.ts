@@ -12,7 +12,8 @@
  * set aside and begun again.
  */
 import type { AccountDataContents, CryptoKey } from '@app/e2ee';
-import type { AccountDataResponse } from '@app/protocol';
+import { ACCOUNT_DATA_MAX, type AccountDataResponse } from '@app/protocol';
+import { ApiError } from '../api';
 import { RequestError } from '../chat-socket';
 import { loadE2ee } from './load-e2ee';
 
@@ -58,8 +59,17 @@ async function reach<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (e) {
-    throw e instanceof RequestError ? e : new RequestError('internal', UNREACHABLE);
+    if (e instanceof RequestError) throw e;
+    // Refused (4xx): said as the server said it, and not tried again at once.
+    if (e instanceof ApiError && e.status >= 400 && e.status < 500) throw new RequestError('forbidden', e.message);
+    throw new RequestError('internal', UNREACHABLE);
   }
+}
+
+/** The higher of two versions seen under one data key (one seen under another key is not comparable). */
+function higher(a: Seen | null, b: Seen | null): Seen | null {
+  if (!a || !b || a.adkId !== b.adkId) return a ?? b;
+  return a.version >= b.version ? a : b;
 }
 
 /** The highest version this browser has read or written for each user, in localStorage. */
@@ -94,6 +104,8 @@ export class AccountData {
   private state: Promise<State> | null = null;
   /** The highest version this tab saw (for a browser without localStorage). */
   private seen: Seen | null = null;
+  /** Updates of this tab, one after another (each reads what the one before wrote). */
+  private updating: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
 
   constructor(userId: string, key: () => Promise<DataKey | null>, http: AccountDataHttp, seen: SeenStore = localSeen) {
@@ -129,7 +141,13 @@ export class AccountData {
    * Applies `change` (null: nothing to change) and stores the result as the next version;
    * another browser's write meanwhile is read and the change applied to it again.
    */
-  async update(change: (c: AccountDataContents) => AccountDataContents | null): Promise<void> {
+  update(change: (c: AccountDataContents) => AccountDataContents | null): Promise<void> {
+    const next = this.updating.then(() => this.updateNow(change));
+    this.updating = next.catch(() => {});
+    return next;
+  }
+
+  private async updateNow(change: (c: AccountDataContents) => AccountDataContents | null): Promise<void> {
     for (let attempt = 0; attempt < 4; attempt++) {
       const now = await this.current();
       const next = change(now.contents);
@@ -137,6 +155,9 @@ export class AccountData {
       const key = await this.dataKey();
       const version = now.version + 1;
       const sealed = await (await loadE2ee()).sealAccountData(key.adk, this.userId, version, next);
+      if (sealed.length > ACCOUNT_DATA_MAX) {
+        throw new RequestError('too_large', 'Your account data has grown past what the server keeps.');
+      }
       if (await reach(() => this.http.put(sealed, version))) {
         this.state = Promise.resolve({ version, contents: next });
         this.saw({ version, adkId: key.adkId });
@@ -168,7 +189,8 @@ export class AccountData {
 
   private async load(): Promise<State> {
     const [key, r, e2ee] = await Promise.all([this.dataKey(), reach(() => this.http.get()), loadE2ee()]);
-    const seen = this.seen ?? this.seenStore.get(this.userId);
+    // The highest seen by any tab of this browser (the store) or this one (its memory).
+    const seen = higher(this.seen, this.seenStore.get(this.userId));
     const sameKey = seen?.adkId === key.adkId;
     if (sameKey && seen && r.version < seen.version) throw new RequestError('forbidden', ACCOUNT_DATA_ROLLED_BACK);
     if (r.data === null) {
@@ -187,10 +209,11 @@ export class AccountData {
   }
 
   private saw(seen: Seen): void {
-    const before = this.seen ?? this.seenStore.get(this.userId);
-    if (before && before.adkId === seen.adkId && before.version >= seen.version) return;
-    this.seen = seen;
-    this.seenStore.set(this.userId, seen);
+    const stored = this.seenStore.get(this.userId);
+    const best = stored && stored.adkId === seen.adkId && stored.version >= seen.version ? stored : seen;
+    const mine = this.seen;
+    this.seen = mine && mine.adkId === best.adkId && mine.version > best.version ? mine : best;
+    if (best !== stored) this.seenStore.set(this.userId, best);
   }
 
   private emit(): void {

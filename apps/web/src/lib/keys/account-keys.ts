@@ -1,9 +1,9 @@
 /**
- * The account's keys in this browser after the password proved itself (docs/e2ee.md
- * 2.3, 2.5, 2.10): a new account makes its keys; a sign-in opens the bundle the server
- * keeps; after a password reset a browser that still holds the keys re-seals them under
- * the new password, and one that does not starts a new identity (the old bundle stays
- * archived on the server for an unlock with the old password). Every path ends with the
+ * The account's keys in this browser after the password proved itself (docs/e2ee.md): a
+ * new account makes its keys; a sign-in opens the bundle the server keeps; after a
+ * password reset a browser that still holds the keys re-seals them under the new password,
+ * and one that does not starts a new identity (the old bundle stays archived on the server
+ * for an unlock with the old password). Every path ends with the
  * keys in this browser (local-keys.ts). The crypto package loads with the first call.
  */
 import type { AccountStart, BundleContents, PublicKeys } from '@app/e2ee';
@@ -74,9 +74,12 @@ export class KeysRolledBackError extends Error {
 async function startOf(user: Me, own: OwnKeys, known?: AccountStart): Promise<AccountStart> {
   // Deletions are sealed from now on (believable.ts): a bare one of a later message is not the sender's.
   if (known) return { ...known, tombstones: known.tombstones ?? Date.now() };
+  const now = Date.now();
   const { e2eeSince } = await publicSettings();
-  const at = own.publicKeys.identities[0]?.since ?? Date.now();
-  return { at, legacy: e2eeSince !== null && user.createdAt <= e2eeSince, tombstones: Date.now() };
+  // The server's times, believed this once, but never past now: a start in the future would
+  // make every text in the clear look as if it were from before.
+  const at = Math.min(own.publicKeys.identities[0]?.since ?? now, now);
+  return { at, legacy: e2eeSince !== null && user.createdAt <= Math.min(e2eeSince, now), tombstones: now };
 }
 
 /** A start made now: an account that gets its keys at this moment (`legacy`: it had messages before). */
@@ -146,8 +149,21 @@ async function settle(user: Me, own: OwnKeys | null, password: PasswordKeys, new
     throw new KeysRolledBackError(own.bundleVersion, held.bundleVersion);
   }
   const local = held?.contents ?? null;
-  if (own.stale) await settleStale(user, own, local, password);
+  if (own.stale && !(await opensWith(user, own, password))) await settleStale(user, own, local, password);
   else await settleCurrent(user, own, local, password);
+}
+
+/**
+ * Whether the account's bundle opens with this password: a bundle the server calls stale
+ * (sealed by a password from before a reset) but that opens is not, and is not replaced by a
+ * new identity (which would start the account's pins and verified marks again).
+ */
+async function opensWith(user: Me, own: OwnKeys, password: PasswordKeys): Promise<boolean> {
+  const e2ee = await import('@app/e2ee');
+  return e2ee.openBundle(own.bundle, password.wrapKey, user.id, own.bundleVersion).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -229,8 +245,11 @@ async function settleStale(
  * for an account this browser has seen with keys).
  */
 export async function upgradeLegacy(user: Me, password: string): Promise<PasswordKeys> {
-  // A server that says an account with keys has none wants the password: never sent.
-  if (await seenEncrypted(user.username, user.email)) throw new Error(DOWNGRADE_REFUSED);
+  // A server that says an account with keys has none wants the password: never sent, not
+  // for a login seen with keys here, nor by a browser holding the account's keys.
+  if ((await loadLocalKeys(user.id)) || (await seenEncrypted(user.username, user.email))) {
+    throw new Error(DOWNGRADE_REFUSED);
+  }
   const [{ credentials, keys }, e2ee] = await Promise.all([newCredentials(password), import('@app/e2ee')]);
   const made = await e2ee.createAccount(user.id, 1, startNow(true));
   const bundle = await e2ee.sealBundle(made.contents, keys.wrapKey, user.id, 1);
@@ -267,10 +286,15 @@ export async function passwordChange(user: Me, current: string, next: string) {
   }
   if (!own) throw new Error('Your keys could not be set up. Please try again.');
   const e2ee = await import('@app/e2ee');
+  const held = await loadLocalKeys(user.id);
+  if (held && own.bundleVersion < held.bundleVersion)
+    throw new KeysRolledBackError(own.bundleVersion, held.bundleVersion);
   // A wrong current password does not open the bundle: say so as the server would.
-  const contents = await e2ee.openBundle(own.bundle, now.wrapKey, user.id, own.bundleVersion).catch(() => {
+  const opened = await e2ee.openBundle(own.bundle, now.wrapKey, user.id, own.bundleVersion).catch(() => {
     throw new ApiError(403, { error: 'wrong_password', message: MSG.wrongPassword });
   });
+  // Keys this browser holds that the bundle lacks (unlocked here) are sealed with the rest.
+  const contents = held && e2ee.bundleAdds(opened, held.contents) ? e2ee.mergeBundles(opened, held.contents) : opened;
   const { credentials, keys } = await newCredentials(next);
   const bundleVersion = own.bundleVersion + 1;
   const bundle = await e2ee.sealBundle(contents, keys.wrapKey, user.id, bundleVersion);

@@ -251,6 +251,12 @@ export class ChatKeys {
     return envelope ? this.open(s, envelope) : null;
   }
 
+  /** Whether the chat has any key at all (a chat of messages from before encryption has none). */
+  async hasKeys(chatId: string): Promise<boolean> {
+    await this.envelopes(chatId);
+    return this.state(chatId).envelopes.length > 0;
+  }
+
   /** The newest key of a chat (edits are sealed under it), or null. */
   async newest(chatId: string): Promise<{ epoch: number; key: CryptoKey } | null> {
     await this.envelopes(chatId);

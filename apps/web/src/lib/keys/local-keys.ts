@@ -10,7 +10,7 @@
  * deletes all of it.
  */
 import type { BundleContents, CryptoKey } from '@app/e2ee';
-import { keepsAtRest } from '../at-rest';
+import { keepsAtRest, setKeepsAtRest } from '../at-rest';
 import { openIdb, txDone } from '../idb';
 
 const DB_NAME = 'parley-keys';
@@ -152,14 +152,31 @@ export async function savePeerRecords(userId: string, peerId: string, pins: stri
 export async function wipeLocalKeys(): Promise<void> {
   memory.clear();
   memoryKeys = null;
-  if (typeof indexedDB === 'undefined') return;
-  await new Promise<void>((resolve) => {
+  await deleteDatabase();
+}
+
+function deleteDatabase(): Promise<void> {
+  if (typeof indexedDB === 'undefined') return Promise.resolve();
+  return new Promise<void>((resolve) => {
     const req = indexedDB.deleteDatabase(DB_NAME);
     req.onsuccess = () => resolve();
     req.onerror = () => resolve();
     // Another tab holds it open: it closes on versionchange; the deletion completes then.
     req.onblocked = () => resolve();
   });
+}
+
+/**
+ * A sign-in without "Remember me": from now on nothing is kept at rest. A copy of
+ * `userId`'s keys this browser held moves into the tab's memory (so the sign-in still checks
+ * the server's bundle against it), and the database, with the key that sealed what else was
+ * at rest, goes.
+ */
+export async function moveKeysIntoMemory(userId: string): Promise<void> {
+  const held = await loadLocalKeys(userId);
+  setKeepsAtRest(false);
+  memoryKeys = held ? { userId, keys: held } : null;
+  await deleteDatabase();
 }
 
 const OUTBOX_LABEL = 'parley/outbox/v1';

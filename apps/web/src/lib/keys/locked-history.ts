@@ -98,11 +98,14 @@ export async function keyStatus(user: Me): Promise<KeyStatus> {
     lockedArchive(),
     api(ownKeysResponseSchema, 'GET', API.keys),
   ]);
+  const local = here?.contents;
   if (!own.keys) {
+    // The server says the account has no keys: believed only by a browser that holds none
+    // (one that does is never asked for the password: account-keys.ts upgradeLegacy).
+    if (local) return 'ok';
     const pre = await prelogin(user.username);
     return 'salt' in pre ? 'ok' : 'legacy';
   }
-  const local = here?.contents;
   if (!local) return 'nokeys';
   if (archive.length > 0) return 'locked';
   const held = new Set([local.ik.x, ...(local.past ?? [])]);

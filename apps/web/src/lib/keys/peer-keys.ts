@@ -122,17 +122,20 @@ export class PeerKeys {
     const inData = (await this.data.read()).peers[peerId];
     const stored = inData ?? (await this.fromThisBrowser(peerId, k));
     const now = Date.now();
-    const out = pinIdentities(k.identities, k.ik, stored, now);
-    if (out.kind === 'older') this.refused.add(peerId);
-    else this.refused.delete(peerId);
+    let out = pinIdentities(k.identities, k.ik, stored, now);
     if (out.kind === 'trusted' && (out.changed || !inData)) {
+      const first = out.record;
       await this.data.update((c) => {
-        const again = pinIdentities(k.identities, k.ik, c.peers[peerId] ?? out.record, now);
+        const again = pinIdentities(k.identities, k.ik, c.peers[peerId] ?? first, now);
         return again.kind === 'trusted' && (again.changed || !c.peers[peerId])
           ? withPeer(c, peerId, again.record)
           : null;
       });
+      // As the pins are now (another browser may have pinned a newer identity meanwhile).
+      out = pinIdentities(k.identities, k.ik, (await this.data.read()).peers[peerId] ?? first, now);
     }
+    if (out.kind === 'older') this.refused.add(peerId);
+    else this.refused.delete(peerId);
     return { ...k, identities: k.identities.filter((i) => out.trusted.has(i.ik)) };
   }
 
