@@ -3,47 +3,25 @@
  * a key the server never sees (the password's `wrapKey`, a recovery key's, or a
  * browser's own). AAD binds the owner and the bundle version, so the server cannot hand
  * one user's bundle to another or roll a user back to a bundle sealed earlier under the
- * same key without the client noticing the version.
- * Wire form: base64url(0x01 ‖ nonce(12) ‖ ciphertext ‖ tag).
+ * same key without the client noticing the version (sealed-json.ts).
  */
 
 import type { BundleContents, KeyPairJwk } from './account-keys.ts';
-import { aeadOpen, aeadSeal } from './aead.ts';
-import { concat, fields, fromBase64Url, fromUtf8, toBase64Url, u32, utf8 } from './bytes.ts';
+import { utf8 } from './bytes.ts';
 import type { CryptoKey } from './crypto-key.ts';
-import { authenticated, E2EEAuthError } from './errors.ts';
+import { E2EEAuthError } from './errors.ts';
 import { hkdfAesKey } from './hkdf.ts';
+import { openJson, sealJson } from './sealed-json.ts';
 
-const FORMAT = 0x01;
 const LABEL = 'parley/bundle/v1';
 const RECOVERY_INFO = 'parley/recovery/v1';
 
-function aad(userId: string, version: number): Uint8Array {
-  return fields(LABEL, userId, u32(version));
+export function sealBundle(contents: BundleContents, key: CryptoKey, userId: string, version: number): Promise<string> {
+  return sealJson(key, { label: LABEL, userId, version }, contents);
 }
 
-export async function sealBundle(
-  contents: BundleContents,
-  key: CryptoKey,
-  userId: string,
-  version: number,
-): Promise<string> {
-  const sealed = await aeadSeal(key, utf8(JSON.stringify(contents)), aad(userId, version));
-  return toBase64Url(concat(new Uint8Array([FORMAT]), sealed));
-}
-
-export async function openBundle(
-  sealed: string,
-  key: CryptoKey,
-  userId: string,
-  version: number,
-): Promise<BundleContents> {
-  return authenticated('The key bundle', async () => {
-    const data = fromBase64Url(sealed);
-    if (data[0] !== FORMAT) throw new E2EEAuthError('The key bundle');
-    const plain = await aeadOpen(key, data.subarray(1), aad(userId, version));
-    return parseContents(JSON.parse(fromUtf8(plain)));
-  });
+export function openBundle(sealed: string, key: CryptoKey, userId: string, version: number): Promise<BundleContents> {
+  return openJson(key, { label: LABEL, userId, version }, sealed, 'The key bundle', parseContents);
 }
 
 /** The key a recovery key seals the bundle under. */

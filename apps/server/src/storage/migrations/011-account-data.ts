@@ -1,5 +1,5 @@
 /**
- * Issue 28: a user's encrypted account data (design docs/e2ee.md, "Account data"): the
+ * Issue 28: a user's encrypted account data (docs/e2ee.md, "Account data"): the
  * identity keys each peer has had and when this user's browsers first saw each, and the
  * ones they marked verified, sealed under the account's data key (the server cannot read
  * it). One blob per user, replaced by compare-and-set on `version`; a browser refuses an

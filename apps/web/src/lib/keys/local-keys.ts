@@ -1,5 +1,5 @@
 /**
- * This browser's copy of the account keys (design docs/e2ee.md, threat model in
+ * This browser's copy of the account keys (docs/e2ee.md, threat model in
  * docs/threat-model.md): the bundle's contents sealed under a per-browser AES key, with the
  * bundle version they came from (a server that later serves an older bundle is refused),
  * and what this browser knows of peers' identities.
