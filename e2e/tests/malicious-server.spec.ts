@@ -263,6 +263,11 @@ test.describe('a malicious server', () => {
     // What stays in the profile: no key database, no account record.
     const stored = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
     expect(stored).not.toContain('parley-keys');
+    // Another tab opened meanwhile gets the keys from this one (nothing at rest in between).
+    const second = await context.newPage();
+    await second.goto(`/chat/${bob.id}`);
+    await expect(bubble(second, 'for alice, remembered nowhere')).toBeVisible();
+    await second.close();
     // A reload (or a thief opening the profile) finds no keys: the password is asked for again.
     await page.reload();
     await expect(bubble(page, '🔒 Sign in again on this browser to read this message')).toBeVisible();

@@ -12,6 +12,7 @@
 import type { BundleContents, CryptoKey } from '@app/e2ee';
 import { keepsAtRest, setKeepsAtRest } from '../at-rest';
 import { openIdb, txDone } from '../idb';
+import { forgetInTabs, holdInTab, keysFromTabs, type LocalKeys } from './tab-keys';
 
 const DB_NAME = 'parley-keys';
 const STORE = 'keys';
@@ -26,15 +27,13 @@ interface AccountRecord {
   bundleVersion?: number;
 }
 
-/** The account's keys here and the bundle version they stand for. */
-export interface LocalKeys {
-  contents: BundleContents;
-  bundleVersion: number;
-}
+export type { LocalKeys } from './tab-keys';
 
-/** The records of this tab's memory, when nothing is kept at rest. Cleared at sign-out. */
+/**
+ * The records of this tab's memory, when nothing is kept at rest (the account's keys are
+ * held by tab-keys.ts, which shares them with the browser's other tabs). Cleared at sign-out.
+ */
 const memory = new Map<string, unknown>();
-let memoryKeys: { userId: string; keys: LocalKeys } | null = null;
 
 function open(): Promise<IDBDatabase | null> {
   if (!keepsAtRest()) return Promise.resolve(null);
@@ -94,7 +93,7 @@ async function localKey(db: IDBDatabase | null): Promise<CryptoKey> {
 export async function saveLocalKeys(userId: string, contents: BundleContents, bundleVersion: number): Promise<void> {
   await withDb(async (db) => {
     if (!db) {
-      memoryKeys = { userId, keys: { contents, bundleVersion } };
+      holdInTab(userId, { contents, bundleVersion });
       return;
     }
     const { sealBundle } = await import('@app/e2ee');
@@ -110,7 +109,7 @@ export async function saveLocalKeys(userId: string, contents: BundleContents, bu
 /** This browser's copy of `userId`'s keys, or null (none, another user's, or unreadable). */
 export async function loadLocalKeys(userId: string): Promise<LocalKeys | null> {
   return withDb(async (db) => {
-    if (!db) return memoryKeys?.userId === userId ? memoryKeys.keys : null;
+    if (!db) return keysFromTabs(userId);
     const record = await read<AccountRecord>(db, ACCOUNT);
     if (record?.userId !== userId) return null;
     const contents = await (await import('@app/e2ee')).openBundle(record.sealed, await localKey(db), userId, 0);
@@ -151,7 +150,7 @@ export async function savePeerRecords(userId: string, peerId: string, pins: stri
 /** Deletes every key this browser holds (sign-out): this tab's memory and the database. */
 export async function wipeLocalKeys(): Promise<void> {
   memory.clear();
-  memoryKeys = null;
+  forgetInTabs(true);
   await deleteDatabase();
 }
 
@@ -175,7 +174,8 @@ function deleteDatabase(): Promise<void> {
 export async function moveKeysIntoMemory(userId: string): Promise<void> {
   const held = await loadLocalKeys(userId);
   setKeepsAtRest(false);
-  memoryKeys = held ? { userId, keys: held } : null;
+  if (held) holdInTab(userId, held);
+  else forgetInTabs(false);
   await deleteDatabase();
 }
 
