@@ -99,6 +99,8 @@ test.describe('a malicious server', () => {
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await openChat(alice.page, bob);
     await send(alice.page, 'a real one');
+    // Stored first (its summary written), so the row planted next is the chat's newest.
+    await expect(bubble(alice.page, 'a real one').getByRole('img', { name: /^(Sent|Delivered|Read)$/ })).toBeVisible();
     const chatId = chatIdOf(alice.id, bob.id);
     const at = Date.now() + 1000;
     db((d) => {
