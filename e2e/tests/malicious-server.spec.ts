@@ -280,7 +280,10 @@ test.describe('a malicious server', () => {
   test('7. a rolled-back edit and a forged deletion are refused', async ({ people }) => {
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await openChat(alice.page, bob);
-    for (const text of ['pay 10', 'keep this one']) await send(alice.page, text);
+    for (const text of ['pay 10', 'keep this one']) {
+      await send(alice.page, text);
+      await expect(bubble(alice.page, text).getByRole('img', { name: /^(Sent|Delivered|Read)$/ })).toBeVisible();
+    }
     const id = async (text: string) => (await bubble(alice.page, text).getAttribute('data-message-id')) ?? '';
     const [paid, kept] = [await id('pay 10'), await id('keep this one')];
     const before = db((d) => d.prepare('SELECT text FROM messages WHERE id = ?').get(paid)) as { text: string };
