@@ -59,6 +59,9 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
       if (!first) throw new Error('nothing sent');
       await a.editMessage(first.chatId, first.id, 'edited');
       await a.deleteMessage(first.chatId, sent[1]?.id as string);
+      // Alice's sealed account data (pins, verified marks) goes along too.
+      const data = 'A'.repeat(64);
+      expect((await alice.client.request('PUT', '/api/me/account-data', { data, version: 1 })).status).toBe(204);
       await a.close();
       await b.close();
       const sourceDb = source.server.ctx.store.db;
@@ -80,8 +83,10 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
         'user_key_archive',
         'user_identities',
         'user_recovery',
+        'user_account_data',
         'chat_keys',
         'push_subscriptions',
+        'import_ids',
       ];
       const before = new Map<string, string[]>();
       for (const t of tables) before.set(t, await rowsOf(sourceDb as never, t));
