@@ -41,6 +41,28 @@ describe.each(ENGINES)('account data on $name', ({ url }) => {
     expect((await a.client.get(API.accountData)).body).toEqual({ data: blob('c'), version: 2 });
   });
 
+  it('takes one of many concurrent writes of the same version, and logs it once', async () => {
+    const a = await connectedPerson(t);
+    const puts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        a.client.request('PUT', API.accountData, { data: blob(String.fromCharCode(97 + i)), version: 1 }),
+      ),
+    );
+    expect(puts.map((r) => r.status).sort()).toEqual([204, ...Array(11).fill(409)]);
+    const stored = (await a.client.get(API.accountData)).body;
+    expect(stored.version).toBe(1);
+    const winner = puts.findIndex((r) => r.status === 204);
+    expect(stored.data).toBe(blob(String.fromCharCode(97 + winner)));
+    await waitUpdate(a.ws, 'accountData');
+    const logged = await t.server.ctx.store.db
+      .selectFrom('user_updates')
+      .select('kind')
+      .where('user_id', '=', a.user.id)
+      .where('kind', '=', 'accountData')
+      .execute();
+    expect(logged).toHaveLength(1);
+  });
+
   it('refuses what is not a sealed blob, and one over the limit', async () => {
     const { client } = await signUp(t);
     const put = (body: unknown) => client.request('PUT', API.accountData, body);
