@@ -39,7 +39,7 @@ export function makeUser(prefix = 'u', overrides: Partial<NewUser> = {}): NewUse
 
 /** Creates the account through the API (fast); the browser context's cookies are not touched. */
 export async function createUserViaApi(_request: APIRequestContext, user: NewUser): Promise<{ id: string }> {
-  return apiSignUp(E2E_BASE_URL, user);
+  return { id: (await apiSignUp(E2E_BASE_URL, user)).id };
 }
 
 /**

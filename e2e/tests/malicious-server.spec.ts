@@ -8,9 +8,10 @@
  */
 import { createAccount, importAccount, openChatKey } from '@app/e2ee';
 import { chatIdOf } from '@app/protocol';
-import { putNewKeys, setUpKeys, signUpBody, TestClient } from '@app/server/test';
+import { putNewKeys } from '@app/server/test';
 import type { BrowserContext, Page } from '@playwright/test';
 import { E2E_BASE_URL, E2E_DB_FILE } from '../env.ts';
+import { apiSignUp } from './api-accounts.ts';
 import { expectToast, submitSignIn } from './auth-helpers.ts';
 import {
   bubble,
@@ -47,12 +48,7 @@ async function rewriteFrames(context: BrowserContext, rewrite: (frame: Record<st
 /** A person whose account the test can act for over HTTP (to give them a new identity, as a reset does). */
 async function resettable(people: { signIn(u: NewUser, id: string): Promise<Person> }, prefix: string) {
   const user = makeUser(prefix);
-  const client = new TestClient(E2E_BASE_URL);
-  const { body, wrapKey } = await signUpBody({ ...user, agree: true });
-  const res = await client.post('/api/auth/signup', body);
-  if (res.status !== 201) throw new Error(`sign-up: ${res.status}`);
-  const id: string = res.body.user.id;
-  const secrets = await setUpKeys(client, id, wrapKey);
+  const { id, client, secrets } = await apiSignUp(E2E_BASE_URL, user);
   const person = await people.signIn(user, id);
   return { person, newIdentity: () => putNewKeys(client, id, secrets, 'identity') };
 }

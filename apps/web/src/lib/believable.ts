@@ -27,7 +27,7 @@ export async function clearAllowed(started: AccountStart | null, at: number): Pr
  * said so; for an account made since, its start). A bundle that does not say yet believes
  * it, as browsers did before (until its next sign-in).
  */
-export async function bareDeletionAllowed(started: AccountStart | null, at: number): Promise<boolean> {
+export function bareDeletionAllowed(started: AccountStart | null, at: number): boolean {
   if (!started || started.tombstones === undefined) return true;
   return at < started.tombstones;
 }

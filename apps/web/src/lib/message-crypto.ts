@@ -49,15 +49,16 @@ export const NO_KEYS_TEXT = '🔒 Sign in again on this browser to read this mes
 export const LOCKED_TEXT = '🔒 Sent before your password reset';
 export const ROLLED_BACK_TEXT = 'An older version of this message was refused';
 
+const NOTICES: ReadonlySet<Shown['kind']> = new Set(['deleted', 'unverified', 'nokeys', 'locked', 'rolledback']);
+
 /** A notice in place of the text (shown muted): it could not be read here. */
 export function isNotice(s: Shown | null): boolean {
-  return (
-    s?.kind === 'deleted' ||
-    s?.kind === 'unverified' ||
-    s?.kind === 'nokeys' ||
-    s?.kind === 'locked' ||
-    s?.kind === 'rolledback'
-  );
+  return s !== null && NOTICES.has(s.kind);
+}
+
+/** A text to show (`clear`: from before end-to-end encryption, marked so). */
+function textShown(text: string, clear = false): Shown {
+  return clear ? { kind: 'text', text, clear: true } : { kind: 'text', text };
 }
 
 /** The words a bubble or a preview shows for `s` ('' while opening, or withheld). */
@@ -231,11 +232,8 @@ export class MessageCrypto {
       if (r.rev < (await this.revisions.seen(r.chatId, r.id))) return ROLLED_BACK;
       let shown: Shown | null;
       if (r.ct !== null) shown = await this.decrypt(r, r.ct);
-      else if (r.deleted) shown = (await bareDeletionAllowed(me.started, r.timestamp)) ? DELETED : UNVERIFIED;
-      else
-        shown = (await clearAllowed(me.started, r.timestamp))
-          ? { kind: 'text', text: r.legacyText ?? '', clear: true }
-          : UNVERIFIED;
+      else if (r.deleted) shown = bareDeletionAllowed(me.started, r.timestamp) ? DELETED : UNVERIFIED;
+      else shown = (await clearAllowed(me.started, r.timestamp)) ? textShown(r.legacyText ?? '', true) : UNVERIFIED;
       if (shown?.kind === 'text' || shown?.kind === 'deleted') await this.revisions.saw(r.chatId, r.id, r.rev);
       return shown;
     } catch (e) {
@@ -251,8 +249,7 @@ export class MessageCrypto {
     if (!key) return (await this.keys.locked(r.chatId, epoch)) ? LOCKED : UNVERIFIED;
     const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
     const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
-    if (opened.deleted) return DELETED;
-    return opened.clear ? { kind: 'text', text: opened.text, clear: true } : { kind: 'text', text: opened.text };
+    return opened.deleted ? DELETED : textShown(opened.text, opened.clear);
   }
 
   /** Opens everything again (this account's keys changed: earlier ones were unlocked). */
@@ -267,8 +264,7 @@ export class MessageCrypto {
    * a text from before encryption it has just sealed, still shown as not encrypted).
    */
   remember(chatId: string, msgId: string, rev: number, text: string, clear = false): void {
-    const shown: Shown = clear ? { kind: 'text', text, clear: true } : { kind: 'text', text };
-    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown });
+    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: textShown(text, clear) });
     void this.revisions.saw(chatId, msgId, rev);
   }
 

@@ -37,6 +37,7 @@ export function trustOf(userId: string, peerId: string): PeerTrust | null {
 
 /** Reads the peer's identity (again from the server when `fresh`), the pins and the verified mark. */
 export async function refreshTrust(keys: ChatKeys, userId: string, peerId: string, fresh = false): Promise<PeerTrust> {
+  // The record after the keys: fetching them may pin a new identity.
   const pub = await keys.publicKeys(peerId, fresh).catch(() => null);
   const record = await keys.peers.record(peerId).catch(() => undefined);
   const next: PeerTrust = {
