@@ -349,4 +349,48 @@ test.describe('a malicious server', () => {
     expect(now.idVersion).toBe(1);
     await context.close();
   });
+
+  test('9. an address has a salt of its own; one from before gets it at sign-in; a wrap that does not open signs nobody in', async ({
+    people,
+  }) => {
+    const alice = await people.person('alice');
+    const emailLogin = () =>
+      db(
+        (d) =>
+          (d.prepare('SELECT email_login FROM users WHERE id = ?').get(alice.id) as { email_login: string | null })
+            .email_login,
+      );
+    const saltOf = async (login: string) =>
+      (await (await alice.page.request.post('/api/auth/prelogin', { data: { login } })).json()).salt as string;
+    // An account whose password was set before addresses had their own salt.
+    db((d) => d.prepare('UPDATE users SET email_login = NULL WHERE id = ?').run(alice.id));
+    expect(await saltOf(alice.user.email)).toBe(await saltOf(alice.user.username));
+    await alice.context.clearCookies();
+    await alice.page.goto('/signin');
+    await submitSignIn(alice.page, alice.user.email, alice.user.password);
+    await expect(alice.page).toHaveURL(/\/home$/);
+    // Her browser gives the address its own, in the background.
+    await expect.poll(emailLogin).not.toBeNull();
+    expect(await saltOf(alice.user.email)).not.toBe(await saltOf(alice.user.username));
+
+    // Signing in with the address opens the handle's keys from its wrap; one changed by the server does not.
+    await alice.context.clearCookies();
+    await alice.page.route('**/api/auth/signin', async (route) => {
+      const real = await (await route.fetch()).json();
+      const wrap = real.wrap as string;
+      await route.fulfill({
+        json: { ...real, wrap: `${wrap.slice(0, 40)}${wrap[40] === 'A' ? 'B' : 'A'}${wrap.slice(41)}` },
+      });
+    });
+    await alice.page.goto('/signin');
+    await submitSignIn(alice.page, alice.user.email, alice.user.password);
+    await expect(alice.page.locator('[data-sonner-toast] [data-description]').first()).toContainText(
+      "The server's answer for this e-mail address doesn't open with your password",
+    );
+    await alice.page.goto('/home');
+    await expect(alice.page).toHaveURL(/\/signin/);
+    await alice.page.unroute('**/api/auth/signin');
+    await submitSignIn(alice.page, alice.user.email, alice.user.password);
+    await expect(alice.page).toHaveURL(/\/home$/);
+  });
 });

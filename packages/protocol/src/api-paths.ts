@@ -40,6 +40,11 @@ export const API = {
   accountData: '/api/me/account-data',
   /** POST: a legacy account's first keys (the password is sent this one last time). */
   upgradeAuth: '/api/me/upgrade-auth',
+  /**
+   * PUT: the e-mail address's own credential, for an account whose password was set before
+   * there was one (sign-in says `sharedSalt`); the password's `auth` confirms it.
+   */
+  emailLogin: '/api/me/email-login',
   verifyPin: '/api/me/pin/verify',
   /** GET: everything the server holds for the signed-in user, as NDJSON (export.ts). */
   exportData: '/api/me/export',

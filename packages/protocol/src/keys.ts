@@ -116,11 +116,24 @@ export const newKeysSchema = z.strictObject({
 });
 export type NewKeys = z.infer<typeof newKeysSchema>;
 
-/** The password-derived credentials of an account. */
+/**
+ * The e-mail address's own credential (docs/e2ee.md, "Two logins, two salts"): `auth` of
+ * the password under a salt of its own, and `wrap`, the handle's `auth` and wrap key sealed
+ * under its wrap key (AES-GCM, 92 bytes), which an e-mail sign-in hands back to open.
+ */
+export const emailLoginSchema = z.strictObject({
+  auth: authSchema,
+  salt: saltSchema,
+  wrap: b64url(123, 123),
+});
+export type EmailLoginWire = z.infer<typeof emailLoginSchema>;
+
+/** The password-derived credentials of an account: the handle's, and the e-mail address's own. */
 export const credentialsSchema = z.strictObject({
   auth: authSchema,
   salt: saltSchema,
   kdf: kdfParamsSchema,
+  email: emailLoginSchema,
 });
 export type Credentials = z.infer<typeof credentialsSchema>;
 
@@ -159,8 +172,20 @@ export const signInRequestSchema = signInSchema
   .refine((v) => v.auth !== undefined || v.password !== undefined, { error: MSG.fillAll, path: ['auth'] });
 export type SignInRequest = z.input<typeof signInRequestSchema>;
 
-/** Sign-up and sign-in answers: the account and its keys (null: none yet, the browser makes them). */
-export const signedInResponseSchema = z.object({ user: meSchema, keys: ownKeysSchema.nullable() });
+/**
+ * Sign-up and sign-in answers: the account and its keys (null: none yet, the browser makes
+ * them); after a sign-in with the e-mail address's own credential, its `wrap` to open.
+ */
+export const signedInResponseSchema = z.object({
+  user: meSchema,
+  keys: ownKeysSchema.nullable(),
+  wrap: emailLoginSchema.shape.wrap.optional(),
+  /**
+   * The account's address still answers its handle's salt (its password was set before
+   * addresses had their own): the browser gives it one (PUT /api/me/email-login).
+   */
+  sharedSalt: z.literal(true).optional(),
+});
 export type SignedInResponse = z.infer<typeof signedInResponseSchema>;
 
 /** POST /api/auth/reset-password: new credentials; the keys stay sealed by the old password. */
@@ -173,6 +198,9 @@ export const changePasswordRequestSchema = z.strictObject({
   bundle: sealedBundleSchema,
   bundleVersion: bundleVersion.min(2),
 });
+
+/** PUT /api/me/email-login: the address's own credential, confirmed by the handle's `auth`. */
+export const putEmailLoginSchema = z.strictObject({ auth: authSchema, email: emailLoginSchema });
 
 /** POST /api/account/email. */
 export const changeEmailRequestSchema = changeEmailSchema.omit({ currentPassword: true }).extend({ auth: authSchema });

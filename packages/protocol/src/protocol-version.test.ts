@@ -49,6 +49,11 @@ const PINNED: Record<number, string> = {
    * DELETE /api/account takes the password's `auth`.
    */
   11: 'dad8b3df01aae58e',
+  /**
+   * The e-mail address's own credential (`email` in every new credentials, `wrap` and
+   * `sharedSalt` in the sign-in answer, PUT /api/me/email-login).
+   */
+  12: '1fbc9c3c6a51a516',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

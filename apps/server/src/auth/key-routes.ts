@@ -10,6 +10,7 @@ import {
   type OwnKeys,
   type PreloginResponse,
   preloginSchema,
+  putEmailLoginSchema,
   putKeysSchema,
   putRecoverySchema,
   upgradeAuthSchema,
@@ -17,7 +18,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
-import { acceptCredentials, type KdfMix, preloginAnswer } from './credentials.ts';
+import { acceptCredentials, acceptEmailLogin, type KdfMix, preloginAnswer } from './credentials.ts';
 import { findByLogin, ipOf } from './routes.ts';
 
 const LEGACY_CLOSED = 'Sign-in with a password from before end-to-end encryption is switched off on this server';
@@ -100,6 +101,19 @@ export function registerKeyRoutes(app: FastifyInstance, ctx: AppContext): void {
       'keys replaced',
     );
     return { keys: await keys.ownKeys(user.id) };
+  });
+
+  app.put(API.emailLogin, { preHandler: auth }, async (req, reply) => {
+    const { user } = authOf(req);
+    const input = parseBody(putEmailLoginSchema, req.body);
+    if (user.authVersion === 0) throw new HttpError(409, 'conflict', 'Set up encryption with your password first');
+    await throttle.requirePassword(user, input.auth);
+    const stored = await acceptEmailLogin(input.email);
+    if (!(await keys.setEmailLogin(user.id, user.passwordHash, stored))) {
+      throw new HttpError(409, 'conflict', 'Your password changed meanwhile. Sign in again.');
+    }
+    req.log.info({ userId: user.id }, 'e-mail address given its own salt');
+    return reply.code(204).send();
   });
 
   app.post(API.upgradeAuth, { preHandler: auth }, async (req, reply): Promise<{ keys: OwnKeys | null }> => {

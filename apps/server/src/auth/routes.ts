@@ -19,7 +19,7 @@ import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 import { TakenError, type User } from '../storage/store.ts';
-import { acceptCredentials, checkKdf } from './credentials.ts';
+import { acceptCredentials, checkKdf, loginKind, signInCredential } from './credentials.ts';
 import { verifySecret } from './passwords.ts';
 import { newToken } from './tokens.ts';
 
@@ -66,9 +66,8 @@ export function warnUnverifiedAdmin(log: FastifyBaseLogger, holder: User): void 
 /** Resolves what was typed in the sign-in field to an account, or null. */
 export async function findByLogin(ctx: AppContext, login: string): Promise<User | null> {
   const value = login.trim();
-  // '@alice' is a handle; anything else with '@' is an e-mail address (spec section 5).
-  const handle = /^@[A-Za-z0-9_]+$/.test(value) ? value.slice(1) : value.includes('@') ? null : value;
-  if (handle === null) return ctx.store.userByEmail(value);
+  if (loginKind(value) === 'email') return ctx.store.userByEmail(value);
+  const handle = value.startsWith('@') ? value.slice(1) : value;
   if (!usernameSchema.safeParse(handle).success) return null;
   return ctx.store.userByUsername(handle);
 }
@@ -121,7 +120,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         phone: input.phone,
         age: input.age,
         passwordHash: credentials.authHash,
-        e2ee: { kdf: credentials.kdf, salt: credentials.salt },
+        e2ee: { kdf: credentials.kdf, salt: credentials.salt, email: credentials.email },
         now,
       });
     } catch (e) {
@@ -149,7 +148,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     // `auth`; the password itself only for an account from before end-to-end encryption,
     // and only while the legacy path is open (LEGACY_PASSWORDS).
     const given = user?.authVersion === 0 ? (ctx.legacyPasswords ? input.password : undefined) : input.auth;
-    const ok = await verifySecret(user && given !== undefined ? user.passwordHash : null, given ?? '');
+    // An address with a credential of its own is checked against it, and answered with its `wrap`.
+    const credential =
+      user && user.authVersion !== 0 ? signInCredential(input.login, user, await ctx.keys.kdfOf(user.id)) : null;
+    const hash = credential?.hash ?? user?.passwordHash;
+    const ok = await verifySecret(hash !== undefined && given !== undefined ? hash : null, given ?? '');
     if (!user || !ok) {
       req.log.info({ ip }, 'sign-in failed');
       throw new HttpError(401, 'invalid_credentials', MSG.invalidCredentials);
@@ -168,7 +171,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
     await sessions.start(req, reply, user.id, input.remember);
     devices.remember(reply, user);
-    return { user: toMe(user, config), keys: await ctx.keys.ownKeys(user.id) };
+    const keys = await ctx.keys.ownKeys(user.id);
+    const answer: SignedInResponse = { user: toMe(user, config), keys };
+    if (credential?.wrap) answer.wrap = credential.wrap;
+    if (credential?.shared) answer.sharedSalt = true;
+    return answer;
   });
 
   app.post(API.signOut, async (req, reply) => {

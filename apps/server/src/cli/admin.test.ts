@@ -74,7 +74,7 @@ describe('npm run admin', () => {
     const row = await withStore((s) =>
       s.db
         .selectFrom('users')
-        .select(['password_hash', 'kdf', 'kdf_salt', 'auth_version'])
+        .select(['password_hash', 'kdf', 'kdf_salt', 'email_login', 'auth_version'])
         .where('id', '=', userId)
         .executeTakeFirstOrThrow(),
     );
@@ -84,6 +84,12 @@ describe('npm run admin', () => {
         if (!row.kdf || !row.kdf_salt) return verifySecret(row.password_hash, password);
         const { auth } = await deriveKeys(password, row.kdf_salt, JSON.parse(row.kdf));
         return verifySecret(row.password_hash, auth);
+      },
+      /** Whether `password` signs in with the e-mail address's own credential. */
+      async opensByEmail(password: string) {
+        const email = JSON.parse(row.email_login ?? 'null') as { salt: string; authHash: string } | null;
+        if (!email || !row.kdf) return false;
+        return verifySecret(email.authHash, (await deriveKeys(password, email.salt, JSON.parse(row.kdf))).auth);
       },
     };
   }
@@ -150,6 +156,9 @@ describe('npm run admin', () => {
     expect(await after.opens('brand-new-pw')).toBe(true);
     expect(await verifySecret(after.password_hash, 'brand-new-pw')).toBe(false);
     expect(await after.opens('another-pw')).toBe(false);
+    // The e-mail address gets its own salt too.
+    expect(await after.opensByEmail('brand-new-pw')).toBe(true);
+    expect(await after.opensByEmail('another-pw')).toBe(false);
 
     // The account gets keys under that password (as its browser would at sign-in).
     const { wrapKey } = await deriveKeys('brand-new-pw', after.kdf_salt as string, TEST_KDF);

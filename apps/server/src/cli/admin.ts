@@ -11,8 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { newCredentials } from '@app/e2ee/kdf';
 import { emailSchema, passwordSchema } from '@app/protocol';
-import { kdfParams } from '../auth/credentials.ts';
-import { hashSecret } from '../auth/passwords.ts';
+import { acceptCredentials, kdfParams } from '../auth/credentials.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { AdminStore } from '../storage/admin-store.ts';
 import { type Db, migrate } from '../storage/db.ts';
@@ -156,11 +155,8 @@ async function resetPassword(
   const newPassword = command.password ?? randomBytes(12).toString('base64url');
   // The CLI derives `auth` as a browser would (same KDF, a new salt); the password is not stored.
   const c = await newCredentials(newPassword, kdfParams(config));
-  await new KeyStore(db.kysely).resetPassword(
-    user.id,
-    { authHash: await hashSecret(c.auth), kdf: c.kdf, salt: c.salt },
-    Date.now(),
-  );
+  const stored = await acceptCredentials(config, { auth: c.auth, salt: c.salt, kdf: c.kdf, email: c.email });
+  await new KeyStore(db.kysely).resetPassword(user.id, stored, Date.now());
   const ended = await store.deleteUserSessions(user.id);
   await new AdminStore(db.kysely).recordShell('shell.resetPassword', user, Date.now());
   out.log(`New password set for ${user.email} (@${user.username}); ${ended} session(s) ended.`);

@@ -44,6 +44,7 @@ export function accountRow(
     notifications_seen_at: null,
     kdf: null,
     kdf_salt: null,
+    email_login: null,
     // No legacy password either: prelogin answers as for an unknown login, and sign-in fails.
     auth_version: 1,
   };

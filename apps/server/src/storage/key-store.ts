@@ -19,11 +19,19 @@ import type { Database, UserKeysTable } from './schema.ts';
 type Tx = Kysely<Database> | Transaction<Database>;
 type KeyRow = Selectable<UserKeysTable>;
 
+/** The e-mail address's own credential as stored: argon2id of its `auth`, its salt, and its sealed `wrap`. */
+export interface EmailLoginStored {
+  authHash: string;
+  salt: string;
+  wrap: string;
+}
+
 /** What a password becomes on the server: argon2id of `auth`, and the salt to derive it again. */
 export interface StoredCredentials {
   authHash: string;
   kdf: KdfParamsWire;
   salt: string;
+  email: EmailLoginStored;
 }
 
 export interface AccountKdf {
@@ -31,6 +39,8 @@ export interface AccountKdf {
   authVersion: number;
   kdf: KdfParamsWire | null;
   salt: string | null;
+  /** Null: set before migration 012 (or a legacy account); the address answers the handle's salt. */
+  email: EmailLoginStored | null;
 }
 
 function publicOf(userId: string, r: KeyRow, identities: IdentityWire[]): PublicKeysWire {
@@ -106,7 +116,13 @@ export async function insertKeys(tx: Tx, userId: string, keys: NewKeys, now: num
 }
 
 export function credentialColumns(c: StoredCredentials) {
-  return { password_hash: c.authHash, kdf: JSON.stringify(c.kdf), kdf_salt: c.salt, auth_version: 1 } as const;
+  return {
+    password_hash: c.authHash,
+    kdf: JSON.stringify(c.kdf),
+    kdf_salt: c.salt,
+    email_login: JSON.stringify(c.email),
+    auth_version: 1,
+  } as const;
 }
 
 export class KeyStore {
@@ -142,11 +158,16 @@ export class KeyStore {
   async kdfOf(userId: string): Promise<AccountKdf | null> {
     const r = await this.db
       .selectFrom('users')
-      .select(['kdf', 'kdf_salt', 'auth_version'])
+      .select(['kdf', 'kdf_salt', 'email_login', 'auth_version'])
       .where('id', '=', userId)
       .executeTakeFirst();
     if (!r) return null;
-    return { authVersion: r.auth_version, kdf: r.kdf ? JSON.parse(r.kdf) : null, salt: r.kdf_salt };
+    return {
+      authVersion: r.auth_version,
+      kdf: r.kdf ? JSON.parse(r.kdf) : null,
+      salt: r.kdf_salt,
+      email: r.email_login ? JSON.parse(r.email_login) : null,
+    };
   }
 
   async ownKeys(userId: string): Promise<OwnKeys | null> {
@@ -328,6 +349,22 @@ export class KeyStore {
       await tx.deleteFrom('user_recovery').where('user_id', '=', userId).execute();
       if (bundle) await tx.insertInto('user_recovery').values({ user_id: userId, bundle, created_at: now }).execute();
     });
+  }
+
+  /**
+   * Gives an address its own credential, if the password is still the one whose hash the
+   * route checked (`passwordHash`): false when a change or reset came first, whose new
+   * credentials carry their own.
+   */
+  async setEmailLogin(userId: string, passwordHash: string, email: EmailLoginStored): Promise<boolean> {
+    const r = await this.db
+      .updateTable('users')
+      .set({ email_login: JSON.stringify(email) })
+      .where('id', '=', userId)
+      .where('password_hash', '=', passwordHash)
+      .where('auth_version', '=', 1)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   /** A legacy account's first keys, with the credentials that replace its password hash. */

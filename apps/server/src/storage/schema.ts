@@ -35,6 +35,8 @@ export interface UsersTable {
   /** The password KDF's parameters (JSON) and salt; null for an account from before them. */
   kdf: string | null;
   kdf_salt: string | null;
+  /** The e-mail address's own credential (JSON EmailLoginStored, migration 012); null: the handle's serves. */
+  email_login: string | null;
   /** 0: password_hash is of the password; 1: of the browser-derived `auth`. */
   auth_version: number;
 }

@@ -7,7 +7,7 @@ import type { KdfParamsWire } from '@app/protocol';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from './db.ts';
 import { newId } from './ids.ts';
-import { deleteKeys } from './key-store.ts';
+import { deleteKeys, type EmailLoginStored } from './key-store.ts';
 import { lockUser } from './people-locks.ts';
 import type { Bool, Database, EmailTokenKind, UsersTable } from './schema.ts';
 
@@ -40,8 +40,11 @@ export interface NewUser {
   phone: string;
   age: number;
   passwordHash: string;
-  /** The password KDF of a `passwordHash` of `auth`; absent: a legacy account (a hash of the password). */
-  e2ee?: { kdf: KdfParamsWire; salt: string };
+  /**
+   * The password KDF of a `passwordHash` of `auth`, and the e-mail address's own credential
+   * (absent: the handle's serves both); absent: a legacy account (a hash of the password).
+   */
+  e2ee?: { kdf: KdfParamsWire; salt: string; email?: EmailLoginStored };
   now: number;
 }
 
@@ -144,11 +147,18 @@ export class Store {
       notifications_seen_at: null,
       kdf: input.e2ee ? JSON.stringify(input.e2ee.kdf) : null,
       kdf_salt: input.e2ee?.salt ?? null,
+      email_login: input.e2ee?.email ? JSON.stringify(input.e2ee.email) : null,
       auth_version: input.e2ee ? 1 : 0,
     };
     try {
       await this.db.transaction().execute(async (tx) => {
-        await tx.insertInto('users').values(row).execute();
+        // Null is email_login's default: left out, so a database at an older migration
+        // (the migration tests seed one through this) takes the row too.
+        const { email_login, ...older } = row;
+        await tx
+          .insertInto('users')
+          .values(email_login === null ? older : row)
+          .execute();
         await tx
           .insertInto('user_settings')
           .values({ user_id: row.id, read_receipts: 1, last_seen: 1, require_request: 0 })

@@ -82,7 +82,7 @@ export async function authOf(client: Poster, password: string): Promise<string> 
 /** New credentials for a password (sign-up, reset, change). */
 export async function credentialsFor(password: string, kdf: KdfParams = TEST_KDF) {
   const c = await newCredentials(password, kdf);
-  return { credentials: { auth: c.auth, salt: c.salt, kdf: c.kdf }, wrapKey: c.wrapKey };
+  return { credentials: { auth: c.auth, salt: c.salt, kdf: c.kdf, email: c.email }, wrapKey: c.wrapKey };
 }
 
 export interface AccountSecrets {

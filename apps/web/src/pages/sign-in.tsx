@@ -32,14 +32,19 @@ export default function SignInPage() {
     try {
       // The password stays here: the server gets `auth`, derived from it (lib/keys).
       // Loaded on submit: no first screen carries the key code or zod.
-      const [{ signInSecret }, { settleKeys, upgradeLegacy }, { signedInResponseSchema }, { setKeepsAtRest }, local] =
-        await Promise.all([
-          import('@/lib/keys/password-keys'),
-          import('@/lib/keys/account-keys'),
-          import('@/lib/answer-schemas'),
-          import('@/lib/at-rest'),
-          import('@/lib/keys/local-keys'),
-        ]);
+      const [
+        { signInSecret, handleKeys, separateEmailSalt },
+        { settleKeys, upgradeLegacy },
+        { signedInResponseSchema },
+        { setKeepsAtRest },
+        local,
+      ] = await Promise.all([
+        import('@/lib/keys/password-keys'),
+        import('@/lib/keys/account-keys'),
+        import('@/lib/answer-schemas'),
+        import('@/lib/at-rest'),
+        import('@/lib/keys/local-keys'),
+      ]);
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };
       const res = await api(signedInResponseSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
@@ -47,13 +52,15 @@ export default function SignInPage() {
       if (remember) setKeepsAtRest(true);
       else await local.moveKeysIntoMemory(res.user.id);
       try {
-        if ('keys' in secret) await settleKeys(res.user, res.keys, secret.keys);
+        if ('keys' in secret) await settleKeys(res.user, res.keys, await handleKeys(secret.keys, res.wrap));
         else await upgradeLegacy(res.user, password);
       } catch (e) {
         // Keys refused (older than this browser's, say): not signed in halfway.
         await apiJson('POST', API.signOut, {}).catch(() => {});
         throw e;
       }
+      // Once per account from before addresses had their own salt; nothing waits for it.
+      if (res.sharedSalt && res.keys) void separateEmailSalt(password, res.keys).catch(() => {});
       notify('Welcome Back!', 'Successfully signed in');
       // Rendering with a user redirects to the landing path (see below).
       setUser(res.user);

@@ -90,6 +90,12 @@ export const SAMPLE_CREDENTIALS = {
   auth: '_DiNQIhw7iT5TFCECdh769GHqM4-mtY5NUFWr0uNFso',
   salt: 'pvAzrQZ15caF7wjtBHJbHA',
   kdf: { alg: 'scrypt', N: 2 ** 17, r: 8, p: 1 },
+  /** The e-mail address's own credential; `wrap` is AES-GCM's 92 bytes. */
+  email: {
+    auth: 'q0Zc3G2xYxv2nW8Z8F3yO7rP1uT5mK9sD4hJ6eL0aBw',
+    salt: 'Xk2mQ9rT4vB7nC1pZ8sW3g',
+    wrap: 'Aa9'.repeat(41),
+  },
 };
 /** An account's public keys and a sealed bundle (its format is the browser's business). */
 export const SAMPLE_KEYS = {

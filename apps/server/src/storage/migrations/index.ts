@@ -10,6 +10,7 @@ import * as m008 from './008-identity-history.ts';
 import * as m009 from './009-push-subscriptions.ts';
 import * as m010 from './010-import-ids.ts';
 import * as m011 from './011-account-data.ts';
+import * as m012 from './012-email-login.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009-push-subscriptions': m009,
   '010-import-ids': m010,
   '011-account-data': m011,
+  '012-email-login': m012,
 };
