@@ -4,8 +4,8 @@
  * straight to it: no listener closures, and no entries in the socket's listener table
  * (together about 350 bytes a socket).
  */
-import type { Socket } from 'node:net';
 import { type RawData, WebSocket } from 'ws';
+import { wsSocket } from '../library-internals.ts';
 
 /** What owns a socket: the Connection. */
 export interface SocketOwner {
@@ -69,7 +69,7 @@ export class ConnSocket extends WebSocket {
 const corked: WebSocket[] = [];
 
 export function cork(ws: WebSocket): void {
-  const socket = (ws as unknown as { _socket: Socket })._socket;
+  const socket = wsSocket(ws);
   if (socket.writableCorked > 0) return;
   socket.cork();
   corked.push(ws);
@@ -77,5 +77,5 @@ export function cork(ws: WebSocket): void {
 }
 
 function uncorkAll(): void {
-  for (const ws of corked.splice(0)) (ws as unknown as { _socket: Socket })._socket.uncork();
+  for (const ws of corked.splice(0)) wsSocket(ws).uncork();
 }

@@ -12,7 +12,8 @@ import {
   type Update,
   type WsErrorCode,
 } from '@app/protocol';
-import { CompiledQuery, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { onPostgres } from '../library-internals.ts';
 import type { Bool, Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
 
 export type Tx = Transaction<Database> | Kysely<Database>;
@@ -113,13 +114,8 @@ export function stmt(text: string, pgOnly = ''): Stmt {
   return { sqlite: text, pg: text.replace(/\?/g, () => `$${++n}`) + pgOnly };
 }
 
-function isPg(tx: Tx): boolean {
-  // getExecutor() is Kysely's (documented as internal); the adapter names the engine.
-  return (tx as unknown as { getExecutor(): { adapter: unknown } }).getExecutor().adapter instanceof PostgresAdapter;
-}
-
 export async function run<R>(tx: Tx, s: Stmt, params: readonly unknown[]): Promise<R[]> {
-  const r = await tx.executeQuery<R>(CompiledQuery.raw(isPg(tx) ? s.pg : s.sqlite, [...params]));
+  const r = await tx.executeQuery<R>(CompiledQuery.raw(onPostgres(tx) ? s.pg : s.sqlite, [...params]));
   return r.rows;
 }
 

@@ -13,10 +13,10 @@
  * rows, for their seqs, in id order. Concurrent groups and single sends cannot deadlock.
  */
 
-import type { Socket } from 'node:net';
 import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
 import type { Selectable } from 'kysely';
 import type pg from 'pg';
+import { pgClientSocket } from '../library-internals.ts';
 import {
   type Entry,
   type LoggedUpdate,
@@ -145,7 +145,7 @@ function plan(ctx: Context, sends: SendInput[]): { outcomes: BatchOutcome[]; pla
  * together: one wake-up of its backend and of this process for the lot.
  */
 function queued<T>(client: pg.PoolClient, run: () => T): T {
-  const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  const stream = pgClientSocket(client);
   stream.cork();
   try {
     return run();
