@@ -38,7 +38,7 @@ export function pgClientSocket(client: pg.PoolClient): Socket {
 }
 
 /** Whether a Kysely instance or transaction runs on PostgreSQL (else SQLite). */
-export function onPostgres(db: Kysely<any> | Transaction<any>): boolean {
+export function onPostgres<DB>(db: Kysely<DB> | Transaction<DB>): boolean {
   const executor = (db as unknown as { getExecutor?: () => { adapter?: unknown } }).getExecutor?.();
   if (!executor?.adapter) throw new Error("Kysely's getExecutor() is gone: see apps/server/src/library-internals.ts");
   return executor.adapter instanceof PostgresAdapter;

@@ -456,6 +456,10 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     this.deps.presence.unwatch(this, this.watched);
     this.typing?.stopAll();
     this.onClosed(this);
-    if (this.presenceCounted) await this.deps.presence.disconnect(this.userId).catch(() => {});
+    if (this.presenceCounted) {
+      await this.deps.presence
+        .disconnect(this.userId)
+        .catch((err: unknown) => this.log.warn({ err }, 'presence disconnect failed'));
+    }
   }
 }

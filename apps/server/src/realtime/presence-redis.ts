@@ -164,6 +164,7 @@ export class RedisPresenceCounter implements PresenceCounter {
     this.closed = true;
     clearInterval(this.heartbeat);
     clearInterval(this.sweeper);
+    // Shutting down: a heartbeat left behind expires on its own, and the sweep settles its users.
     await this.redis.del(this.k.proc(this.origin)).catch(() => {});
   }
 }

@@ -138,7 +138,9 @@ export async function createRedisHub(
         entry.count -= 1;
         if (entry.count > 0) return;
         channels.delete(userId);
-        sub.unsubscribe(USER_PREFIX + userId).catch(() => {});
+        sub
+          .unsubscribe(USER_PREFIX + userId)
+          .catch((err: unknown) => log.warn({ err, channel: 'user' }, 'redis unsubscribe failed'));
       };
     },
     publishAll(frame) {

@@ -61,6 +61,7 @@ export class WritePace {
       }
       const asking = this.asking.get(userId);
       if (!asking) break;
+      // Only waiting for the other caller's answer: its failure is that caller's to report.
       await asking.catch(() => {});
     }
     const asking = this.store.pace(`send:${userId}`, this.intervalMs, this.maxAheadMs, now, this.lease);

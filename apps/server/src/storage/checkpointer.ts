@@ -18,12 +18,14 @@ db.pragma('busy_timeout = 1000');
 let stopped = false;
 function tick() {
   if (stopped) return;
+  // A checkpoint that fails (the file busy) is tried at the next tick; the WAL grows meanwhile.
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
   setTimeout(tick, workerData.everyMs);
 }
 setTimeout(tick, workerData.everyMs);
 parentPort.on('message', () => {
   stopped = true;
+  // The server's own connection checkpoints at close too.
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
   db.close();
   parentPort.postMessage('closed');
@@ -40,6 +42,7 @@ export function startCheckpointer(file: string, driverPath: string): Checkpointe
     workerData: { file, driver: driverPath, everyMs: CHECKPOINT_EVERY_MS },
   });
   worker.unref();
+  // A worker that fails leaves checkpoints to SQLite's own (every 1000 pages): slower, not wrong.
   worker.on('error', () => {});
   return {
     close: () =>

@@ -74,6 +74,7 @@ async function createSchema(databaseUrl: string, schema: string): Promise<void> 
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await c.query('COMMIT');
   } catch (e) {
+    // The error above is what is thrown; the connection ends just after.
     await c.query('ROLLBACK').catch(() => {});
     throw e;
   } finally {

@@ -214,7 +214,9 @@ export class GroupCommit<I = never> {
         } catch (err) {
           try {
             exec('rollback');
-          } catch {}
+          } catch {
+            // No transaction left to roll back (the failure ended it): `err` is what matters.
+          }
           throw err;
         }
       });
@@ -299,6 +301,7 @@ export class GroupCommit<I = never> {
     } catch {
       // The batch itself failed (a lost connection, a deadlock with another process):
       // nothing of it was committed; every job still open is tried alone.
+      // Best effort on a connection that may be gone: the jobs are retried alone below.
       await trx
         ?.rollback()
         .execute()

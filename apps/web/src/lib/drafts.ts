@@ -9,6 +9,7 @@
  * longer opens (sealed under a key wiped since), is left out and removed.
  */
 import { z } from 'zod';
+import { logged } from './log';
 import type { LocalSealing } from './outbox-queue';
 
 /** How long the composer is quiet before its draft is written. */
@@ -77,7 +78,7 @@ export class Drafts {
       const text = await this.sealing.open(sealed).catch(() => null);
       if (this.stopped) return;
       if (text === null || text === '') {
-        void this.store.remove(id).catch(() => {});
+        void this.store.remove(id).catch(logged('drafts', 'remove an empty or unreadable draft'));
       } else if (!this.texts.has(peerId)) {
         this.texts.set(peerId, text);
       }
@@ -120,6 +121,7 @@ export class Drafts {
     this.set(peerId, '');
     void this.rewrite(peerId);
     void queued
+      // The outbox reports a failed send itself; the draft is rewritten either way.
       .catch(() => {})
       .then(() => {
         texts.splice(texts.indexOf(text), 1);
@@ -140,7 +142,7 @@ export class Drafts {
     this.timers.delete(peerId);
     if (!this.dirty.has(peerId)) return this.writes;
     this.dirty.delete(peerId);
-    this.writes = this.writes.then(() => this.write(peerId)).catch(() => {});
+    this.writes = this.writes.then(() => this.write(peerId)).catch(logged('drafts', 'write a draft'));
     return this.writes;
   }
 

@@ -6,6 +6,7 @@
 import type { NotificationItem, Update } from '@app/protocol';
 import type { ChatSocket } from './chat-socket';
 import type { LoadStatus } from './conversation';
+import { logged } from './log';
 
 export interface NotificationsView {
   items: readonly NotificationItem[];
@@ -99,7 +100,7 @@ export class NotificationCenter {
     if (this.unseen === 0 && this.items.every((n) => n.read)) return;
     this.unseen = 0;
     this.touch();
-    await this.socket.request('notificationsSeen', {}).catch(() => {});
+    await this.socket.request('notificationsSeen', {}).catch(logged('notifications', 'mark seen'));
   }
 
   /** Accepts or declines a request; it leaves the list once the server has done it. */

@@ -22,6 +22,7 @@ import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf, type
 import { withJitter } from './backoff';
 import { type ChatSocket, RequestError } from './chat-socket';
 import type { UiMessage } from './conversation';
+import { logged } from './log';
 import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox';
 
 export interface OutboxHooks {
@@ -212,7 +213,7 @@ export class Outbox {
     if (text === undefined) return null;
     const sealed = await this.local.seal(text).catch(() => null);
     const entry = { ...rest, sealed: sealed ?? '' };
-    if (sealed !== null) await this.store.put(entry).catch(() => {});
+    if (sealed !== null) await this.store.put(entry).catch(logged('outbox', 'store an entry sealed on load'));
     return { entry, text };
   }
 
@@ -233,7 +234,7 @@ export class Outbox {
       if (this.stopped) return;
       // Sealed under another browser key (wiped at a sign-out since): it cannot be read, nor sent.
       if (read === null) {
-        this.store.remove(e.msgId).catch(() => {});
+        this.store.remove(e.msgId).catch(logged('outbox', 'remove an unreadable entry'));
         continue;
       }
       if (!this.pending.has(e.msgId)) this.track(read.entry, read.text, true);
@@ -345,7 +346,7 @@ export class Outbox {
     if (p.timer) clearTimeout(p.timer);
     p.timer = null;
     this.pending.delete(p.entry.msgId);
-    this.store.remove(p.entry.msgId).catch(() => {});
+    this.store.remove(p.entry.msgId).catch(logged('outbox', 'remove a sent entry'));
     p.markSafe();
   }
 
@@ -353,7 +354,7 @@ export class Outbox {
   private fail(p: Pending, code: string, reason: string): void {
     this.update(p, { ...p.entry, failed: { code, reason, at: Date.now() } });
     p.attempts = 0;
-    this.store.put(p.entry).then(p.markSafe, () => {});
+    this.store.put(p.entry).then(p.markSafe, logged('outbox', 'store a failed entry'));
     this.hooks.changed(p.entry.to);
     this.hooks.failed(reason);
   }

@@ -6,6 +6,7 @@
 import { API, isSafeHttpUrl, type PublicSettings, publicSettingsSchema } from '@app/protocol';
 import { useSyncExternalStore } from 'react';
 import { api } from './api';
+import { logged } from './log';
 
 let current: PublicSettings | null = null;
 let inFlight: Promise<PublicSettings> | null = null;
@@ -40,7 +41,7 @@ export function publicSettings(): Promise<PublicSettings> {
 
 /** Fetches anew (after a reconnect: a change may have been missed). */
 export function refreshPublicSettings(): void {
-  if (!inFlight) fetchSettings().catch(() => {});
+  if (!inFlight) fetchSettings().catch(logged('settings', 'refresh'));
 }
 
 /** The administrator changed the help link (live event). */
@@ -55,6 +56,7 @@ export function setHelpLink(helpLink: string | null): void {
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
+  // Fetched ahead: a screen that needs the settings awaits them and shows its own error.
   if (!current) publicSettings().catch(() => {});
   return () => listeners.delete(listener);
 }

@@ -9,6 +9,7 @@
  * newer revision cannot tell: the threat model says so.
  */
 import { OneStoreDb, txDone } from './idb';
+import { logged } from './log';
 
 interface RevisionRecord {
   /** `${userId}:${chatId}/${msgId}` */
@@ -66,7 +67,8 @@ export class Revisions {
     if (!db) return;
     const tx = db.transaction(store.store, 'readwrite');
     tx.objectStore(store.store).put({ id: `${this.userId}:${k}`, userId: this.userId, rev } satisfies RevisionRecord);
-    await txDone(tx).catch(() => {});
+    // Kept in memory either way; only the next page would forget it.
+    await txDone(tx).catch(logged('revisions', 'store the highest revision'));
   }
 }
 

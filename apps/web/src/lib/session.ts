@@ -77,6 +77,7 @@ async function sessionUser(status: number, data: unknown): Promise<Me | null> {
 /** Ask the server who we are. A blocked account answers 403 `blocked`. */
 export function refreshSession(): Promise<SessionState> {
   // Only the tab's first question gains from the head start (later ones find the schemas loaded).
+  // A head start only: a failed chunk load is retried (and reported) where it is needed.
   if (!inflight && state.status === 'loading' && signedInBefore()) import('./answer-schemas').catch(() => undefined);
   inflight ??= apiJson('GET', API.session)
     .then(({ status, data }) => sessionUser(status, data))

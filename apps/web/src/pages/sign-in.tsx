@@ -12,6 +12,7 @@ import { useLandingPath, useNextQuery } from '@/hooks/use-auth-redirect';
 import { useFinishSignOut } from '@/hooks/use-sign-out';
 import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api, apiJson } from '@/lib/api';
+import { logged } from '@/lib/log';
 import { setUser, useSession } from '@/lib/session';
 
 export default function SignInPage() {
@@ -56,11 +57,13 @@ export default function SignInPage() {
         else await upgradeLegacy(res.user, password);
       } catch (e) {
         // Keys refused (older than this browser's, say): not signed in halfway.
+        // Best effort: the error above is what the person is shown.
         await apiJson('POST', API.signOut, {}).catch(() => {});
         throw e;
       }
       // Once per account from before addresses had their own salt; nothing waits for it.
-      if (res.sharedSalt && res.keys) void separateEmailSalt(password, res.keys).catch(() => {});
+      if (res.sharedSalt && res.keys)
+        void separateEmailSalt(password, res.keys).catch(logged('sign-in', 'give the address its own salt'));
       notify('Welcome Back!', 'Successfully signed in');
       // Rendering with a user redirects to the landing path (see below).
       setUser(res.user);

@@ -15,6 +15,7 @@ import type { AccountDataContents, CryptoKey } from '@app/e2ee';
 import { ACCOUNT_DATA_MAX, type AccountDataResponse } from '@app/protocol';
 import { ApiError } from '../api';
 import { RequestError } from '../chat-socket';
+import { logged } from '../log';
 import { loadE2ee } from './load-e2ee';
 
 /** How the tab reaches the server's copy (HTTP: the blob can be larger than a frame). */
@@ -134,7 +135,7 @@ export class AccountData {
         this.state = null;
         return this.current().then(() => this.emit());
       })
-      .catch(() => {});
+      .catch(logged('account data', 'read a newer version'));
   }
 
   /**
@@ -143,6 +144,7 @@ export class AccountData {
    */
   update(change: (c: AccountDataContents) => AccountDataContents | null): Promise<void> {
     const next = this.updating.then(() => this.updateNow(change));
+    // The caller hears of a failure through `next`; the queue goes on with the next change.
     this.updating = next.catch(() => {});
     return next;
   }

@@ -245,6 +245,7 @@ export class ChatKeys {
     const s = this.state(chatId);
     const has = () => s.envelopes.some((e) => e.epoch === epoch);
     // A fetch under way may bring it: wait for that one before asking again.
+    // Its failure is its caller's to report; this only waits for it.
     if (!has() && s.inflight) await s.inflight.catch(() => {});
     if (!has()) await this.envelopes(chatId, s.fetched !== null);
     const envelope = s.envelopes.find((e) => e.epoch === epoch);
