@@ -9,7 +9,7 @@
  * - pg keeps a client's socket as `connection.stream`: a batch's pipelined statements leave
  *   in one write (storage/send-batch.ts);
  * - Kysely's executor (`getExecutor()`, documented as internal) names the engine of a
- *   transaction: a statement is written once for both engines (storage/chat-rows.ts).
+ *   transaction: a statement is written once for both engines (storage/program.ts).
  */
 import type { Socket } from 'node:net';
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';

@@ -26,7 +26,6 @@ import {
   parsePayload,
   publicUserOf,
   summaryOf,
-  type Tx,
   toMessage,
   toPublicUser,
   toSummary,
@@ -37,6 +36,7 @@ import { KeyStore } from './key-store.ts';
 import { migrateLegacy } from './legacy-migrate.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
 import { lockPeople } from './people-locks.ts';
+import type { Tx } from './program.ts';
 import type { Database } from './schema.ts';
 import { pgSendBatcher } from './send-batch.ts';
 import { type SendInput, type SendResult, sendProgram } from './send-program.ts';

@@ -5,10 +5,10 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { type MigrationProvider, Migrator } from 'kysely/migration';
 import pg from 'pg';
-import type { SyncSqlite } from './chat-rows.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import { SchemaPostgresDialect } from './pg-introspector.ts';
+import type { SyncSqlite } from './program.ts';
 import type { Database } from './schema.ts';
 
 const require = createRequire(import.meta.url);

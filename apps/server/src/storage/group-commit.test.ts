@@ -1,9 +1,9 @@
 /** Group commit: concurrent writes share a transaction; a failing one is undone alone. */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type Program, query, stmt } from './chat-rows.ts';
 import { type Db, migrate, openDb } from './db.ts';
 import { GroupCommit } from './group-commit.ts';
+import { call, type Program, query, stmt } from './program.ts';
 
 describe('GroupCommit', () => {
   let db: Db;

@@ -6,7 +6,7 @@
  * job still gets its answer only after the commit that made it durable.
  */
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
-import { NEEDS_ASYNC, type Program, runProgram, runProgramSync, type SyncSqlite } from './chat-rows.ts';
+import { NEEDS_ASYNC, type Program, runProgram, runProgramSync, type SyncSqlite } from './program.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -21,7 +21,7 @@ export type BatchOutcome = { value: unknown } | { error: unknown } | { alone: st
 
 interface Job<T, I = unknown> {
   run(tx: Transaction<Database>): Promise<T>;
-  /** A program job (see chat-rows.ts): run synchronously on SQLite when possible. */
+  /** A program job (see program.ts): run synchronously on SQLite when possible. */
   program?: () => Program<T>;
   /** The job's input for the batcher. */
   batch?: I;

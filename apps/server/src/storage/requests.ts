@@ -5,8 +5,9 @@
  */
 import { type Access, chatIdOf, type NotificationItem } from '@app/protocol';
 import type { Selectable } from 'kysely';
-import { appendLog, ChatError, type LoggedUpdate, type StoredText, type Tx, wireText } from './chat-rows.ts';
+import { appendLog, ChatError, type LoggedUpdate, type StoredText, wireText } from './chat-rows.ts';
 import { newId } from './ids.ts';
+import type { Tx } from './program.ts';
 import type { UserNotificationsTable } from './schema.ts';
 
 /** A personal notification (a request, or news about one) as its user sees it. */

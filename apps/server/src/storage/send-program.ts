@@ -1,5 +1,5 @@
 /**
- * A send, as a program of statements (chat-rows.ts) that the group commit runs in a
+ * A send, as a program of statements (program.ts) that the group commit runs in a
  * shared transaction on SQLite or in its own on PostgreSQL: the checks, a retried send
  * answered again, a stranger's first message turned into a request, the message stored.
  */
@@ -9,17 +9,14 @@ import { acceptSealedSend, currentChatKey, keyContext, recordChatKey } from './c
 import {
   appendLogProgram,
   ChatError,
-  call,
   insertMessageProgram,
   type LoggedUpdate,
-  type Program,
-  query,
   type StoredText,
-  stmt,
   toMessage,
   toPublicUser,
 } from './chat-rows.ts';
 import { assertActive } from './people-locks.ts';
+import { call, type Program, query, stmt } from './program.ts';
 import { accessOf, createRequest, pendingRequest } from './requests.ts';
 import type { MessagesTable, UsersTable } from './schema.ts';
 
