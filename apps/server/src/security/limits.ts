@@ -11,7 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { run, stmt } from '../storage/chat-rows.ts';
+import { run, stmt } from '../storage/program.ts';
 import type { Database } from '../storage/schema.ts';
 
 export interface Count {
