@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BASE_URL, E2E_PORT } from './env.ts';
+import { CHROMIUM_FULL, CHROMIUM_HEADLESS, E2E_BASE_URL, E2E_PORT } from './env.ts';
+
+const FULL_BROWSER = ['**/pwa.spec.ts'];
 
 // Every server of the suite (and the browsers' sign-ups) derive passwords with cheap scrypt
 // (2^10): hundreds of accounts are made here. The real cost (2^17) is measured by test:perf.
@@ -38,12 +40,24 @@ export default defineConfig({
     // The app's service worker (offline shell, Web Push) would serve pages past page.route:
     // the specs about it allow it (pwa.spec.ts); every other spec sees the network as it is.
     serviceWorkers: 'block',
-    launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_HEADLESS, args: CHROMIUM_ARGS },
   },
   projects: [
     {
       name: 'desktop',
+      testIgnore: FULL_BROWSER,
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, channel: undefined },
+    },
+    {
+      // What only the full browser does: show notifications, offer to install the app.
+      name: 'full-browser',
+      testMatch: FULL_BROWSER,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        channel: undefined,
+        launchOptions: { executablePath: CHROMIUM_FULL, args: CHROMIUM_ARGS },
+      },
     },
   ],
   webServer: {

@@ -40,6 +40,8 @@ export default defineConfig({
     __PARLEY_TEST_KDF_FLOOR__: process.env.PARLEY_TEST_KDF_FLOOR
       ? JSON.stringify(Number(process.env.PARLEY_TEST_KDF_FLOOR))
       : 'undefined',
+    // The browser tests' hooks (src/test-hooks.ts): in `npm run build:test`'s build only.
+    __PARLEY_TEST_HOOKS__: JSON.stringify(process.env.PARLEY_TEST_HOOKS === '1'),
   },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },

@@ -3,7 +3,9 @@
  * travels; `auth` is derived from it (prelogin, scrypt) and the account's keys are made
  * and uploaded sealed (the server's test helpers do the browser's part in Node).
  */
-import { type AccountSecrets, setUpKeys, signInBody, signUpBody, TestClient } from '@app/server/test';
+import { openBundle } from '@app/e2ee';
+import type { OwnKeys } from '@app/protocol';
+import { type AccountSecrets, deriveKeys, setUpKeys, signInBody, signUpBody, TestClient } from '@app/server/test';
 
 export interface ApiUser {
   name: string;
@@ -34,4 +36,25 @@ export async function apiSignUp(
 /** The sign-in body for `password` (its `auth`), to post from a page's or test's own context. */
 export function apiSignInBody(baseURL: string, login: string, password: string, remember = true) {
   return signInBody(new TestClient(baseURL), login, password, { remember });
+}
+
+/**
+ * Signs `user` in over the API with "Remember me", as the form would, by handle; returns the
+ * cookies the answer set and the account's keys opened with the password (null: the account
+ * has none, a legacy one, or they need the form's settling: a stale bundle after a reset).
+ * The browser's part of a sign-in, for e2e/tests/signed-in.ts.
+ */
+export async function apiSignIn(baseURL: string, user: Pick<ApiUser, 'username' | 'password'>) {
+  const client = new TestClient(baseURL);
+  const body = await signInBody(client, `@${user.username}`, user.password, { remember: true });
+  const res = await client.post('/api/auth/signin', body);
+  if (res.status !== 200) throw new Error(`sign-in of ${user.username}: ${res.status} ${JSON.stringify(res.body)}`);
+  const keys = res.body.keys as OwnKeys | null;
+  const userId: string = res.body.user.id;
+  // A stale bundle (sealed by the password from before a reset) is the form's to settle.
+  const wrapKey = keys && !keys.stale ? (await deriveKeys(user.password, keys.salt, keys.kdf)).wrapKey : null;
+  const contents =
+    keys && wrapKey ? await openBundle(keys.bundle, wrapKey, userId, keys.bundleVersion).catch(() => null) : null;
+  const opened = keys && contents ? { contents, bundleVersion: keys.bundleVersion } : null;
+  return { userId, email: res.body.user.email as string, sid: client.cookie, did: client.device, keys: opened };
 }

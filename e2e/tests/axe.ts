@@ -1,7 +1,8 @@
 /**
  * The accessibility scan: axe-core over a page (WCAG 2.0 and 2.1, A and AA, plus axe's
  * best practices), each screen at a phone (390 px) and a desktop (1280 px) width, in the
- * light and the dark theme (the System default following the emulated colour scheme).
+ * light theme, and its colours again in the dark one (the System default following the
+ * emulated colour scheme, turned where the screen stands).
  * Every finding becomes one readable line, so a failure says what to fix and where.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -10,18 +11,18 @@ import { expect } from './fixtures.ts';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-export interface Variant {
-  width: number;
-  height: number;
-  scheme: 'light' | 'dark';
-}
-
-export const VARIANTS: Variant[] = [
-  { width: 390, height: 844, scheme: 'light' },
-  { width: 390, height: 844, scheme: 'dark' },
-  { width: 1280, height: 800, scheme: 'light' },
-  { width: 1280, height: 800, scheme: 'dark' },
+/** The widths every screen is scanned at: a phone and a desktop. */
+export const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
 ];
+
+/**
+ * What the theme can change: colours. Each screen is opened once per width and scanned
+ * with every rule in the light theme, then switched to dark where it stands (the System
+ * theme follows the emulated colour scheme live) and scanned again with these rules.
+ */
+export const THEME_RULES = ['color-contrast', 'link-in-text-block'];
 
 /** A screen to scan: how to open it (and wait until it is ready) from any page of its role. */
 export interface Screen {
@@ -37,10 +38,11 @@ async function settle(page: Page): Promise<void> {
   });
 }
 
-/** One line per element axe finds at fault on the page as it is now: where, the rule, its impact, the element. */
-export async function axeFindings(page: Page, where: string): Promise<string[]> {
+/** One line per element axe finds at fault on the page as it is now (`rules`: only these): where, the rule, its impact, the element. */
+export async function axeFindings(page: Page, where: string, rules?: string[]): Promise<string[]> {
   await settle(page);
-  const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+  const { violations } = await (rules ? builder.withRules(rules) : builder).analyze();
   return violations.flatMap((v) =>
     v.nodes.map((n) => {
       const snippet = n.html.replace(/\s+/g, ' ').slice(0, 160);
@@ -49,16 +51,28 @@ export async function axeFindings(page: Page, where: string): Promise<string[]> 
   );
 }
 
-/** Opens every screen at every width and theme on one page and fails with the list of all findings. */
-export async function expectAccessible(page: Page, screens: Screen[], variants = VARIANTS): Promise<void> {
+/** Turns the page's theme (the System one, following the colour scheme) and waits until it shows. */
+async function scheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
+}
+
+/**
+ * Opens every screen at both widths on one page, scans it in the light theme and then in
+ * the dark one (THEME_RULES), and fails with the list of all findings.
+ */
+export async function expectAccessible(page: Page, screens: Screen[], widths = WIDTHS): Promise<void> {
   const findings: string[] = [];
-  for (const v of variants) {
-    await page.setViewportSize({ width: v.width, height: v.height });
-    await page.emulateMedia({ colorScheme: v.scheme });
+  for (const size of widths) {
+    await page.setViewportSize(size);
     for (const screen of screens) {
+      await page.emulateMedia({ colorScheme: 'light' });
       await screen.open(page);
-      findings.push(...(await axeFindings(page, `${screen.name} @${v.width} ${v.scheme}`)));
+      findings.push(...(await axeFindings(page, `${screen.name} @${size.width} light`)));
+      await scheme(page, 'dark');
+      findings.push(...(await axeFindings(page, `${screen.name} @${size.width} dark`, THEME_RULES)));
     }
   }
+  await page.emulateMedia({ colorScheme: 'light' });
   expect(findings, `axe found ${findings.length} problem(s):\n${findings.join('\n')}\n`).toEqual([]);
 }

@@ -6,7 +6,8 @@
 import { type Browser, type BrowserContext, devices, type Locator, type Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
 import { apiSignUp } from './api-accounts.ts';
-import { test as base, createUserViaApi, expect, makeUser, type NewUser, shot, signInViaApi } from './fixtures.ts';
+import { test as base, createUserViaApi, expect, makeUser, type NewUser, shot } from './fixtures.ts';
+import { signInPrepared } from './signed-in.ts';
 
 export { expect };
 
@@ -67,7 +68,7 @@ export const test = base.extend<{ people: People }>({
       contexts.push(context);
       context.on('page', guard);
       const page = await context.newPage();
-      await signInViaApi(page, user.email, user.password, baseURL);
+      await signInPrepared(page, user, baseURL);
       return { user, id, handle: `@${user.username}`, context, page };
     };
     const person: People['person'] = async (prefix, opts = {}) => {

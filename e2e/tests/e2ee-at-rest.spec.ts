@@ -58,7 +58,7 @@ async function buildNullCipher(outDir: string): Promise<void> {
   const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
   const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: path.join(ROOT, 'apps/web'),
-    env: { ...process.env, PARLEY_TEST_NULL_CIPHER: '1', PARLEY_TEST_KDF_FLOOR: '10' },
+    env: { ...process.env, PARLEY_TEST_NULL_CIPHER: '1', PARLEY_TEST_KDF_FLOOR: '10', PARLEY_TEST_HOOKS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,7 +5,7 @@
 
 import { readOutbox } from '@app/server/test';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
-import { E2E_BASE_URL, E2E_DATA_DIR } from '../env.ts';
+import { E2E_BASE_URL, E2E_DATA_DIR, SHOOTING } from '../env.ts';
 import { apiSignUp } from './api-accounts.ts';
 
 export { expect };
@@ -98,15 +98,17 @@ export const test = base.extend<{ cspGuard: undefined }>({
   ],
 });
 
-/** Saves a screenshot under e2e/screenshots for people to look at. */
+/** Saves a screenshot under e2e/screenshots for people to look at (`npm run screenshots`; otherwise nothing). */
 export async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOOTING) return;
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `${import.meta.dirname}/../screenshots/${name}-${width}.png`, fullPage: true });
 }
 
 /**
  * Screenshots at 1280 and 390 px in light and dark (`shot` names them `${name}-${scheme}-${width}`);
- * `check` runs once per scheme before its shots. Leaves the page light at 1280x800.
+ * `check` runs once per scheme before its shots (in every run: it may assert). Leaves the
+ * page light at 1280x800.
  */
 export async function shotSchemes(
   page: Page,
@@ -116,6 +118,7 @@ export async function shotSchemes(
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await check?.(scheme);
+    if (!SHOOTING) continue;
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       await shot(page, `${name}-${scheme}`);

@@ -12,7 +12,7 @@ import { readOutbox } from '@app/server/test';
 import { expect, type Page, test } from '@playwright/test';
 import { expectToast, submitSignIn } from './auth-helpers.ts';
 import { bubble, chatRow } from './chat-helpers.ts';
-import { shotSchemes } from './fixtures.ts';
+import { shot, shotSchemes } from './fixtures.ts';
 import { startPrivateServer } from './private-server.ts';
 
 const ADMIN_MAIN = path.resolve(import.meta.dirname, '../../apps/server/src/cli/admin-main.ts');
@@ -97,7 +97,7 @@ test('an imported user sets a password, signs in and finds the chat from the ori
     }
     await expect(bubble(page, 'This message deleted')).toBeVisible();
     await expect(page.getByText('Messages above were sent before end-to-end encryption')).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath('imported-chat.png') });
+    await shot(page, 'imported-chat');
 
     // Ben comes back too (his first keys).
     const benContext = await browser.newContext();

@@ -9,7 +9,7 @@ import type { Locator, Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
 import { apiSignUp } from './api-accounts.ts';
 import { bubble, chatRow, expect, openChat, type Person, runTag, send, test } from './chat-helpers.ts';
-import { makeUser, type NewUser } from './fixtures.ts';
+import { makeUser, type NewUser, shot } from './fixtures.ts';
 
 /** What has focus: its tag, accessible name (aria-label or text), and the link it points to. */
 function focused(page: Page): Promise<{ tag: string; name: string; href: string | null; role: string | null }> {
@@ -200,7 +200,7 @@ test('? lists the shortcuts, outside text fields only, and focus goes back where
       await page.emulateMedia({ colorScheme: scheme });
       await page.keyboard.press('Shift+Slash');
       await expect(dialog).toBeVisible();
-      await page.screenshot({ path: `/tmp/shots/keys/shortcuts-${scheme}-${size.width}.png` });
+      await shot(page, `keys-shortcuts-${scheme}`);
       await page.keyboard.press('Escape');
       await expect(dialog).toHaveCount(0);
     }
@@ -313,20 +313,20 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
       const ring = await ringContrast(page);
       expect(ring.style).toBe('solid');
       expect(ring.width).toBe('2px');
-      await page.screenshot({ path: `/tmp/shots/keys/ring-row-${scheme}-${width}.png` });
+      await shot(page, `keys-ring-row-${scheme}`);
       // The composer, a message's options button and its menu, focused from the keyboard.
       await page.keyboard.press('Enter');
       await expectFocused(composer(page));
-      await page.screenshot({ path: `/tmp/shots/keys/ring-composer-${scheme}-${width}.png` });
+      await shot(page, `keys-ring-composer-${scheme}`);
       await page.keyboard.press('Shift+Tab');
       await expectFocus(page, { tag: 'button', name: expect.stringMatching(/^Options for message from you, /) });
-      await page.screenshot({ path: `/tmp/shots/keys/ring-options-${scheme}-${width}.png` });
+      await shot(page, `keys-ring-options-${scheme}`);
       await page.keyboard.press('Enter');
       await page.keyboard.press('ArrowDown');
       await expectFocus(page, { role: 'menuitem', name: 'Info' });
       await expect.poll(async () => (await ringContrast(page)).ratio).toBeGreaterThanOrEqual(3);
       expect((await ringContrast(page)).style).toBe('solid');
-      await page.screenshot({ path: `/tmp/shots/keys/ring-menu-${scheme}-${width}.png` });
+      await shot(page, `keys-ring-menu-${scheme}`);
       await page.keyboard.press('Escape');
       await page.keyboard.press('Escape');
       await expect(page).toHaveURL('/home');

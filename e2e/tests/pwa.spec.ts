@@ -5,11 +5,13 @@
  * there is no push service here; the server's side is tested against a loopback one).
  */
 import { chromium, type Page } from '@playwright/test';
-import { E2E_BASE_URL } from '../env.ts';
+import { CHROMIUM_FULL, E2E_BASE_URL } from '../env.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { expect, shot, test } from './fixtures.ts';
 import { signInNewUser } from './screen-helpers.ts';
 
+// Runs in the full browser (playwright.config.ts, project "full-browser"): the headless
+// shell shows no notifications, so a push would show nothing.
 test.use({ serviceWorkers: 'allow' });
 
 /** Waits until the service worker controls the page; returns its registration's id. */
@@ -26,7 +28,7 @@ test('the manifest and service worker make the app installable', async ({ page: 
   // Chromium never offers to install from an incognito profile (every test context is one):
   // this check runs in a profile of its own.
   const context = await chromium.launchPersistentContext(testInfo.outputPath('profile'), {
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_FULL,
     args: CHROMIUM_ARGS,
     baseURL: E2E_BASE_URL,
     serviceWorkers: 'allow',

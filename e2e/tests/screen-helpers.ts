@@ -6,13 +6,14 @@ import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { E2E_DATA_DIR } from '../env.ts';
-import { createUserViaApi, makeUser, type NewUser, signInViaApi } from './fixtures.ts';
+import { createUserViaApi, makeUser, type NewUser } from './fixtures.ts';
+import { signInPrepared } from './signed-in.ts';
 
 /** Creates a new (unverified) user through the API and gives the page's context its session cookie. */
 export async function signInNewUser(page: Page, prefix = 'u'): Promise<NewUser> {
   const user = makeUser(prefix);
   await createUserViaApi(page.request, user);
-  await signInViaApi(page, user.email, user.password);
+  await signInPrepared(page, user);
   return user;
 }
 

@@ -26,6 +26,10 @@ window.addEventListener('load', () => setTimeout(() => sessionStorage.removeItem
 
 registerServiceWorker();
 
+// The browser tests' build only (vite.config.ts): see test-hooks.ts. Compiled out elsewhere.
+declare const __PARLEY_TEST_HOOKS__: boolean;
+if (__PARLEY_TEST_HOOKS__) void import('./test-hooks');
+
 // Who is signed in, asked now rather than after the first render (App asks too: one request).
 void refreshSession();
 
