@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_FULL, CHROMIUM_HEADLESS, E2E_BASE_URL, E2E_PORT } from './env.ts';
+import { CHROMIUM_FULL, CHROMIUM_HEADLESS, E2E_BASE_URL, E2E_PORT, SHOOTING } from './env.ts';
 
 const FULL_BROWSER = ['**/pwa.spec.ts'];
+// Pictures for people to look at (`npm run screenshots`): its checks (every screen ready,
+// none scrolling sideways on a phone) are the a11y pass's too (tests/axe.ts).
+const PICTURES_ONLY = SHOOTING ? [] : ['**/screenshots.spec.ts'];
 
 // Every server of the suite (and the browsers' sign-ups) derive passwords with cheap scrypt
 // (2^10): hundreds of accounts are made here. The real cost (2^17) is measured by test:perf.
@@ -36,7 +39,10 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // Recording a trace (DOM snapshots and screencast of every step) doubles what a test
+    // costs the CPU (150 s against 77 s for the same 19 tests): a failed test is traced on
+    // its retry (CI retries once); locally, `--trace on`.
+    trace: 'on-first-retry',
     // The app's service worker (offline shell, Web Push) would serve pages past page.route:
     // the specs about it allow it (pwa.spec.ts); every other spec sees the network as it is.
     serviceWorkers: 'block',
@@ -45,7 +51,7 @@ export default defineConfig({
   projects: [
     {
       name: 'desktop',
-      testIgnore: FULL_BROWSER,
+      testIgnore: [...FULL_BROWSER, ...PICTURES_ONLY],
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, channel: undefined },
     },
     {

@@ -1,6 +1,6 @@
 /**
- * Accessibility: axe-core (WCAG 2.0/2.1 A and AA, and best practices) finds nothing on
- * any screen of the spec, signed out, signed in as a user (chats, messages both ways,
+ * Accessibility: axe-core (WCAG 2.0/2.1 A and AA, and best practices) finds nothing, and
+ * no screen scrolls sideways on a phone, on any screen of the spec, signed out, signed in as a user (chats, messages both ways,
  * archived and locked chats, a message request) and as the administrator (each tab),
  * at 390 and 1280 px, in the light and the dark theme. One signed-in page per role
  * goes through every screen, so nobody signs up per route.
@@ -248,6 +248,19 @@ test('signed in: contacts, notifications, settings and their screens; a user wit
   await expectAccessible(empty.page, [
     screen('/home (empty)', '/home', undefined, async (page) => {
       await expect(page.getByText('No conversations yet')).toBeVisible();
+    }),
+    screen('/home search', '/home', undefined, async (page) => {
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page.getByPlaceholder('Search by username...')).toBeFocused();
+    }),
+    screen('/notifications (empty)', '/notifications', 'Notifications', async (page) => {
+      await expect(page.getByText('No notifications', { exact: true })).toBeVisible();
+    }),
+    screen('/archive (empty)', '/archive', 'Archived', async (page) => {
+      await expect(page.getByText('No archived conversations')).toBeVisible();
+    }),
+    screen('/locked (no PIN)', '/locked', 'Locked', async (page) => {
+      await expect(page.getByRole('link', { name: 'Set a PIN' })).toBeVisible();
     }),
   ]);
 });

@@ -8,6 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
+import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
@@ -59,7 +60,8 @@ async function scheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> 
 
 /**
  * Opens every screen at both widths on one page, scans it in the light theme and then in
- * the dark one (THEME_RULES), and fails with the list of all findings.
+ * the dark one (THEME_RULES), checks that the phone width does not scroll sideways, and
+ * fails with the list of all findings.
  */
 export async function expectAccessible(page: Page, screens: Screen[], widths = WIDTHS): Promise<void> {
   const findings: string[] = [];
@@ -69,6 +71,7 @@ export async function expectAccessible(page: Page, screens: Screen[], widths = W
       await page.emulateMedia({ colorScheme: 'light' });
       await screen.open(page);
       findings.push(...(await axeFindings(page, `${screen.name} @${size.width} light`)));
+      if (size.width <= 390) await expectNoSidewaysScroll(page, screen.name);
       await scheme(page, 'dark');
       findings.push(...(await axeFindings(page, `${screen.name} @${size.width} dark`, THEME_RULES)));
     }
