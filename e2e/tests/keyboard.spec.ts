@@ -8,7 +8,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
 import { apiSignUp } from './api-accounts.ts';
-import { bubble, chatRow, expect, openChat, type Person, runTag, send, test } from './chat-helpers.ts';
+import { bubble, chatRow, expect, openChat, type Person, runTag, send, test, tick } from './chat-helpers.ts';
 import { makeUser, type NewUser, shot } from './fixtures.ts';
 
 /** What has focus: its tag, accessible name (aria-label or text), and the link it points to. */
@@ -73,6 +73,8 @@ async function world(people: { person(prefix: string, opts?: { username?: string
   for (const p of [carol, bob]) {
     await openChat(p.page, peerOfAlice);
     await send(p.page, `Hi from ${p.handle}`);
+    // Stored before Alice signs in: a message landing later would reorder her list mid-test.
+    await expect(tick(bubble(p.page, `Hi from ${p.handle}`), 'Sent')).toBeVisible();
   }
   return { alice, bob, carol };
 }
@@ -175,6 +177,8 @@ test('keyboard only: sign in, Ctrl+K to a chat, send, ↑ to edit, the message m
 test('? lists the shortcuts, outside text fields only, and focus goes back where it was', async ({ page, people }) => {
   const { alice, bob } = await world(people);
   await keyboardSignIn(page, alice);
+  // A keyboard user starts once the list is there (the Tab presses would otherwise run out first).
+  await expect(page.locator(`a[href="/chat/${bob.id}"]`)).toBeVisible();
   await tabTo(page, `a[href="/chat/${bob.id}"]`, 20);
 
   await page.keyboard.press('Shift+Slash');
@@ -299,9 +303,13 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
-      await page.keyboard.press('Control+k');
       // On a wide window the search stayed open with the last query: Ctrl+K selected it,
-      // so typing replaces it.
+      // so typing replaces it, once it has the focus (pressed again if it went by too soon).
+      const search = page.getByRole('searchbox', { name: 'Search by username' });
+      await expect(async () => {
+        await page.keyboard.press('Control+k');
+        await expect(search).toBeFocused({ timeout: 2000 });
+      }).toPass();
       await page.keyboard.type(bob.user.username.slice(0, 6));
       await expect(page.getByRole('searchbox', { name: 'Search by username' })).toHaveValue(
         bob.user.username.slice(0, 6),
