@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_FULL, CHROMIUM_HEADLESS, E2E_BASE_URL, E2E_PORT, SHOOTING } from './env.ts';
+import { CHROMIUM_HEADLESS, E2E_BASE_URL, E2E_PORT, SHOOTING } from './env.ts';
 
-const FULL_BROWSER = ['**/pwa.spec.ts'];
 // Pictures for people to look at (`npm run screenshots`): its checks (every screen ready,
 // none scrolling sideways on a phone) are the a11y pass's too (tests/axe.ts).
 const PICTURES_ONLY = SHOOTING ? [] : ['**/screenshots.spec.ts'];
@@ -51,19 +50,8 @@ export default defineConfig({
   projects: [
     {
       name: 'desktop',
-      testIgnore: [...FULL_BROWSER, ...PICTURES_ONLY],
+      testIgnore: PICTURES_ONLY,
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, channel: undefined },
-    },
-    {
-      // What only the full browser does: show notifications, offer to install the app.
-      name: 'full-browser',
-      testMatch: FULL_BROWSER,
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1280, height: 800 },
-        channel: undefined,
-        launchOptions: { executablePath: CHROMIUM_FULL, args: CHROMIUM_ARGS },
-      },
     },
   ],
   webServer: {

@@ -39,7 +39,10 @@ const SCRIPT = '<script>alert(1)</script> is only text';
 /** The texts of the conversation's bubbles, top to bottom, as the screen shows them. */
 async function screenTexts(page: Page): Promise<string[]> {
   await expect(bubbles(page).first()).toBeVisible();
-  return bubbles(page).evaluateAll((els) => els.map((e) => e.querySelector('p')?.textContent ?? ''));
+  const texts = () => bubbles(page).evaluateAll((els) => els.map((e) => e.querySelector('p')?.textContent ?? ''));
+  // Read once every bubble shows its text (a bubble is drawn before its text is opened).
+  await expect.poll(async () => (await texts()).includes('')).toBe(false);
+  return texts();
 }
 
 function downloadRow(page: Page) {

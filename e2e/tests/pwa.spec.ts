@@ -10,8 +10,6 @@ import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { expect, shot, test } from './fixtures.ts';
 import { signInNewUser } from './screen-helpers.ts';
 
-// Runs in the full browser (playwright.config.ts, project "full-browser"): the headless
-// shell shows no notifications, so a push would show nothing.
 test.use({ serviceWorkers: 'allow' });
 
 /** Waits until the service worker controls the page; returns its registration's id. */
@@ -73,9 +71,20 @@ test('after one visit the app opens with the network cut', async ({ page, contex
   await context.setOffline(false);
 });
 
-test('a push shows "New message from @bob", one of a locked chat names no one, anything else shows nothing', async ({
-  page,
-}) => {
+test('a push shows "New message from @bob", one of a locked chat names no one, anything else shows nothing', async () => {
+  // A full browser of its own: the headless shell shows no notifications, and a browser that
+  // tried to reach a push service for another test is no place to count this one's.
+  const browser = await chromium.launch({ executablePath: CHROMIUM_FULL, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ baseURL: E2E_BASE_URL, serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  try {
+    await pushShown(page);
+  } finally {
+    await browser.close();
+  }
+});
+
+async function pushShown(page: Page): Promise<void> {
   await signInNewUser(page, 'pwa');
   await page.goto('/home');
   await controlled(page);
@@ -112,7 +121,7 @@ test('a push shows "New message from @bob", one of a locked chat names no one, a
   await deliver({ t: 'other' });
   await page.waitForTimeout(300);
   expect(await titles()).toHaveLength(2);
-});
+}
 
 test('Settings offers push notifications; without a reachable push service it says so and stays off', async ({
   page,
