@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type ChatKeyEnvelopeWire, chatIdOf, chatKeyEnvelopeSchema } from '@app/protocol';
-import { hashSecret, hashToken, migrate, newToken, openDb, Store } from '@app/server';
+import { AccountStore, hashSecret, hashToken, migrate, newToken, openDb } from '@app/server';
 import { BENCH_EPOCH } from './sealed-mix.ts';
 
 /** Who user `i` of `n` writes to: 2k and 2k+1 write to each other (an odd last one, to the first). */
@@ -29,7 +29,7 @@ export async function seed(n: number, t: SeedTarget): Promise<{ id: string; toke
   const { tag } = t;
   const db = await openDb(t.pgUrl ? { databaseUrl: t.pgUrl, pgSchema: t.schema } : { dataDir: t.dataDir });
   await migrate(db);
-  const store = new Store(db);
+  const store = new AccountStore(db);
   const passwordHash = await hashSecret('bench-password');
   const now = Date.now();
   const users: { id: string; token: string }[] = [];
@@ -76,7 +76,7 @@ const BATCH = 500;
 
 /** Inserts `rows` into `table`, BATCH rows a statement. */
 async function insertAll(
-  store: Store,
+  store: AccountStore,
   table: 'user_keys' | 'chat_keys' | 'user_chats',
   rows: readonly object[],
 ): Promise<void> {
@@ -95,7 +95,7 @@ async function insertAll(
  * people's summaries of the chat keeping that key: so each send is under the chat's
  * current key, in a chat already under way. Batched inserts.
  */
-async function seedKeys(store: Store, ids: string[], now: number): Promise<void> {
+async function seedKeys(store: AccountStore, ids: string[], now: number): Promise<void> {
   const keys = ids.map((userId) => ({
     user_id: userId,
     id_version: 1,

@@ -22,8 +22,8 @@ import { Realtime } from './realtime/realtime.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { originCheck } from './security/origin.ts';
 import { openServices, type Services } from './services.ts';
-import { AdminStore } from './storage/admin-store.ts';
-import type { KeyStore } from './storage/key-store.ts';
+import { AdminStore } from './storage/accounts/admin-store.ts';
+import type { KeyStore } from './storage/accounts/key-store.ts';
 import { registerSweeps } from './sweeps.ts';
 
 /** JSON bodies are small: the largest legitimate one is a sign-up form. */

@@ -8,19 +8,20 @@ import { HttpError } from './http/errors.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { PushSender } from './push/sender.ts';
 import type { Realtime } from './realtime/realtime.ts';
-import type { AdminStore } from './storage/admin-store.ts';
-import type { ChatStore } from './storage/chat-store.ts';
-import type { KeyStore } from './storage/key-store.ts';
-import type { NotificationStore } from './storage/notification-store.ts';
-import type { PinStore } from './storage/pin-store.ts';
-import type { PushStore } from './storage/push-store.ts';
-import type { SocialStore } from './storage/social-store.ts';
-import type { Store, User } from './storage/store.ts';
+import type { AccountStore } from './storage/accounts/account-store.ts';
+import type { AdminStore } from './storage/accounts/admin-store.ts';
+import type { KeyStore } from './storage/accounts/key-store.ts';
+import type { PinStore } from './storage/accounts/pin-store.ts';
+import type { PushStore } from './storage/accounts/push-store.ts';
+import type { User } from './storage/accounts/users.ts';
+import type { ChatStore } from './storage/messages/chat-store.ts';
+import type { NotificationStore } from './storage/social/notification-store.ts';
+import type { SocialStore } from './storage/social/social-store.ts';
 
 /** What every route handler needs, built once per server. */
 export interface AppContext {
   config: Config;
-  store: Store;
+  store: AccountStore;
   chat: ChatStore;
   social: SocialStore;
   pins: PinStore;

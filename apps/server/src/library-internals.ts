@@ -7,7 +7,7 @@
  * - ws keeps a connection's net.Socket as `_socket`: frames written in one turn are corked
  *   together (realtime/conn-socket.ts);
  * - pg keeps a client's socket as `connection.stream`: a batch's pipelined statements leave
- *   in one write (storage/send-batch.ts);
+ *   in one write (storage/messages/send-batch.ts);
  * - Kysely's executor (`getExecutor()`, documented as internal) names the engine of a
  *   transaction: a statement is written once for both engines (storage/program.ts).
  */

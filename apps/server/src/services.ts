@@ -17,14 +17,14 @@ import { RedisPresenceCounter, type RedisPresenceOptions } from './realtime/pres
 import { createRedisHub } from './realtime/redis-hub.ts';
 import { WritePace } from './realtime/write-pace.ts';
 import { type LimitStore, MemoryLimits, RedisLimits, SqlLimits } from './security/limits.ts';
-import { ChatStore, chatWrites } from './storage/chat-store.ts';
+import { AccountStore } from './storage/accounts/account-store.ts';
+import { KeyStore } from './storage/accounts/key-store.ts';
+import { PinStore } from './storage/accounts/pin-store.ts';
+import { PushStore } from './storage/accounts/push-store.ts';
 import { type Db, migrate, openDb } from './storage/db.ts';
-import { KeyStore } from './storage/key-store.ts';
-import { NotificationStore } from './storage/notification-store.ts';
-import { PinStore } from './storage/pin-store.ts';
-import { PushStore } from './storage/push-store.ts';
-import { SocialStore } from './storage/social-store.ts';
-import { Store } from './storage/store.ts';
+import { ChatStore, chatWrites } from './storage/messages/chat-store.ts';
+import { NotificationStore } from './storage/social/notification-store.ts';
+import { SocialStore } from './storage/social/social-store.ts';
 
 export interface ServiceOptions {
   pgSchema?: string;
@@ -47,7 +47,7 @@ async function openShared(
   config: Config,
   log: FastifyBaseLogger,
   db: Db,
-  stores: { store: Store; social: SocialStore },
+  stores: { store: AccountStore; social: SocialStore },
   metrics: Metrics,
   presenceOpts?: RedisPresenceOptions,
 ): Promise<Shared> {
@@ -94,7 +94,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
   });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied, engine: db.engine }, 'migrations applied');
-  const store = new Store(db);
+  const store = new AccountStore(db);
   const adminHolder = await store.userByEmail(config.adminEmail);
   if (adminHolder) warnUnverifiedAdmin(log, adminHolder);
   const mailer: Mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log });

@@ -1,13 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { WritePace } from './realtime/write-pace.ts';
 import type { LimitStore } from './security/limits.ts';
-import type { Store } from './storage/store.ts';
+import type { AccountStore } from './storage/accounts/account-store.ts';
 
 /**
  * Expired sessions are swept hourly (they are refused on use anyway), expired attempt
  * counts and send leases every minute; the timers stop as soon as the app starts closing.
  */
-export function registerSweeps(app: FastifyInstance, store: Store, limits: LimitStore, writePace: WritePace): void {
+export function registerSweeps(
+  app: FastifyInstance,
+  store: AccountStore,
+  limits: LimitStore,
+  writePace: WritePace,
+): void {
   const sessions = setInterval(
     () => {
       store.deleteExpiredSessions(Date.now()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));

@@ -25,7 +25,7 @@ import { z } from 'zod';
 import { type AppContext, authOf, requireAdmin } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { publicSettingsOf } from '../http/public-settings.ts';
-import { toBroadcast } from '../storage/notification-store.ts';
+import { toBroadcast } from '../storage/social/notification-store.ts';
 
 const broadcastIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/);
 

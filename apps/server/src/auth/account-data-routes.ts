@@ -8,7 +8,7 @@ import { ACCOUNT_DATA_MAX, type AccountDataResponse, API, putAccountDataSchema }
 import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
-import { AccountDataStore } from '../storage/account-data-store.ts';
+import { AccountDataStore } from '../storage/accounts/account-data-store.ts';
 
 /** The blob as a JSON body, with room for its field names. */
 const BODY_LIMIT = ACCOUNT_DATA_MAX + 1024;

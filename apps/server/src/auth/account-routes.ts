@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { emailChangedMail, passwordChangedMail } from '../mail/templates.ts';
-import { TakenError } from '../storage/store.ts';
+import { TakenError } from '../storage/accounts/users.ts';
 import { acceptCredentials } from './credentials.ts';
 import { checkAvailable, sendVerification } from './routes.ts';
 

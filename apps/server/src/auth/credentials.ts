@@ -14,8 +14,8 @@ import {
 } from '@app/protocol';
 import type { Config } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
-import type { AccountKdf, EmailLoginStored, StoredCredentials } from '../storage/key-store.ts';
-import type { User } from '../storage/store.ts';
+import type { AccountKdf, EmailLoginStored, StoredCredentials } from '../storage/accounts/key-store.ts';
+import type { User } from '../storage/accounts/users.ts';
 import { hashSecret } from './passwords.ts';
 
 /** The parameters browsers derive new passwords with. */

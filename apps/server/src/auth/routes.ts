@@ -18,7 +18,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
-import { TakenError, type User } from '../storage/store.ts';
+import { TakenError, type User } from '../storage/accounts/users.ts';
 import { acceptCredentials, checkKdf, loginKind, signInCredential } from './credentials.ts';
 import { verifySecret } from './passwords.ts';
 import { newToken } from './tokens.ts';

@@ -3,7 +3,8 @@
  * its HMAC. "Remember me" makes the cookie outlive the browser session.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Store, User } from '../storage/store.ts';
+import type { AccountStore } from '../storage/accounts/account-store.ts';
+import type { User } from '../storage/accounts/users.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export const COOKIE = 'sid';
@@ -22,11 +23,11 @@ export interface AuthContext {
 }
 
 export class Sessions {
-  private readonly store: Store;
+  private readonly store: AccountStore;
   private readonly secret: string;
   private readonly secure: boolean;
 
-  constructor(store: Store, secret: string, secure: boolean) {
+  constructor(store: AccountStore, secret: string, secure: boolean) {
     this.store = store;
     this.secret = secret;
     this.secure = secure;

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { createAccount, openBundle, sealBundle } from '@app/e2ee';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from '../auth/passwords.ts';
+import { AccountStore } from '../storage/accounts/account-store.ts';
+import { insertKeys } from '../storage/accounts/key-store.ts';
 import { migrate, openDb } from '../storage/db.ts';
-import { insertKeys } from '../storage/key-store.ts';
-import { Store } from '../storage/store.ts';
 import { deriveKeys, TEST_KDF } from '../test/accounts.ts';
 import { captureOutput } from '../test/cli-output.ts';
 import { RESET_LOCKS_HISTORY, runAdmin } from './admin.ts';
@@ -17,11 +17,11 @@ const env = () => ({ DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com', KDF_COST: '
 
 const capture = captureOutput;
 
-async function withStore<T>(f: (s: Store) => Promise<T>): Promise<T> {
+async function withStore<T>(f: (s: AccountStore) => Promise<T>): Promise<T> {
   const db = await openDb({ databaseUrl: null, dataDir: dir });
   try {
     await migrate(db);
-    return await f(new Store(db));
+    return await f(new AccountStore(db));
   } finally {
     await db.close();
   }

@@ -13,11 +13,16 @@ import { newCredentials } from '@app/e2ee/kdf';
 import { emailSchema, passwordSchema } from '@app/protocol';
 import { acceptCredentials, kdfParams } from '../auth/credentials.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { AdminStore } from '../storage/admin-store.ts';
+import { AccountStore } from '../storage/accounts/account-store.ts';
+import { AdminStore } from '../storage/accounts/admin-store.ts';
+import { KeyStore } from '../storage/accounts/key-store.ts';
 import { type Db, migrate } from '../storage/db.ts';
-import { KeyStore } from '../storage/key-store.ts';
-import { compact, countPlaintext, type PlaintextCounts, purgePlaintext } from '../storage/plaintext-purge.ts';
-import { Store } from '../storage/store.ts';
+import {
+  compact,
+  countPlaintext,
+  type PlaintextCounts,
+  purgePlaintext,
+} from '../storage/maintenance/plaintext-purge.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
 import { openConfiguredDb } from './config-db.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
@@ -55,7 +60,7 @@ type Command =
   | { name: 'verify-email'; email: string; yes: boolean }
   | { name: 'reset-password'; email: string; password: string | null; yes: boolean }
   | { name: 'purge-plaintext'; before: string | null; yes: boolean };
-type User = NonNullable<Awaited<ReturnType<Store['userByEmail']>>>;
+type User = NonNullable<Awaited<ReturnType<AccountStore['userByEmail']>>>;
 
 /** The command line as a command, or the exit code of a usage error (after saying why). */
 function parseArgs(args: string[], out: AdminOutput): Command | number {
@@ -130,7 +135,7 @@ async function verifyEmail(db: Db, user: User, adminEmail: string, yes: boolean,
   );
   if (admin) out.log(`Verifying this address makes @${user.username} the administrator (ADMIN_EMAIL).`);
   if (!(await confirmed(`Verify ${user.email}? [y/N] `, yes, out))) return 1;
-  await new Store(db).setEmailVerified(user.id, user.email);
+  await new AccountStore(db).setEmailVerified(user.id, user.email);
   await new AdminStore(db.kysely).recordShell('shell.verifyEmail', user, Date.now());
   out.log(`Verified ${user.email} (@${user.username}).`);
   if (admin) out.log('This account is the administrator (ADMIN_EMAIL).');
@@ -148,7 +153,7 @@ async function resetPassword(
   command: { password: string | null; yes: boolean },
   out: AdminOutput,
 ): Promise<number> {
-  const store = new Store(db);
+  const store = new AccountStore(db);
   out.log(`Account @${user.username} (${user.name}), e-mail ${user.email}.`);
   out.log(RESET_LOCKS_HISTORY);
   if (!(await confirmed(`Reset the password of ${user.email}? [y/N] `, command.yes, out))) return 1;
@@ -220,7 +225,7 @@ export async function runAdmin(
   try {
     await migrate(db);
     if (command.name === 'purge-plaintext') return await purgeCommand(db, command, out);
-    const user = await new Store(db).userByEmail(command.email);
+    const user = await new AccountStore(db).userByEmail(command.email);
     if (!user) {
       out.error(`No account has the e-mail address ${command.email}.`);
       return 1;

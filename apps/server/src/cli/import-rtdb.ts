@@ -22,9 +22,9 @@ import { hashToken, newToken } from '../auth/tokens.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { setPasswordMail } from '../mail/templates.ts';
+import { AccountStore } from '../storage/accounts/account-store.ts';
 import { type Db, migrate } from '../storage/db.ts';
-import { RtdbImportStore } from '../storage/rtdb-import-store.ts';
-import { Store } from '../storage/store.ts';
+import { RtdbImportStore } from '../storage/maintenance/rtdb-import-store.ts';
 import { openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { type NewAccount, RtdbImporter } from './rtdb-importer.ts';
@@ -50,7 +50,7 @@ export interface ImportOptions {
 }
 
 /** The secret e-mail tokens are stored under, as the server finds it (services.ts). */
-async function tokenSecret(config: Config, store: Store): Promise<string> {
+async function tokenSecret(config: Config, store: AccountStore): Promise<string> {
   return config.databaseUrl && !config.sessionSecretFromEnv
     ? store.sharedSetting('internal:sessionSecret', config.sessionSecret)
     : config.sessionSecret;
@@ -71,7 +71,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 /** Runs the import on an open, migrated database; returns the exit code. */
 export async function importRtdb(db: Db, config: Config, opts: ImportOptions, out: AdminOutput): Promise<number> {
-  const store = new Store(db);
+  const store = new AccountStore(db);
   const importStore = new RtdbImportStore(db.kysely);
   importStore.faultAfterMessages = opts.faultAfterMessages ?? null;
   let mailer = opts.email ? quietMailer(config, out) : null;

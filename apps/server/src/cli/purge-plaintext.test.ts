@@ -9,10 +9,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatStore } from '../storage/chat-store.ts';
 import { type Db, migrate, openDb } from '../storage/db.ts';
-import { NotificationStore } from '../storage/notification-store.ts';
-import { compact } from '../storage/plaintext-purge.ts';
+import { compact } from '../storage/maintenance/plaintext-purge.ts';
+import { ChatStore } from '../storage/messages/chat-store.ts';
+import { NotificationStore } from '../storage/social/notification-store.ts';
 import { captureOutput } from '../test/cli-output.ts';
 import {
   CONTROL_HANDLE,

@@ -11,7 +11,7 @@
  */
 import { hashSecret } from '../auth/passwords.ts';
 import { newId, newTimeOrderedId } from '../storage/ids.ts';
-import type { RtdbImportStore, SummaryRow } from '../storage/rtdb-import-store.ts';
+import type { RtdbImportStore, SummaryRow } from '../storage/maintenance/rtdb-import-store.ts';
 import {
   type Entry,
   helpLinkSchema,

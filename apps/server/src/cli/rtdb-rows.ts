@@ -6,7 +6,7 @@
 import type { Insertable } from 'kysely';
 import { NO_PASSWORD } from '../auth/passwords.ts';
 import { newTimeOrderedId } from '../storage/ids.ts';
-import type { MessageRow, SummaryRow } from '../storage/rtdb-import-store.ts';
+import type { MessageRow, SummaryRow } from '../storage/maintenance/rtdb-import-store.ts';
 import type { UsersTable } from '../storage/schema.ts';
 import { type SourceMessage, type SourceUser, sourceMessageSchema, why } from './rtdb-export.ts';
 

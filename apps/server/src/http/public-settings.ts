@@ -2,7 +2,7 @@
 import type { PublicSettings } from '@app/protocol';
 import { kdfParams } from '../auth/credentials.ts';
 import type { AppContext } from '../context.ts';
-import { E2EE_SINCE_KEY, HELP_LINK_KEY } from '../storage/admin-store.ts';
+import { E2EE_SINCE_KEY, HELP_LINK_KEY } from '../storage/accounts/admin-store.ts';
 
 export async function publicSettingsOf(ctx: AppContext): Promise<PublicSettings> {
   const [helpLink, since] = await Promise.all([

@@ -6,7 +6,7 @@
  */
 import { API, pushPayloadSchema, pushStateSchema } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PushStore, SUBSCRIBER_CACHE_MS } from '../storage/push-store.ts';
+import { PushStore, SUBSCRIBER_CACHE_MS } from '../storage/accounts/push-store.ts';
 import { expectError, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
 import { PUSH_ENDPOINT_CERT, type PushEndpoint, startPushEndpoint } from '../test/push-endpoint.ts';
 import { WsTestClient } from '../test/ws-client.ts';

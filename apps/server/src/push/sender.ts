@@ -12,8 +12,8 @@ import { rootCertificates } from 'node:tls';
 import type { PushPayload } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
-import type { LoggedUpdate } from '../storage/chat-store.ts';
-import type { PushStore, PushSubscriptionRow } from '../storage/push-store.ts';
+import type { PushStore, PushSubscriptionRow } from '../storage/accounts/push-store.ts';
+import type { LoggedUpdate } from '../storage/messages/chat-store.ts';
 
 export interface VapidKeys {
   publicKey: string;

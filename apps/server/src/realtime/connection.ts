@@ -25,7 +25,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData } from 'ws';
 import { TOUCH_EVERY_MS } from '../auth/session.ts';
-import { payloadOf } from '../storage/chat-store.ts';
+import { payloadOf } from '../storage/messages/chat-store.ts';
 import { type ConnSocket, cork, type SocketOwner } from './conn-socket.ts';
 import type { RealtimeDeps, SocketAuth } from './deps.ts';
 import { FrameError, handle, refusalOf, type SocketSession } from './handlers.ts';

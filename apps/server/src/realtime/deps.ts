@@ -4,11 +4,11 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
-import type { NotificationStore } from '../storage/notification-store.ts';
-import type { PinStore } from '../storage/pin-store.ts';
-import type { SocialStore } from '../storage/social-store.ts';
-import type { Store } from '../storage/store.ts';
+import type { AccountStore } from '../storage/accounts/account-store.ts';
+import type { PinStore } from '../storage/accounts/pin-store.ts';
+import type { ChatStore, LoggedUpdate } from '../storage/messages/chat-store.ts';
+import type { NotificationStore } from '../storage/social/notification-store.ts';
+import type { SocialStore } from '../storage/social/social-store.ts';
 import type { Hub } from './hub.ts';
 import type { PresenceTracker } from './presence.ts';
 import type { WritePace } from './write-pace.ts';
@@ -18,7 +18,7 @@ export interface RealtimeDeps {
   social: SocialStore;
   pins: PinStore;
   notices: NotificationStore;
-  store: Store;
+  store: AccountStore;
   hub: Hub;
   presence: PresenceTracker;
   log: FastifyBaseLogger;

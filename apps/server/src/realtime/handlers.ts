@@ -15,7 +15,7 @@ import {
   USERS_PAGE,
   type WsErrorCode,
 } from '@app/protocol';
-import { ChatError, RevokedError } from '../storage/chat-store.ts';
+import { ChatError, RevokedError } from '../storage/messages/chat-store.ts';
 import type { RealtimeDeps } from './deps.ts';
 import { type PrivacyView, viewChat, viewMessage, viewPresence } from './privacy-view.ts';
 

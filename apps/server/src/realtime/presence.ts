@@ -8,8 +8,8 @@
  * (Connection.sendPresence).
  */
 import type { Presence } from '@app/protocol';
-import type { SocialStore } from '../storage/social-store.ts';
-import type { Store } from '../storage/store.ts';
+import type { AccountStore } from '../storage/accounts/account-store.ts';
+import type { SocialStore } from '../storage/social/social-store.ts';
 import type { Hub } from './hub.ts';
 
 export interface PresenceWatcher {
@@ -55,13 +55,18 @@ export class MemoryPresenceCounter implements PresenceCounter {
 
 export class PresenceTracker {
   private readonly watchers = new Map<string, Set<PresenceWatcher>>();
-  private readonly store: Store;
+  private readonly store: AccountStore;
   private readonly social: SocialStore;
   private readonly hub: Hub;
   readonly counter: PresenceCounter;
   private readonly unsubscribe: () => void;
 
-  constructor(store: Store, social: SocialStore, hub: Hub, counter: PresenceCounter = new MemoryPresenceCounter()) {
+  constructor(
+    store: AccountStore,
+    social: SocialStore,
+    hub: Hub,
+    counter: PresenceCounter = new MemoryPresenceCounter(),
+  ) {
     this.store = store;
     this.social = social;
     this.hub = hub;

@@ -12,11 +12,11 @@ import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { OriginCheck } from '../security/origin.ts';
-import type { ChatStore, LoggedUpdate } from '../storage/chat-store.ts';
-import type { NotificationStore } from '../storage/notification-store.ts';
-import type { PinStore } from '../storage/pin-store.ts';
-import type { SocialStore } from '../storage/social-store.ts';
-import type { Store } from '../storage/store.ts';
+import type { AccountStore } from '../storage/accounts/account-store.ts';
+import type { PinStore } from '../storage/accounts/pin-store.ts';
+import type { ChatStore, LoggedUpdate } from '../storage/messages/chat-store.ts';
+import type { NotificationStore } from '../storage/social/notification-store.ts';
+import type { SocialStore } from '../storage/social/social-store.ts';
 import { ConnSocket } from './conn-socket.ts';
 import { Connection } from './connection.ts';
 import type { RealtimeDeps } from './deps.ts';
@@ -93,7 +93,7 @@ export class Realtime {
 
   constructor(opts: {
     sessions: Sessions;
-    store: Store;
+    store: AccountStore;
     chat: ChatStore;
     social: SocialStore;
     pins: PinStore;

@@ -12,7 +12,7 @@ import { API, EXPORT_CONTENT_TYPE, EXPORT_FORMAT, EXPORT_PAGE, type ExportLine }
 import type { FastifyInstance } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { type PrivacyView, viewChat, viewMessage } from '../realtime/privacy-view.ts';
-import { chatMessages, contactsOf, messageCountOf } from '../storage/export-store.ts';
+import { chatMessages, contactsOf, messageCountOf } from '../storage/accounts/export-store.ts';
 
 export function registerExportRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { chat, social, pins, notices, config, throttle } = ctx;

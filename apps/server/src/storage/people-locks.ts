@@ -3,7 +3,7 @@
  * (RevokedError) when the account is gone or blocked or the session it came from ended.
  */
 import { MSG } from '@app/protocol';
-import { ChatError } from './chat-rows.ts';
+import { ChatError } from './messages/chat-rows.ts';
 import { run, stmt, type Tx } from './program.ts';
 
 const REVOKED_MSG = {

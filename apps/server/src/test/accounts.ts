@@ -18,7 +18,7 @@ import {
 } from '@app/e2ee';
 import type { OwnKeys, PreloginResponse } from '@app/protocol';
 import { hashSecret } from '../auth/passwords.ts';
-import type { Store } from '../storage/store.ts';
+import type { AccountStore } from '../storage/accounts/account-store.ts';
 
 /** What a server from before end-to-end encryption stored for a password: argon2id of the password itself. */
 export function legacyPasswordHash(password: string): Promise<string> {
@@ -30,7 +30,7 @@ export function legacyPasswordHash(password: string): Promise<string> {
  * password itself, no KDF, no keys. Returns it and the sign-up input it was made from.
  */
 export async function legacyAccount(
-  store: { createUser: Store['createUser'] },
+  store: { createUser: AccountStore['createUser'] },
   password: string,
   input: { username: string; name: string; email: string; phone: string; age: number },
 ) {

@@ -6,7 +6,7 @@
 
 import { API, type AuditEntry, type AuditPage, type GlobalEvent, PROTOCOL_VERSION } from '@app/protocol';
 import { beforeAll, expect } from 'vitest';
-import { HELP_LINK_KEY } from '../storage/admin-store.ts';
+import { HELP_LINK_KEY } from '../storage/accounts/admin-store.ts';
 import {
   ENGINES,
   LOOSE_LIMITS,

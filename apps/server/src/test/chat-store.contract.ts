@@ -2,10 +2,10 @@
 import { chatIdOf, summaryAfter } from '@app/protocol';
 import { sampleChatKey, sampleCiphertext } from '@app/protocol/test/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatError, ChatStore, chatWrites } from '../storage/chat-store.ts';
+import { AccountStore } from '../storage/accounts/account-store.ts';
 import type { Db } from '../storage/db.ts';
 import { migrate } from '../storage/db.ts';
-import { Store } from '../storage/store.ts';
+import { ChatError, ChatStore, chatWrites } from '../storage/messages/chat-store.ts';
 import { giveKeys, sampleSealed, sampleText } from './store-keys.ts';
 
 /** A send that must store a message (no contact request is involved in these tests). */
@@ -22,7 +22,7 @@ async function sendSample(chat: ChatStore, db: Db, from: string, to: string, msg
 
 let n = 0;
 /** A user with keys (as every account since end-to-end encryption has), or `withKeys` false: one from before. */
-async function user(store: Store, username?: string, withKeys = true) {
+async function user(store: AccountStore, username?: string, withKeys = true) {
   n += 1;
   const tag = `${n}_${Math.random().toString(36).slice(2, 7)}`;
   const u = await store.createUser({
@@ -41,12 +41,12 @@ async function user(store: Store, username?: string, withKeys = true) {
 export function chatStoreContract(engine: string, open: () => Promise<Db>): void {
   describe(`ChatStore contract on ${engine}`, () => {
     let db: Db;
-    let store: Store;
+    let store: AccountStore;
     let chat: ChatStore;
     beforeAll(async () => {
       db = await open();
       await migrate(db);
-      store = new Store(db);
+      store = new AccountStore(db);
       chat = new ChatStore(db.kysely, chatWrites(db));
     });
     afterAll(async () => {

@@ -6,9 +6,9 @@
 import { chatIdOf } from '@app/protocol';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
+import { AccountStore } from '../storage/accounts/account-store.ts';
 import type { Db } from '../storage/db.ts';
 import type { Database } from '../storage/schema.ts';
-import { Store } from '../storage/store.ts';
 
 /** The --before day the tests purge with, and a time on either side of it. */
 export const CUTOFF = '2024-01-01';
@@ -69,7 +69,7 @@ export function messageRow(
 
 export async function seedLegacy(database: Db): Promise<LegacyWorld> {
   const db = database.kysely;
-  const store = new Store(database);
+  const store = new AccountStore(database);
   const user = async (username: string) =>
     (
       await store.createUser({

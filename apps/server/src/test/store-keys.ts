@@ -7,8 +7,8 @@
 import { chatIdOf } from '@app/protocol';
 import { SAMPLE_BUNDLE, SAMPLE_KEYS, sampleChatKey, sampleCiphertext } from '@app/protocol/test/samples';
 import type { Kysely } from 'kysely';
-import { currentKeyEpoch } from '../storage/chat-keys.ts';
-import { insertKeys } from '../storage/key-store.ts';
+import { insertKeys } from '../storage/accounts/key-store.ts';
+import { currentKeyEpoch } from '../storage/messages/chat-keys.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** Gives a user public keys of encryption-key epoch `ukEpoch` (and a bundle nobody opens). */

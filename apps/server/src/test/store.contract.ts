@@ -5,9 +5,10 @@
 
 import { chatIdOf } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountStore } from '../storage/accounts/account-store.ts';
+import { TakenError } from '../storage/accounts/users.ts';
 import type { Db } from '../storage/db.ts';
 import { migrate } from '../storage/db.ts';
-import { Store, TakenError } from '../storage/store.ts';
 import { countUserSessions, setSetting } from './store-queries.ts';
 
 let n = 0;
@@ -25,14 +26,14 @@ function newUser(overrides: Partial<{ username: string; email: string }> = {}) {
 }
 
 export function storeContract(engine: string, open: () => Promise<Db>): void {
-  describe(`Store contract on ${engine}`, () => {
+  describe(`AccountStore contract on ${engine}`, () => {
     let db: Db;
-    let store: Store;
+    let store: AccountStore;
 
     beforeAll(async () => {
       db = await open();
       await migrate(db);
-      store = new Store(db);
+      store = new AccountStore(db);
     });
     afterAll(async () => {
       await db?.close();

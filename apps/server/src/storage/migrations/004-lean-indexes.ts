@@ -3,7 +3,7 @@
  * chat-list index entries and a per-sender index; a group commit of 170 messages then
  * wrote about a fifth more pages (in-process sends on SQLite: 7,600 -> 9,200/s).
  * A user's chat list is a primary-key range (user_id, chat_id) sorted in memory; a
- * deleted account's messages are found through its chats (see Store.deleteUser).
+ * deleted account's messages are found through its chats (see AccountStore.deleteUser).
  */
 import type { Kysely } from 'kysely';
 

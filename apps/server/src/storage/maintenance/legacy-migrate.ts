@@ -9,11 +9,11 @@
  */
 import { peerOf, sealedHeader } from '@app/protocol';
 import type { Kysely } from 'kysely';
-import { acceptSealedEdit } from './chat-keys.ts';
-import { appendLog, ChatError, type LoggedUpdate } from './chat-rows.ts';
-import { lockPeople } from './people-locks.ts';
-import type { Database } from './schema.ts';
-import { refreshSummaries } from './summaries.ts';
+import { acceptSealedEdit } from '../messages/chat-keys.ts';
+import { appendLog, ChatError, type LoggedUpdate } from '../messages/chat-rows.ts';
+import { refreshSummaries } from '../messages/summaries.ts';
+import { lockPeople } from '../people-locks.ts';
+import type { Database } from '../schema.ts';
 
 export async function migrateLegacy(
   db: Kysely<Database>,

@@ -1,7 +1,7 @@
 /** Web Push subscriptions, one per session (migration 009). */
 import type { PushSubscriptionInput } from '@app/protocol';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, PushSubscriptionsTable } from './schema.ts';
+import type { Database, PushSubscriptionsTable } from '../schema.ts';
 
 /** Browsers one account keeps subscribed; the oldest go first (each message fans out to all). */
 export const PUSH_SUBSCRIPTIONS_MAX = 10;

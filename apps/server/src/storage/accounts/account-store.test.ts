@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { chatStoreContract } from '../test/chat-store.contract.ts';
-import { storeContract } from '../test/store.contract.ts';
-import { migrate, openDb } from './db.ts';
+import { chatStoreContract } from '../../test/chat-store.contract.ts';
+import { storeContract } from '../../test/store.contract.ts';
+import { migrate, openDb } from '../db.ts';
 
 storeContract('SQLite (file, WAL)', () => openDb({ dataDir: mkdtempSync(path.join(tmpdir(), 'parley-store-')) }));
 chatStoreContract('SQLite (file, WAL)', () => openDb({ dataDir: mkdtempSync(path.join(tmpdir(), 'parley-chat-')) }));

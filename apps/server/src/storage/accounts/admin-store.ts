@@ -18,11 +18,11 @@ import {
   type PublicUser,
 } from '@app/protocol';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { appendLog, type Entry, type LoggedUpdate, toPublicUser } from './chat-rows.ts';
-import { newId, newTimeOrderedId } from './ids.ts';
-import { lockUser } from './people-locks.ts';
-import type { Tx } from './program.ts';
-import type { AuditLogTable, Database, NotificationsTable, UsersTable } from './schema.ts';
+import { newId, newTimeOrderedId } from '../ids.ts';
+import { appendLog, type Entry, type LoggedUpdate, toPublicUser } from '../messages/chat-rows.ts';
+import { lockUser } from '../people-locks.ts';
+import type { Tx } from '../program.ts';
+import type { AuditLogTable, Database, NotificationsTable, UsersTable } from '../schema.ts';
 
 /** Who did it: an administrator's account, or the operator's shell (null). */
 export type Actor = { id: string; username: string } | null;

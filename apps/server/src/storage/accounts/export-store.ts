@@ -6,8 +6,8 @@
  */
 import type { ChatMessage, PublicUser } from '@app/protocol';
 import type { Kysely } from 'kysely';
-import { joinedUser, toMessage } from './chat-rows.ts';
-import type { Database } from './schema.ts';
+import { joinedUser, toMessage } from '../messages/chat-rows.ts';
+import type { Database } from '../schema.ts';
 
 export interface ExportContact {
   userId: string;

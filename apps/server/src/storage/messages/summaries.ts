@@ -1,8 +1,8 @@
 /** Chat summaries (user_chats) rewritten when a change reaches a chat's newest message. */
 import type { Update } from '@app/protocol';
 import type { Transaction } from 'kysely';
+import type { Database } from '../schema.ts';
 import { summaryOf } from './chat-rows.ts';
-import type { Database } from './schema.ts';
 
 /** Both summaries of a chat get its newest message anew (in user id order, as a send locks them); their new rows, logged. */
 export async function refreshSummaries(

@@ -22,8 +22,8 @@
  */
 import { DELETED_TEXT } from '@app/protocol';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import type { Db } from './db.ts';
-import type { Database } from './schema.ts';
+import type { Db } from '../db.ts';
+import type { Database } from '../schema.ts';
 
 export interface PlaintextCounts {
   messages: number;

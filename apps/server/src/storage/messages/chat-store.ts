@@ -15,6 +15,13 @@ import {
   type Update,
 } from '@app/protocol';
 import { type Kysely, sql } from 'kysely';
+import { KeyStore } from '../accounts/key-store.ts';
+import { type Db, SEND_CONNECTIONS } from '../db.ts';
+import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
+import { migrateLegacy } from '../maintenance/legacy-migrate.ts';
+import { lockPeople } from '../people-locks.ts';
+import type { Tx } from '../program.ts';
+import type { Database } from '../schema.ts';
 import { followsOn } from './backlog.ts';
 import { acceptSealedEdit, acceptTombstone, chatKeysOf } from './chat-keys.ts';
 import {
@@ -30,14 +37,7 @@ import {
   toPublicUser,
   toSummary,
 } from './chat-rows.ts';
-import { type Db, SEND_CONNECTIONS } from './db.ts';
-import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
-import { KeyStore } from './key-store.ts';
-import { migrateLegacy } from './legacy-migrate.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
-import { lockPeople } from './people-locks.ts';
-import type { Tx } from './program.ts';
-import type { Database } from './schema.ts';
 import { pgSendBatcher } from './send-batch.ts';
 import { type SendInput, type SendResult, sendProgram } from './send-program.ts';
 import { refreshSummaries } from './summaries.ts';
@@ -52,8 +52,8 @@ function ownMessage(current: ChatMessage | null, userId: string): ChatMessage {
   return current;
 }
 
+export { RevokedError } from '../people-locks.ts';
 export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from './chat-rows.ts';
-export { RevokedError } from './people-locks.ts';
 
 /**
  * How an engine commits sends: SQLite, one writer, runs groups of them synchronously in

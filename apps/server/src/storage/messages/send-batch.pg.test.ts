@@ -7,19 +7,19 @@
 import { chatIdOf, summaryAfter } from '@app/protocol';
 import { sampleCiphertext } from '@app/protocol/test/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPgSchema } from '../test/harness.ts';
-import { giveKeys, sampleSealed, sampleText } from '../test/store-keys.ts';
+import { dropPgSchema } from '../../test/harness.ts';
+import { giveKeys, sampleSealed, sampleText } from '../../test/store-keys.ts';
+import { AccountStore } from '../accounts/account-store.ts';
+import { type Db, migrate, openDb } from '../db.ts';
 import { ChatStore, chatWrites } from './chat-store.ts';
-import { type Db, migrate, openDb } from './db.ts';
 import { LOG, WRITE } from './send-batch-sql.ts';
-import { Store } from './store.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!url)('grouped sends on PostgreSQL', () => {
   const schema = `t_batch_${process.pid}_${Date.now().toString(36)}`;
   let db: Db;
-  let store: Store;
+  let store: AccountStore;
   let chat: ChatStore;
   let n = 0;
   const user = async () => {
@@ -44,7 +44,7 @@ describe.skipIf(!url)('grouped sends on PostgreSQL', () => {
   beforeAll(async () => {
     db = await openDb({ databaseUrl: url as string, pgSchema: schema });
     await migrate(db);
-    store = new Store(db);
+    store = new AccountStore(db);
     chat = new ChatStore(db.kysely, chatWrites(db));
   });
   afterAll(async () => {

@@ -13,8 +13,8 @@ import {
   type PublicKeysWire,
 } from '@app/protocol';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { lockUser } from './people-locks.ts';
-import type { Database, UserKeysTable } from './schema.ts';
+import { lockUser } from '../people-locks.ts';
+import type { Database, UserKeysTable } from '../schema.ts';
 
 type Tx = Kysely<Database> | Transaction<Database>;
 type KeyRow = Selectable<UserKeysTable>;

@@ -14,10 +14,10 @@ import {
   SOCIAL_MSG,
 } from '@app/protocol';
 import type { Kysely } from 'kysely';
-import { appendLog, ChatError, type Entry, type LoggedUpdate, summaryOf } from './chat-rows.ts';
-import { lockPeople } from './people-locks.ts';
+import { appendLog, ChatError, type Entry, type LoggedUpdate, summaryOf } from '../messages/chat-rows.ts';
+import { lockPeople } from '../people-locks.ts';
+import type { Database } from '../schema.ts';
 import { accessOf } from './requests.ts';
-import type { Database } from './schema.ts';
 
 export class SocialStore {
   readonly db: Kysely<Database>;

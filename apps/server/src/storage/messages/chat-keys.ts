@@ -8,9 +8,9 @@
  */
 import { type ChatKeyEnvelopeWire, sealedHeader } from '@app/protocol';
 import type { Kysely } from 'kysely';
+import { type Program, query, stmt } from '../program.ts';
+import type { Database } from '../schema.ts';
 import { ChatError } from './chat-rows.ts';
-import { type Program, query, stmt } from './program.ts';
-import type { Database } from './schema.ts';
 
 /** What a send reads of the chat's keys and both people's (folded into its context query). */
 export interface KeyContext {

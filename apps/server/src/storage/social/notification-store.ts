@@ -5,12 +5,12 @@
  */
 import { chatIdOf, isSafeHttpUrl, type NotificationItem, SOCIAL_MSG, videoEmbedUrl } from '@app/protocol';
 import type { Kysely, Selectable } from 'kysely';
-import { appendLog, ChatError, type Entry, insertMessage, type LoggedUpdate } from './chat-rows.ts';
-import { newId } from './ids.ts';
-import { lockPeople } from './people-locks.ts';
-import type { Tx } from './program.ts';
+import { newId } from '../ids.ts';
+import { appendLog, ChatError, type Entry, insertMessage, type LoggedUpdate } from '../messages/chat-rows.ts';
+import { lockPeople } from '../people-locks.ts';
+import type { Tx } from '../program.ts';
+import type { Database, NotificationsTable } from '../schema.ts';
 import { accessOf, toPersonal } from './requests.ts';
-import type { Database, NotificationsTable } from './schema.ts';
 
 /** Newest items of each kind /notifications shows. */
 export const NOTIFICATIONS_MAX = 200;

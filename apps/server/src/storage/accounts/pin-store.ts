@@ -4,8 +4,8 @@
  */
 import { PIN_FAILURES_MAX, PIN_LOCKOUT_MS } from '@app/protocol';
 import type { Kysely } from 'kysely';
-import { appendLog, type Entry, type LoggedUpdate, summaryOf } from './chat-rows.ts';
-import type { Database } from './schema.ts';
+import { appendLog, type Entry, type LoggedUpdate, summaryOf } from '../messages/chat-rows.ts';
+import type { Database } from '../schema.ts';
 
 export interface PinState {
   hash: string | null;

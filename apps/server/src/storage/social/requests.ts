@@ -5,10 +5,10 @@
  */
 import { type Access, chatIdOf, type NotificationItem } from '@app/protocol';
 import type { Selectable } from 'kysely';
-import { appendLog, ChatError, type LoggedUpdate, type StoredText, wireText } from './chat-rows.ts';
-import { newId } from './ids.ts';
-import type { Tx } from './program.ts';
-import type { UserNotificationsTable } from './schema.ts';
+import { newId } from '../ids.ts';
+import { appendLog, ChatError, type LoggedUpdate, type StoredText, wireText } from '../messages/chat-rows.ts';
+import type { Tx } from '../program.ts';
+import type { UserNotificationsTable } from '../schema.ts';
 
 /** A personal notification (a request, or news about one) as its user sees it. */
 export function toPersonal(r: Selectable<UserNotificationsTable>): NotificationItem {

@@ -1,112 +1,29 @@
 /**
- * Every query the server makes, behind one class, so the same contract tests run
- * against SQLite and PostgreSQL.
+ * Accounts in storage: users, their sessions, e-mail tokens and the server's shared
+ * settings, behind one class, so the same contract tests run against SQLite and
+ * PostgreSQL. (Messages: messages/chat-store.ts; the rest of an account's data:
+ * the other stores in this folder.)
  */
 
-import type { KdfParamsWire } from '@app/protocol';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Db } from './db.ts';
-import { newId } from './ids.ts';
-import { deleteKeys, type EmailLoginStored } from './key-store.ts';
-import { lockUser } from './people-locks.ts';
-import type { Bool, Database, EmailTokenKind, UsersTable } from './schema.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Db } from '../db.ts';
+import { newId } from '../ids.ts';
+import { lockUser } from '../people-locks.ts';
+import type { Bool, Database, EmailTokenKind } from '../schema.ts';
+import { deleteKeys } from './key-store.ts';
+import {
+  b,
+  type EmailToken,
+  isUniqueViolation,
+  type NewUser,
+  type SessionRecord,
+  TakenError,
+  toUser,
+  type User,
+  type UserRow,
+} from './users.ts';
 
-export type UserRow = Selectable<UsersTable>;
-
-export interface User {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  phone: string;
-  age: number;
-  profilePic: string | null;
-  passwordHash: string;
-  /** 0: passwordHash is of the password itself (from before end-to-end encryption); 1: of `auth`. */
-  authVersion: number;
-  createdAt: number;
-  updatedAt: number | null;
-  status: string;
-  lastSeen: number | null;
-  verified: boolean;
-  blocked: boolean;
-}
-
-export interface NewUser {
-  username: string;
-  name: string;
-  email: string;
-  phone: string;
-  age: number;
-  passwordHash: string;
-  /**
-   * The password KDF of a `passwordHash` of `auth`, and the e-mail address's own credential
-   * (absent: the handle's serves both); absent: a legacy account (a hash of the password).
-   */
-  e2ee?: { kdf: KdfParamsWire; salt: string; email?: EmailLoginStored };
-  now: number;
-}
-
-export interface SessionRecord {
-  tokenHash: string;
-  userId: string;
-  createdAt: number;
-  authAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
-  persistent: boolean;
-}
-
-export interface EmailToken {
-  tokenHash: string;
-  userId: string;
-  kind: EmailTokenKind;
-  email: string;
-  expiresAt: number;
-}
-
-/** Thrown when a unique handle or e-mail is already taken. */
-export class TakenError extends Error {
-  readonly field: 'username' | 'email';
-  constructor(field: 'username' | 'email') {
-    super(`${field} taken`);
-    this.field = field;
-  }
-}
-
-const b = (v: boolean): Bool => (v ? 1 : 0);
-
-function toUser(r: UserRow): User {
-  return {
-    id: r.id,
-    username: r.username,
-    name: r.name,
-    email: r.email,
-    emailVerified: r.email_verified === 1,
-    phone: r.phone,
-    age: r.age,
-    profilePic: r.profile_pic,
-    passwordHash: r.password_hash,
-    authVersion: r.auth_version,
-    createdAt: Number(r.created_at),
-    updatedAt: r.updated_at === null ? null : Number(r.updated_at),
-    status: r.status,
-    lastSeen: r.last_seen === null ? null : Number(r.last_seen),
-    verified: r.verified === 1,
-    blocked: r.blocked === 1,
-  };
-}
-
-function isUniqueViolation(e: unknown): string | null {
-  const err = e as { code?: string; message?: string; constraint?: string; detail?: string };
-  if (err?.code === '23505') return `${err.constraint ?? ''} ${err.detail ?? ''}`;
-  if (err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
-    return err.message ?? '';
-  return null;
-}
-
-export class Store {
+export class AccountStore {
   readonly db: Kysely<Database>;
   readonly engine: Db['engine'];
 

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, it } from 'vitest';
-import { chatStoreContract } from '../test/chat-store.contract.ts';
-import { storeContract } from '../test/store.contract.ts';
-import { openDb } from './db.ts';
+import { chatStoreContract } from '../../test/chat-store.contract.ts';
+import { storeContract } from '../../test/store.contract.ts';
+import { openDb } from '../db.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -19,7 +19,7 @@ if (url) {
     await c.end();
   });
 } else {
-  describe('Store and ChatStore contracts on PostgreSQL', () => {
+  describe('AccountStore and ChatStore contracts on PostgreSQL', () => {
     it.skip('skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run it', () => {});
   });
 }

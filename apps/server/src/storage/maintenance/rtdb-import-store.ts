@@ -7,8 +7,8 @@
  * browser re-encrypts its own (legacy-migrate.ts); purge-plaintext removes the rest.
  */
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import { E2EE_SINCE_KEY, HELP_LINK_KEY } from './admin-store.ts';
-import type { Database, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
+import { E2EE_SINCE_KEY, HELP_LINK_KEY } from '../accounts/admin-store.ts';
+import type { Database, MessagesTable, UserChatsTable, UsersTable } from '../schema.ts';
 
 export type ImportKind = 'user' | 'chat' | 'message' | 'broadcast' | 'request' | 'contact' | 'privacy' | 'helpLink';
 

@@ -9,8 +9,8 @@
  */
 import type { ChatMessage, Update } from '@app/protocol';
 import { sql, type Transaction } from 'kysely';
+import type { Database } from '../schema.ts';
 import { payloadOf, summaryOf } from './chat-rows.ts';
-import type { Database } from './schema.ts';
 
 /** `text` for LIKE … ESCAPE '!', so an id's '_' matches only itself. */
 function literal(text: string): string {

@@ -13,8 +13,8 @@ import {
   type WsErrorCode,
 } from '@app/protocol';
 import type { Selectable } from 'kysely';
-import { type Program, query, runProgram, type Stmt, stmt, type Tx } from './program.ts';
-import type { Bool, MessagesTable, UserChatsTable, UsersTable } from './schema.ts';
+import { type Program, query, runProgram, type Stmt, stmt, type Tx } from '../program.ts';
+import type { Bool, MessagesTable, UserChatsTable, UsersTable } from '../schema.ts';
 
 export interface LoggedUpdate {
   userId: string;

@@ -5,8 +5,8 @@
  */
 import type { AccountDataResponse } from '@app/protocol';
 import type { Kysely } from 'kysely';
-import { appendLog, type LoggedUpdate } from './chat-rows.ts';
-import type { Database } from './schema.ts';
+import { appendLog, type LoggedUpdate } from '../messages/chat-rows.ts';
+import type { Database } from '../schema.ts';
 
 export class AccountDataStore {
   private readonly db: Kysely<Database>;

@@ -5,6 +5,10 @@
  */
 import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf, SOCIAL_MSG } from '@app/protocol';
 import type { Selectable } from 'kysely';
+import { assertActive } from '../people-locks.ts';
+import { call, type Program, query, stmt } from '../program.ts';
+import type { MessagesTable, UsersTable } from '../schema.ts';
+import { accessOf, createRequest, pendingRequest } from '../social/requests.ts';
 import { acceptSealedSend, currentChatKey, keyContext, recordChatKey } from './chat-keys.ts';
 import {
   appendLogProgram,
@@ -15,10 +19,6 @@ import {
   toMessage,
   toPublicUser,
 } from './chat-rows.ts';
-import { assertActive } from './people-locks.ts';
-import { call, type Program, query, stmt } from './program.ts';
-import { accessOf, createRequest, pendingRequest } from './requests.ts';
-import type { MessagesTable, UsersTable } from './schema.ts';
 
 const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');

@@ -16,11 +16,11 @@
 import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
 import type { Selectable } from 'kysely';
 import type pg from 'pg';
-import { pgClientSocket } from '../library-internals.ts';
+import { pgClientSocket } from '../../library-internals.ts';
+import type { Batcher, BatchOutcome } from '../group-commit.ts';
+import { NEEDS_ASYNC, runWithoutSteps } from '../program.ts';
+import type { UserChatsTable } from '../schema.ts';
 import { type Entry, type LoggedUpdate, newMessage, payloadOf, toPublicUser } from './chat-rows.ts';
-import type { Batcher, BatchOutcome } from './group-commit.ts';
-import { NEEDS_ASYNC, runWithoutSteps } from './program.ts';
-import type { UserChatsTable } from './schema.ts';
 import { CONTEXT, LOG, WRITE } from './send-batch-sql.ts';
 import { planSend, type SendContextRow, type SendInput, type SendPlan, type SendResult } from './send-program.ts';
 
