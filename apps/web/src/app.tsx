@@ -1,11 +1,16 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Routes } from 'react-router';
+import { onClientNotice } from './client/notices';
+import { showClientNotice } from './components/client-notices';
 import { RequireAdmin, RequireAuth } from './components/guards';
 import { KeyboardHost } from './components/keyboard/keyboard-host';
 import { Spinner } from './components/spinner';
 import { Toaster } from './components/ui/toaster';
 import { getSession, refreshSession } from './lib/session';
 import SplashPage from './pages/splash';
+
+// What the chat client tells the user (client/notices.ts) is shown as a toast, on any screen.
+onClientNotice(showClientNotice);
 
 // Every screen but the splash is its own chunk, so the first screen stays small.
 const WelcomePage = lazy(() => import('./pages/welcome'));

@@ -5,8 +5,8 @@
  * The form itself is tested by the sign-in and sign-up specs. A normal build has none of it.
  */
 import type { BundleContents } from '@app/e2ee';
-import { rememberEncrypted } from './lib/keys/known-logins';
-import { saveLocalKeys } from './lib/keys/local-keys';
+import { rememberEncrypted } from '@/client/keys/known-logins';
+import { saveLocalKeys } from '@/client/keys/local-keys';
 
 export interface AdoptedAccount {
   userId: string;

@@ -1,7 +1,7 @@
 import type { ChatSummary } from '@app/protocol';
-import { useChatClient, useOwnLastStatus, useSummaryText } from '@/lib/chat-hooks';
-import { useDraftText } from '@/lib/draft-hooks';
-import { isNotice, shownText } from '@/lib/message-crypto';
+import { isNotice, shownText } from '@/client/crypto/message-crypto';
+import { useChatClient, useOwnLastStatus, useSummaryText } from '@/hooks/chat-hooks';
+import { useDraftText } from '@/hooks/draft-hooks';
 import { cn } from '@/lib/utils';
 import { MessageTicks } from './message-ticks';
 

@@ -1,6 +1,6 @@
 import { Loader2, WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useConnectionStatus } from '@/lib/chat-hooks';
+import { useConnectionStatus } from '@/hooks/chat-hooks';
 import { usePane } from './layout/pane-context';
 
 /** How long 'connecting' lasts before the bar shows it, so a quick reconnect does not flash. */

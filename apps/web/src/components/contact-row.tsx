@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
-import { usePresence } from '@/lib/chat-hooks';
-import type { ContactUser } from '@/lib/conversation';
+import type { ContactUser } from '@/client/conversations/conversation';
+import { usePresence } from '@/hooks/chat-hooks';
 import { cn } from '@/lib/utils';
 import { UserAvatar } from './user-avatar';
 import { VerifiedBadge } from './verified-badge';

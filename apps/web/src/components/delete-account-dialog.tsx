@@ -1,9 +1,9 @@
 import { API, type Me, MSG, noContentSchema } from '@app/protocol';
 import { useState } from 'react';
+import { reauth } from '@/client/keys/account-keys';
+import { wipeLocalData } from '@/client/local-data';
 import { useLeaveSignedOut } from '@/hooks/use-sign-out';
 import { ApiError, api } from '@/lib/api';
-import { reauth } from '@/lib/keys/account-keys';
-import { wipeLocalData } from '@/lib/local-data';
 import { PasswordField } from './password-field';
 import { Button } from './ui/button';
 import {

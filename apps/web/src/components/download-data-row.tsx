@@ -12,7 +12,7 @@ import { SettingsRow } from '@/components/settings-row';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { notify } from '@/components/ui/toaster';
-import { useSession } from '@/lib/session';
+import { useSession } from '@/hooks/use-session';
 import { TINT } from '@/lib/tints';
 
 type State =
@@ -36,7 +36,7 @@ export function DownloadDataRow() {
     try {
       const [{ downloadMyData }, { getChatClient }] = await Promise.all([
         import('@/lib/export/download-data'),
-        import('@/lib/chat-client-singleton'),
+        import('@/client/chat-client-singleton'),
       ]);
       const client = getChatClient();
       if (!client) throw new Error('Please sign in again to download your data.');

@@ -1,7 +1,7 @@
 import type { Me } from '@app/protocol';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useSession } from '@/lib/session';
+import { useSession } from '@/hooks/use-session';
 import { Spinner } from './spinner';
 import { VerifyBanner } from './verify-banner';
 

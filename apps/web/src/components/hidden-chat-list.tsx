@@ -1,7 +1,7 @@
 import type { ChatSummary } from '@app/protocol';
 import type { LucideIcon } from 'lucide-react';
+import { useChatList, useConnectionStatus } from '@/hooks/chat-hooks';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
-import { useChatList, useConnectionStatus } from '@/lib/chat-hooks';
 import { ChatRow, type ChatRowVariant } from './chat-row';
 import { EmptyState } from './empty-state';
 import { Spinner } from './spinner';

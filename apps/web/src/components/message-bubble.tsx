@@ -2,11 +2,11 @@ import { BUBBLE_MAX_WIDTH } from '@app/protocol';
 import { CircleAlert, LockOpen, MoreVertical } from 'lucide-react';
 import type * as React from 'react';
 import { memo, useRef } from 'react';
+import type { UiMessage } from '@/client/conversations/conversation';
+import { isNotice, shownText } from '@/client/crypto/message-crypto';
+import { useShown } from '@/hooks/chat-hooks';
 import { useLongPress } from '@/hooks/use-long-press';
-import { useShown } from '@/lib/chat-hooks';
-import type { UiMessage } from '@/lib/conversation';
 import { formatClock, formatDateTime } from '@/lib/format-time';
-import { isNotice, shownText } from '@/lib/message-crypto';
 import { cn } from '@/lib/utils';
 import { LinkedText } from './chat/linked-text';
 import { MessageTicks } from './message-ticks';
@@ -107,7 +107,7 @@ export const MessageBubble = memo(function MessageBubble({
         )}
       >
         {shown?.kind === 'text' && shown.clear ? (
-          // Stored in the clear, from before end-to-end encryption (lib/message-crypto.ts clear()).
+          // Stored in the clear, from before end-to-end encryption (client/crypto/message-crypto.ts clear()).
           <span className="flex items-center gap-0.5" title="Sent before end-to-end encryption: stored in the clear">
             <LockOpen className="size-3" aria-hidden />
             Not encrypted

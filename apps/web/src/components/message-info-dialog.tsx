@@ -1,7 +1,7 @@
-import { useShown } from '@/lib/chat-hooks';
-import type { UiMessage } from '@/lib/conversation';
+import type { UiMessage } from '@/client/conversations/conversation';
+import { shownText } from '@/client/crypto/message-crypto';
+import { useShown } from '@/hooks/chat-hooks';
 import { formatDateTime } from '@/lib/format-time';
-import { shownText } from '@/lib/message-crypto';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from './ui/dialog';
 
 /** The message's text, its Sent time (or why it was not sent), and its Delivered and Read times when it has them. */

@@ -1,11 +1,11 @@
 import { Pencil, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import type { ChatClient } from '@/client/chat-client';
+import type { UiMessage } from '@/client/conversations/conversation';
+import { useDrafts, useDraftsLoaded } from '@/hooks/draft-hooks';
 import { useAutoGrow } from '@/hooks/use-auto-grow';
 import { useCoarsePointer } from '@/hooks/use-coarse-pointer';
-import type { ChatClient } from '@/lib/chat-client';
 import { COMPOSER_MAX_LINES, editsLastOnKey, lastEditable, lengthCounter, sendsOnKey } from '@/lib/composer-keys';
-import type { UiMessage } from '@/lib/conversation';
-import { useDrafts, useDraftsLoaded } from '@/lib/draft-hooks';
 import { registerEditCancel } from '@/lib/edit-escape';
 import { messageTextError } from '@/lib/message-text';
 import { cn } from '@/lib/utils';
@@ -16,7 +16,7 @@ import { notifyError } from './ui/toaster';
  * The composer: a text area growing with its text. Enter sends and Shift+Enter starts a
  * new line with a keyboard; on a touch screen Enter starts a new line and the send button
  * sends (blank text is ignored). Typing is reported to the peer, and the unsent text is the
- * chat's draft (lib/drafts.ts), restored when the chat opens again. In edit mode the text
+ * chat's draft (client/drafts/drafts.ts), restored when the chat opens again. In edit mode the text
  * of the message being edited is changed instead (Escape or the cancel button leaves edit
  * mode, giving the draft back; so does Escape elsewhere in the chat, lib/edit-escape.ts), and ↑ in
  * the empty composer edits the user's last message, as the message menu's Edit does. It is

@@ -1,12 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MessageCircle } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ConversationView, UiMessage } from '@/client/conversations/conversation';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
+import { useE2eeSince } from '@/hooks/use-public-settings';
 import { Arrivals } from '@/lib/arrivals';
-import type { ConversationView, UiMessage } from '@/lib/conversation';
 import { conversationRows, type Row, type UnreadMark, unreadMark } from '@/lib/conversation-rows';
 import { formatClock } from '@/lib/format-time';
-import { useE2eeSince } from '@/lib/public-settings';
 import { DayLine, E2eeLine, KeyChangeLine, UnreadLine } from './chat/conversation-lines';
 import { IncomingAnnouncer } from './chat/incoming-announcer';
 import { JumpToLatest } from './chat/jump-to-latest';

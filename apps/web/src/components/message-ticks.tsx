@@ -1,5 +1,5 @@
 import { Check, CheckCheck, Clock } from 'lucide-react';
-import type { UiMessage } from '@/lib/conversation';
+import type { UiMessage } from '@/client/conversations/conversation';
 import { cn } from '@/lib/utils';
 
 /**

@@ -1,5 +1,6 @@
 import { type Me, MSG } from '@app/protocol';
 import { useEffect, useState } from 'react';
+import { createRecoveryKey, recoveryCreatedAt } from '@/client/keys/recovery';
 import { FormSection } from '@/components/form-section';
 import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
@@ -15,7 +16,6 @@ import {
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useSubmit } from '@/hooks/use-submit';
 import { copyText } from '@/lib/copy-text';
-import { createRecoveryKey, recoveryCreatedAt } from '@/lib/keys/recovery';
 
 /**
  * Account › Recovery Key (optional, docs/e2ee.md): the password confirms it, the key

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { useChatClient } from '@/hooks/chat-hooks';
 import { useTitleBadge } from '@/hooks/use-title-badge';
-import { useChatClient } from '@/lib/chat-hooks';
 import { startDesktopNotifications } from '@/lib/desktop-notifications';
 
 /**

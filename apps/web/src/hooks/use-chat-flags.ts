@@ -6,9 +6,9 @@
 import { Archive, ArchiveRestore, Lock, LockOpen, type LucideIcon } from 'lucide-react';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { RequestError } from '@/client/socket/chat-socket';
 import { notify, notifyError } from '@/components/ui/toaster';
-import { useChatClient } from '@/lib/chat-hooks';
-import { RequestError } from '@/lib/chat-socket';
+import { useChatClient } from '@/hooks/chat-hooks';
 
 export type FlagAction = 'archive' | 'unarchive' | 'lock' | 'unlock';
 

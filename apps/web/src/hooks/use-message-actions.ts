@@ -4,11 +4,11 @@
  */
 import { Copy, Info, Pencil, RotateCw, Trash2 } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
+import type { ChatClient } from '@/client/chat-client';
+import { getChatClient } from '@/client/chat-client-singleton';
+import type { UiMessage } from '@/client/conversations/conversation';
 import type { MenuAction, MenuAnchor } from '@/components/ui/action-menu';
 import { notify, notifyError } from '@/components/ui/toaster';
-import type { ChatClient } from '@/lib/chat-client';
-import { getChatClient } from '@/lib/chat-client-singleton';
-import type { UiMessage } from '@/lib/conversation';
 import { copyText } from '@/lib/copy-text';
 
 function copyAction(m: UiMessage): MenuAction {

@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { useChatClient } from '@/lib/chat-hooks';
-import { type PeerTrust, refreshTrust, subscribeTrust, trustOf } from '@/lib/keys/peer-trust';
+import { type PeerTrust, refreshTrust, subscribeTrust, trustOf } from '@/client/keys/peer-trust';
+import { useChatClient } from '@/hooks/chat-hooks';
 
 /**
  * The peer's identities and verified mark (keys/peer-trust.ts): fetched from the server

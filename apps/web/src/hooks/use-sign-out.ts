@@ -52,7 +52,7 @@ export function useSignOut(): { signOut: () => Promise<void>; busy: boolean } {
     }
     // This browser's copy of the keys, and the drafts, go with the session. Loaded here:
     // the sign-in and sign-up screens use this module, and need none of it (nor its zod).
-    const { wipeLocalData } = await import('@/lib/local-data');
+    const { wipeLocalData } = await import('@/client/local-data');
     await wipeLocalData();
     leave('/signin');
   };

@@ -1,6 +1,6 @@
 import type { ChatSummary } from '@app/protocol';
 import { useEffect } from 'react';
-import { useChatList } from '@/lib/chat-hooks';
+import { useChatList } from '@/hooks/chat-hooks';
 
 const TITLE = 'Parley';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { UiMessage } from '@/client/conversations/conversation';
 import { testMessage } from '../test/messages';
 import { Arrivals } from './arrivals';
-import type { UiMessage } from './conversation';
 
 // The messages are between 'a' and 'b'; the reader is 'a'.
 const mine = (id: string, ts: number, extra: Partial<UiMessage> = {}) => testMessage(id, ts, extra);

@@ -3,7 +3,7 @@
  * screen announces and counts on its "Jump to latest message" button. Messages loaded
  * when it opened, older pages loaded later and the user's own messages are not arrivals.
  */
-import type { UiMessage } from './conversation';
+import type { UiMessage } from '@/client/conversations/conversation';
 
 export class Arrivals {
   private readonly seen = new Set<string>();

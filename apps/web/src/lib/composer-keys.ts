@@ -1,6 +1,6 @@
 /** The composer's rules that need no screen: what Enter and ↑ do, and the length counter. */
 import { MESSAGE_MAX } from '@app/protocol';
-import type { UiMessage } from './conversation';
+import type { UiMessage } from '@/client/conversations/conversation';
 
 /** From this many characters on, the composer shows how many are left of MESSAGE_MAX. */
 export const COUNTER_FROM = 3500;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { UiMessage } from '@/client/conversations/conversation';
 import { testMessage } from '../test/messages';
-import type { UiMessage } from './conversation';
 import { conversationRows, GROUP_GAP_MS, type Row, unreadMark } from './conversation-rows';
 
 // Local-time dates, so the tests hold in any time zone.

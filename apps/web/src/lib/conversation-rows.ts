@@ -3,7 +3,7 @@
  * between them: the day they were sent, where the unread ones began, where the peer's
  * security code changed and where end-to-end encryption began.
  */
-import type { UiMessage } from './conversation';
+import type { UiMessage } from '@/client/conversations/conversation';
 import { startOfDay } from './day-label';
 
 /** Messages of one sender closer than this (and on one day) form a group. */

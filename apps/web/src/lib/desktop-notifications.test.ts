@@ -1,9 +1,9 @@
 import type { ChatMessage, NotificationItem } from '@app/protocol';
 import { sampleCiphertext } from '@app/protocol/test/samples';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Alert, ChatClient } from './chat-client';
+import type { Alert, ChatClient } from '@/client/chat-client';
+import type { SealedRef, Shown } from '@/client/crypto/message-crypto';
 import { describeAlert, startDesktopNotifications } from './desktop-notifications';
-import type { SealedRef, Shown } from './message-crypto';
 
 const message: ChatMessage = {
   chatId: `${'a'.repeat(20)}_${'b'.repeat(20)}`,

@@ -3,8 +3,8 @@
  * raises one (with no text for a locked chat). Permission is asked only when the user
  * clicks Enable (see components/notification-prompt.tsx), never on page load.
  */
-import type { Alert, ChatClient } from './chat-client';
-import { refOfRequest } from './message-crypto';
+import type { Alert, ChatClient } from '@/client/chat-client';
+import { refOfRequest } from '@/client/crypto/message-crypto';
 import { playChime, soundEnabled } from './sound';
 
 const DISMISSED_KEY = 'parley:notifications-prompt-dismissed';

@@ -3,8 +3,7 @@
  * page load, fetched again on every (re)connect of the chat socket, and changed live by
  * the administrator's `settings` event.
  */
-import { API, isSafeHttpUrl, type PublicSettings, publicSettingsSchema } from '@app/protocol';
-import { useSyncExternalStore } from 'react';
+import { API, type PublicSettings, publicSettingsSchema } from '@app/protocol';
 import { api } from './api';
 import { logged } from './log';
 
@@ -54,25 +53,17 @@ export function setHelpLink(helpLink: string | null): void {
   emit();
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  // Fetched ahead: a screen that needs the settings awaits them and shows its own error.
-  if (!current) publicSettings().catch(() => {});
-  return () => listeners.delete(listener);
-}
-
-/** When end-to-end encryption began on this deployment (see PublicSettings.e2eeSince); null until known or never. */
-export function useE2eeSince(): number | null {
-  return useSyncExternalStore(subscribe, () => current?.e2eeSince ?? null);
+/** The settings once fetched, null until then. */
+export function currentPublicSettings(): PublicSettings | null {
+  return current;
 }
 
 /**
- * The help link when one is set and safe to open, null when none, undefined while the
- * settings load.
+ * Calls `listener` on every change of the settings (React's view: hooks/use-public-settings.ts),
+ * fetching them ahead: a screen that needs them awaits them and shows its own error.
  */
-export function useHelpLink(): string | null | undefined {
-  return useSyncExternalStore(subscribe, () => {
-    if (!current) return undefined;
-    return current.helpLink && isSafeHttpUrl(current.helpLink) ? current.helpLink : null;
-  });
+export function subscribePublicSettings(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!current) publicSettings().catch(() => {});
+  return () => listeners.delete(listener);
 }

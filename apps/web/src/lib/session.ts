@@ -1,9 +1,8 @@
 /**
- * The signed-in user, kept outside React and read through useSyncExternalStore.
+ * The signed-in user, kept outside React (React reads it through hooks/use-session.ts).
  * `loading` until the first answer from the server; then `ready` with a user or null.
  */
 import { API, type Me } from '@app/protocol';
-import { useSyncExternalStore } from 'react';
 import { ApiError, apiJson, parseAnswer } from './api';
 
 export interface SessionState {
@@ -106,12 +105,8 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Calls `listener` on every session change (for modules outside React). */
+/** Calls `listener` on every session change (React's view: hooks/use-session.ts). */
 export const subscribeSession = subscribe;
-
-export function useSession(): SessionState {
-  return useSyncExternalStore(subscribe, getSession, getSession);
-}
 
 /** Where a freshly signed-in user lands. */
 export function homeFor(user: Me): string {

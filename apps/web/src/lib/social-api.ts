@@ -10,9 +10,9 @@ import {
   type UserResponse,
   userResponseSchema,
 } from '@app/protocol';
+import { getChatClient } from '@/client/chat-client-singleton';
+import { reauth } from '@/client/keys/account-keys';
 import { ApiError, api } from './api';
-import { getChatClient } from './chat-client-singleton';
-import { reauth } from './keys/account-keys';
 import { getSession, setUser } from './session';
 
 /** Saves the profile; the session's user is replaced with the saved one. */

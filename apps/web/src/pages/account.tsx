@@ -1,6 +1,8 @@
 import { API, changeEmailSchema, changePasswordSchema, type Me, MSG, userResponseSchema } from '@app/protocol';
 import { BadgeCheck, CircleAlert, LogOut } from 'lucide-react';
 import { useState } from 'react';
+import { passwordChange, reauth } from '@/client/keys/account-keys';
+import { saveLocalKeys } from '@/client/keys/local-keys';
 import { DeleteAccountDialog } from '@/components/delete-account-dialog';
 import { FormSection } from '@/components/form-section';
 import { PageShell } from '@/components/page-shell';
@@ -9,13 +11,12 @@ import { RecoveryKeySection } from '@/components/recovery-key-section';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { notify, notifyError } from '@/components/ui/toaster';
+import { useSession } from '@/hooks/use-session';
 import { useSignOut } from '@/hooks/use-sign-out';
 import { useSubmit } from '@/hooks/use-submit';
 import { api } from '@/lib/api';
 import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
-import { passwordChange, reauth } from '@/lib/keys/account-keys';
-import { saveLocalKeys } from '@/lib/keys/local-keys';
-import { setUser, useSession } from '@/lib/session';
+import { setUser } from '@/lib/session';
 
 export default function AccountPage() {
   const { user } = useSession();

@@ -9,9 +9,9 @@ import { PageShell } from '@/components/page-shell';
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useSession } from '@/hooks/use-session';
 import { useSignOut } from '@/hooks/use-sign-out';
 import { adminStats } from '@/lib/admin-api';
-import { useSession } from '@/lib/session';
 
 type Stats = { state: 'loading' } | { state: 'ready'; totalUsers: number } | { state: 'failed'; message: string };
 

@@ -2,9 +2,9 @@ import { API, noContentSchema } from '@app/protocol';
 import { LogOut, ShieldBan } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { wipeLocalData } from '@/client/local-data';
 import { Button } from '@/components/ui/button';
 import { api } from '@/lib/api';
-import { wipeLocalData } from '@/lib/local-data';
 import { setUser } from '@/lib/session';
 
 export default function BlockedPage() {

@@ -1,6 +1,7 @@
 import { DELETED_ACCOUNT } from '@app/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { isBlocked, setVerified } from '@/client/keys/peer-trust';
 import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
@@ -9,9 +10,6 @@ import { usePane } from '@/components/layout/pane-context';
 import { ScreenMain } from '@/components/layout/screen-frame';
 import { MessageInfoDialog } from '@/components/message-info-dialog';
 import { ActionMenu } from '@/components/ui/action-menu';
-import { useFillViewport } from '@/hooks/use-fill-viewport';
-import { useMessageActions } from '@/hooks/use-message-actions';
-import { usePeerTrust } from '@/hooks/use-peer-trust';
 import {
   useAccess,
   useChatClient,
@@ -21,9 +19,11 @@ import {
   usePresence,
   useTyping,
   useUser,
-} from '@/lib/chat-hooks';
-import { isBlocked, setVerified } from '@/lib/keys/peer-trust';
-import { useSession } from '@/lib/session';
+} from '@/hooks/chat-hooks';
+import { useFillViewport } from '@/hooks/use-fill-viewport';
+import { useMessageActions } from '@/hooks/use-message-actions';
+import { usePeerTrust } from '@/hooks/use-peer-trust';
+import { useSession } from '@/hooks/use-session';
 import { cn } from '@/lib/utils';
 
 /** The conversation with the routed user, or with `peerId` when the desktop layout shows it beside another screen. */

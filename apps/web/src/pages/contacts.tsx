@@ -8,9 +8,9 @@ import { ScreenFrame, ScreenMain, useCardTop } from '@/components/layout/screen-
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useConnectionStatus, useUserSearch } from '@/hooks/chat-hooks';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useScrollerVirtualizer } from '@/hooks/use-scroller-virtualizer';
-import { useConnectionStatus, useUserSearch } from '@/lib/chat-hooks';
 import { cn } from '@/lib/utils';
 
 const SEARCH_DEBOUNCE_MS = 200;

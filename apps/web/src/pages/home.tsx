@@ -7,8 +7,8 @@ import { HomeChatList } from '@/components/home/home-chat-list';
 import { HomeHeader } from '@/components/home/home-header';
 import { KeysBanner } from '@/components/home/keys-banner';
 import { ScreenFrame } from '@/components/layout/screen-frame';
+import { useChatList, useConnectionStatus, useNotifications } from '@/hooks/chat-hooks';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
-import { useChatList, useConnectionStatus, useNotifications } from '@/lib/chat-hooks';
 
 /** Case-insensitive substring match on the username (spec: chat list search). */
 function matchesUsername(chat: ChatSummary, query: string): boolean {

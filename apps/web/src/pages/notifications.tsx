@@ -8,7 +8,7 @@ import { PageShell } from '@/components/page-shell';
 import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { notify, notifyError } from '@/components/ui/toaster';
-import { useChatClient, useConnectionStatus, useDocumentVisible, useNotifications } from '@/lib/chat-hooks';
+import { useChatClient, useConnectionStatus, useDocumentVisible, useNotifications } from '@/hooks/chat-hooks';
 
 type RequestItem = Extract<Item, { type: 'request' }>;
 

@@ -11,10 +11,10 @@ import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { UserAvatar } from '@/components/user-avatar';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useSession } from '@/hooks/use-session';
 import { useSubmit } from '@/hooks/use-submit';
 import { ApiError } from '@/lib/api';
 import { type FieldErrors, fieldErrors } from '@/lib/field-errors';
-import { useSession } from '@/lib/session';
 import { publicSettings, saveProfile } from '@/lib/social-api';
 
 const FIELDS = ['profilePic', 'name', 'phone', 'age'] as const;

@@ -1,6 +1,7 @@
 import { API, FIRST_PASSWORD_PARAM, MSG, noContentSchema, passwordSchema, tokenSchema } from '@app/protocol';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { newCredentials } from '@/client/keys/password-keys';
 import { AuthLayout } from '@/components/auth-layout';
 import { InvalidLink } from '@/components/invalid-link';
 import { PasswordField } from '@/components/password-field';
@@ -8,7 +9,6 @@ import { Button } from '@/components/ui/button';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api } from '@/lib/api';
-import { newCredentials } from '@/lib/keys/password-keys';
 import { setUser } from '@/lib/session';
 
 export default function ResetPasswordPage() {

@@ -8,8 +8,8 @@ import { SettingsGroup, SettingsRow } from '@/components/settings-row';
 import { AppearanceSection } from '@/components/theme-picker';
 import { UserAvatar } from '@/components/user-avatar';
 import { useCoarsePointer } from '@/hooks/use-coarse-pointer';
-import { useHelpLink } from '@/lib/public-settings';
-import { useSession } from '@/lib/session';
+import { useHelpLink } from '@/hooks/use-public-settings';
+import { useSession } from '@/hooks/use-session';
 import { TINT } from '@/lib/tints';
 
 export default function SettingsPage() {

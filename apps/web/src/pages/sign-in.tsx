@@ -9,11 +9,12 @@ import { FormField } from '@/components/ui/form-field';
 import { Label } from '@/components/ui/label';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useLandingPath, useNextQuery } from '@/hooks/use-auth-redirect';
+import { useSession } from '@/hooks/use-session';
 import { useFinishSignOut } from '@/hooks/use-sign-out';
 import { useSubmit } from '@/hooks/use-submit';
 import { ApiError, api, apiJson } from '@/lib/api';
 import { logged } from '@/lib/log';
-import { setUser, useSession } from '@/lib/session';
+import { setUser } from '@/lib/session';
 
 export default function SignInPage() {
   const navigate = useNavigate();
@@ -31,7 +32,7 @@ export default function SignInPage() {
       return;
     }
     try {
-      // The password stays here: the server gets `auth`, derived from it (lib/keys).
+      // The password stays here: the server gets `auth`, derived from it (client/keys).
       // Loaded on submit: no first screen carries the key code or zod.
       const [
         { signInSecret, handleKeys, separateEmailSalt },
@@ -40,11 +41,11 @@ export default function SignInPage() {
         { setKeepsAtRest },
         local,
       ] = await Promise.all([
-        import('@/lib/keys/password-keys'),
-        import('@/lib/keys/account-keys'),
+        import('@/client/keys/password-keys'),
+        import('@/client/keys/account-keys'),
         import('@/lib/answer-schemas'),
         import('@/lib/at-rest'),
-        import('@/lib/keys/local-keys'),
+        import('@/client/keys/local-keys'),
       ]);
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };

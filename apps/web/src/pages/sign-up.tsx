@@ -86,8 +86,8 @@ export default function SignUpPage() {
       // Loaded on submit: the form's screen carries neither zod nor the key code.
       const [{ signUpSchema, signedInResponseSchema }, { newCredentials }, { settleKeys }] = await Promise.all([
         import('@/lib/answer-schemas'),
-        import('@/lib/keys/password-keys'),
-        import('@/lib/keys/account-keys'),
+        import('@/client/keys/password-keys'),
+        import('@/client/keys/account-keys'),
       ]);
       const parsed = signUpSchema.safeParse({
         ...values,

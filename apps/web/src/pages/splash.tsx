@@ -2,7 +2,8 @@ import { APP_MAKER, APP_NAME, SPLASH_DELAY_MS } from '@app/protocol';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { AppLogo } from '@/components/app-logo';
-import { getSession, homeFor, useSession } from '@/lib/session';
+import { useSession } from '@/hooks/use-session';
+import { getSession, homeFor } from '@/lib/session';
 
 /** The first screen: the product name for a moment, then home (signed in) or the intro (signed out). */
 export default function SplashPage() {

@@ -5,8 +5,9 @@ import { Link, useSearchParams } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { InvalidLink } from '@/components/invalid-link';
 import { Button } from '@/components/ui/button';
+import { useSession } from '@/hooks/use-session';
 import { ApiError, api } from '@/lib/api';
-import { homeFor, setUser, useSession } from '@/lib/session';
+import { homeFor, setUser } from '@/lib/session';
 
 type State = { kind: 'verifying' } | { kind: 'verified' } | { kind: 'invalid' } | { kind: 'failed'; message: string };
 

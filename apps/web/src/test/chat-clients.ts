@@ -8,13 +8,14 @@ import type { BundleContents } from '@app/e2ee';
 import { API, accountDataResponseSchema, type ChatMessage, chatIdOf } from '@app/protocol';
 import { LOOSE_LIMITS, signUp, standIn, startEngineServer, type TestServer } from '@app/server/test';
 import { afterAll, beforeAll } from 'vitest';
-import { ChatClient } from '@/lib/chat-client';
-import type { UiMessage } from '@/lib/conversation';
-import type { AccountDataHttp, SeenStore } from '@/lib/keys/account-data';
-import { type Shown, shownText } from '@/lib/message-crypto';
-import type { OutboxStore } from '@/lib/outbox';
-import type { LocalSealing } from '@/lib/outbox-queue';
-import type { Revisions } from '@/lib/revisions';
+import { ChatClient } from '@/client/chat-client';
+import type { UiMessage } from '@/client/conversations/conversation';
+import { type Shown, shownText } from '@/client/crypto/message-crypto';
+import type { Revisions } from '@/client/crypto/revisions';
+import type { AccountDataHttp, SeenStore } from '@/client/keys/account-data';
+import type { LocalSealing } from '@/client/keys/local-keys';
+import type { ClientNotice } from '@/client/notices';
+import type { OutboxStore } from '@/client/outbox/outbox-store';
 import { testSealing } from './local-sealing';
 import { memoryOutbox } from './memory-outbox';
 import { NodeEnv } from './node-env';
@@ -32,11 +33,14 @@ export async function newUser(t: TestServer, overrides: Record<string, unknown> 
   return { id: u.user.id, username: u.user.username, cookie: u.client.cookie as string, contents: u.secrets.contents };
 }
 
+/** What a client tells its host, as a tab records it. */
+export type Told = ClientNotice | { kind: 'blocked' } | { kind: 'outdated' };
+
 export interface TestTab {
   client: ChatClient;
   env: NodeEnv;
-  /** Toasts the client raised: [title, text]. */
-  told: [string, string | undefined][];
+  /** What the client told its host: its notices, and being blocked or outdated. */
+  told: Told[];
   stop(): void;
 }
 
@@ -78,15 +82,14 @@ export function httpAccountData(url: string, cookie: string): AccountDataHttp {
 /** A signed-in tab of `user`: its ChatClient started (connecting) with an in-memory outbox. */
 export function openTab(t: TestServer, user: TestUser, options: TabOptions = {}): TestTab {
   const env = new NodeEnv(t.url, user.cookie);
-  const told: [string, string | undefined][] = [];
+  const told: Told[] = [];
   const client = new ChatClient(
     user.id,
     {
-      error: (title, text) => told.push([title, text]),
-      notice: (title, text) => told.push([title, text]),
-      blocked: () => told.push(['blocked', undefined]),
+      notice: (n) => told.push(n),
+      blocked: () => told.push({ kind: 'blocked' }),
       checkSession: () => {},
-      outdated: () => told.push(['outdated', undefined]),
+      outdated: () => told.push({ kind: 'outdated' }),
     },
     {
       socket: env,

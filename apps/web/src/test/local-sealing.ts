@@ -1,10 +1,10 @@
 /**
  * A LocalSealing for tests that really seals (AES-256-GCM under a key of its own, as
- * keys/local-keys.ts does under the browser's): what the outbox stores is then
+ * client/keys/local-keys.ts does under the browser's): what the outbox stores is then
  * ciphertext, and a sealing with another key (another browser, or keys wiped) cannot
  * open it. `sealed` counts what it sealed.
  */
-import type { LocalSealing } from '@/lib/outbox-queue';
+import type { LocalSealing } from '@/client/keys/local-keys';
 
 const AAD = new TextEncoder().encode('parley/test-outbox/v1');
 

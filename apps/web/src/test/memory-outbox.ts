@@ -1,4 +1,4 @@
-import type { OutboxStore } from '@/lib/outbox';
+import type { OutboxStore } from '@/client/outbox/outbox-store';
 
 /** An OutboxStore in memory (IndexedDB does not exist in Node), holding copies as IndexedDB would. */
 export function memoryOutbox(initial: readonly unknown[] = []) {

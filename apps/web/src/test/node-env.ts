@@ -7,7 +7,7 @@
  */
 
 import WebSocket from 'ws';
-import type { EnvEvents, SocketEnv, WebSocketLike } from '@/lib/socket-env';
+import type { EnvEvents, SocketEnv, WebSocketLike } from '@/client/socket/socket-env';
 
 export class NodeEnv implements SocketEnv {
   private readonly url: string;

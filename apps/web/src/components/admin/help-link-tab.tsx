@@ -5,9 +5,9 @@ import { FormSection } from '@/components/form-section';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { notify, notifyError } from '@/components/ui/toaster';
+import { useHelpLink } from '@/hooks/use-public-settings';
 import { saveHelpLink } from '@/lib/admin-api';
 import { ApiError } from '@/lib/api';
-import { useHelpLink } from '@/lib/public-settings';
 
 const INPUT_ID = 'admin-help-link';
 

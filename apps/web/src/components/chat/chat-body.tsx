@@ -1,10 +1,10 @@
 import type { Access } from '@app/protocol';
+import type { ConversationView, UiMessage } from '@/client/conversations/conversation';
 import { MessageList } from '@/components/message-list';
 import { PinGate } from '@/components/pin-gate';
 import { Spinner } from '@/components/spinner';
 import type { MenuAnchor } from '@/components/ui/action-menu';
-import { useChatList, useChatSummary } from '@/lib/chat-hooks';
-import type { ConversationView, UiMessage } from '@/lib/conversation';
+import { useChatList, useChatSummary } from '@/hooks/chat-hooks';
 
 /** The middle of a chat: the PIN gate of a locked chat, the messages, the load's error, or a spinner. */
 export function ChatBody(props: {

@@ -1,12 +1,12 @@
 import type { Access } from '@app/protocol';
 import { MailQuestion, ShieldAlert } from 'lucide-react';
+import type { ChatClient } from '@/client/chat-client';
+import type { UiMessage } from '@/client/conversations/conversation';
+import { shownText } from '@/client/crypto/message-crypto';
 import { MessageInput } from '@/components/message-input';
 import { Button } from '@/components/ui/button';
-import type { ChatClient } from '@/lib/chat-client';
-import { useRequestText } from '@/lib/chat-hooks';
-import type { UiMessage } from '@/lib/conversation';
+import { useRequestText } from '@/hooks/chat-hooks';
 import { formatListTime } from '@/lib/format-time';
-import { shownText } from '@/lib/message-crypto';
 
 /** In place of the composer while the user's message request waits for the peer. */
 function RequestPending({

@@ -2,13 +2,13 @@ import type { Presence, PublicUser } from '@app/protocol';
 import { DELETED_ACCOUNT } from '@app/protocol';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { useRef, useState } from 'react';
+import type { PeerTrust } from '@/client/keys/peer-trust';
 import { ConnectionBar } from '@/components/connection-bar';
 import { usePaneHeader } from '@/components/layout/screen-frame';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { presenceText } from '@/lib/format-time';
-import type { PeerTrust } from '@/lib/keys/peer-trust';
 import { ContactPanel } from './contact-panel';
 
 /**

@@ -2,13 +2,13 @@ import type { Presence, PublicUser } from '@app/protocol';
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { ChevronRight, type LucideIcon, ShieldCheck, ShieldQuestion, X } from 'lucide-react';
 import type * as React from 'react';
+import { isVerified, type PeerTrust } from '@/client/keys/peer-trust';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { useChatSummary } from '@/hooks/chat-hooks';
 import { FLAG_ACTIONS, flagActionsFor, useChatFlags } from '@/hooks/use-chat-flags';
-import { useChatSummary } from '@/lib/chat-hooks';
 import { presenceText } from '@/lib/format-time';
-import { isVerified, type PeerTrust } from '@/lib/keys/peer-trust';
 import { cn } from '@/lib/utils';
 
 const ROW =

@@ -1,6 +1,6 @@
-import { useShown } from '@/lib/chat-hooks';
-import type { UiMessage } from '@/lib/conversation';
-import { shownText } from '@/lib/message-crypto';
+import type { UiMessage } from '@/client/conversations/conversation';
+import { shownText } from '@/client/crypto/message-crypto';
+import { useShown } from '@/hooks/chat-hooks';
 
 /** '@bob: text', once the message is opened. */
 function Announcement({ message, handle }: { message: UiMessage; handle: string }) {

@@ -1,5 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { isVerified, type PeerTrust, setVerified } from '@/client/keys/peer-trust';
+import { type SafetyNumber, safetyNumberOf } from '@/client/keys/safety-number';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -10,9 +12,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { notifyError } from '@/components/ui/toaster';
-import { useChatClient } from '@/lib/chat-hooks';
-import { isVerified, type PeerTrust, setVerified } from '@/lib/keys/peer-trust';
-import { type SafetyNumber, safetyNumberOf } from '@/lib/keys/safety-number';
+import { useChatClient } from '@/hooks/chat-hooks';
 
 /**
  * "Verify security code": the chat's safety number, to compare with the peer's screen,

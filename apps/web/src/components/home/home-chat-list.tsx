@@ -1,11 +1,11 @@
 import type { ChatSummary } from '@app/protocol';
 import { MessageCircle } from 'lucide-react';
+import type { ChatListView } from '@/client/conversations/conversation';
+import type { ConnectionStatus } from '@/client/socket/chat-socket';
 import { ChatRow } from '@/components/chat-row';
 import { EmptyState as EmptyStateBase } from '@/components/empty-state';
 import { ScreenMain } from '@/components/layout/screen-frame';
 import { Spinner } from '@/components/spinner';
-import type { ConnectionStatus } from '@/lib/chat-socket';
-import type { ChatListView } from '@/lib/conversation';
 
 function EmptyState({ title, text }: { title: string; text: string }) {
   return <EmptyStateBase icon={MessageCircle} title={title} text={text} />;

@@ -1,10 +1,10 @@
 import type { Me } from '@app/protocol';
 import { LockKeyhole } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { upgradeLegacy } from '@/client/keys/account-keys';
+import { type KeyStatus, keyStatus, unlockHistory, unlockThisBrowser } from '@/client/keys/locked-history';
 import { Banner } from '@/components/banner';
-import { upgradeLegacy } from '@/lib/keys/account-keys';
-import { type KeyStatus, keyStatus, unlockHistory, unlockThisBrowser } from '@/lib/keys/locked-history';
-import { useSession } from '@/lib/session';
+import { useSession } from '@/hooks/use-session';
 import type { Ask } from './keys-unlock-dialog';
 import { UnlockButton } from './unlock-button';
 import type { UnlockField } from './unlock-form';

@@ -4,8 +4,8 @@ import { PasswordField } from '@/components/password-field';
 import { Button } from '@/components/ui/button';
 import { DialogFooter } from '@/components/ui/dialog';
 import { notify, notifyError } from '@/components/ui/toaster';
+import { useChatClient } from '@/hooks/chat-hooks';
 import { useSubmit } from '@/hooks/use-submit';
-import { useChatClient } from '@/lib/chat-hooks';
 
 /** One password field of the form. */
 export interface UnlockField {

@@ -37,7 +37,7 @@ function inLayer(el: Element | null): boolean {
 
 /** The ids of the chats of /home's list, in its order. */
 async function chatOrder(): Promise<string[]> {
-  const { getChatClient } = await import('@/lib/chat-client-singleton');
+  const { getChatClient } = await import('@/client/chat-client-singleton');
   const chats = getChatClient()?.getChatList().chats ?? [];
   return chats.filter((c) => !c.archived && !c.locked).map((c) => c.peerId);
 }

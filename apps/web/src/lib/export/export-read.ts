@@ -15,7 +15,7 @@ import {
   type Privacy,
   type PublicUser,
 } from '@app/protocol';
-import { refOfRequest, type SealedRef, type Shown, shownText } from '../message-crypto';
+import { refOfRequest, type SealedRef, type Shown, shownText } from '@/client/crypto/message-crypto';
 
 /** One message as the archive keeps it. */
 export interface ArchiveMessage {

@@ -6,7 +6,7 @@
 import type { ExportLine, Me } from '@app/protocol';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import type { SealedRef, Shown } from '../message-crypto';
+import type { SealedRef, Shown } from '@/client/crypto/message-crypto';
 import { conversationHtml, escapeHtml } from './export-html';
 import { type Archive, ndjsonLines, readArchive, WITHHELD_TEXT } from './export-read';
 import { archiveFiles, exportFileName, zipFiles } from './export-zip';

@@ -1,0 +1,376 @@
+/**
+ * The ChatClient: one per signed-in tab, outside React. It owns the socket (through
+ * ChatSocket), applies the server's update log in seq order to its caches (chat list,
+ * conversations, users, presence, typing), sends delivery and read receipts, and
+ * drains the outbox (message-sender.ts). What the user should hear about it reports as
+ * notices (notices.ts). Screens read immutable snapshots through chat-hooks.ts, on the UI side.
+ */
+import {
+  type Access,
+  type ChatMessage,
+  type ChatSummary,
+  chatIdOf,
+  type GlobalEvent,
+  type Presence,
+  type Privacy,
+  type PublicUser,
+  type Update,
+} from '@app/protocol';
+import { refreshPublicSettings, setHelpLink } from '@/lib/public-settings';
+import { type Alert, Alerts } from './alerts';
+import { UpdateApplier } from './apply-update';
+import type { ClientEnv, ClientEvents } from './client-env';
+import { ChatList } from './conversations/chat-list';
+import type { ChatListView, ConversationView } from './conversations/conversation';
+import { Conversations } from './conversations/conversations';
+import { LegacyMigration } from './crypto/legacy-migration';
+import { MessageCrypto } from './crypto/message-crypto';
+import { Revisions } from './crypto/revisions';
+import { ChatKeys } from './keys/chat-keys';
+import { browserSealing } from './keys/local-keys';
+import { MessageSender } from './message-sender';
+import { NotificationCenter, type NotificationsView } from './notification-center';
+import { OwnStatuses } from './own-status';
+import { Receipts } from './receipts';
+import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './socket/chat-socket';
+import { Typing } from './typing';
+import { UpdateReplay } from './update-replay';
+import { UserDirectory } from './user-directory';
+
+export type { Alert } from './alerts';
+
+export class ChatClient {
+  readonly userId: string;
+  readonly socket: ChatSocket;
+  readonly users: UserDirectory;
+  private readonly sender: MessageSender;
+  private readonly receipts: Receipts;
+  private readonly events: ClientEvents;
+  private lastSeq: number | null = null;
+  private welcomedBefore = false;
+  private destroyed = false;
+  private readonly listeners = new Set<() => void>();
+  private readonly settings: NonNullable<ClientEnv['settings']>;
+
+  private readonly chats: ChatList;
+  private readonly conversations: Conversations;
+  private readonly typing: Typing;
+  /** Updates applied while a load is in flight, re-applied over its (possibly older) result. */
+  private readonly replay = new UpdateReplay();
+
+  private readonly updates: UpdateApplier;
+  readonly notifications: NotificationCenter;
+  private readonly alerts = new Alerts();
+  /** Keys to seal and open messages, and what messages say (end-to-end encryption). */
+  readonly keys: ChatKeys;
+  readonly crypto: MessageCrypto;
+  private readonly legacy: LegacyMigration;
+  /** The state of own messages, for the chat list's ticks. */
+  readonly own: OwnStatuses;
+
+  constructor(userId: string, events: ClientEvents, env: ClientEnv = {}) {
+    this.userId = userId;
+    this.events = events;
+    this.settings = env.settings ?? { refresh: refreshPublicSettings, setHelpLink };
+    this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
+    const changed = () => this.changed();
+    this.keys = new ChatKeys(userId, this.socket, env.accountKeys, env.accountData, env.accountDataSeen);
+    this.crypto = new MessageCrypto(this.keys, changed, env.revisions ?? new Revisions(userId));
+    this.legacy = new LegacyMigration({
+      userId,
+      socket: this.socket,
+      keys: this.keys,
+      migrated: (m, text) => {
+        this.crypto.remember(m.chatId, m.id, 0, text, true);
+        this.updates.applyMessage(m);
+      },
+    });
+    this.users = new UserDirectory(this.socket, changed);
+    this.receipts = new Receipts(this.socket);
+    this.own = new OwnStatuses(userId, this.socket, changed);
+    this.typing = new Typing(this.socket, changed);
+    this.notifications = new NotificationCenter(this.socket, changed);
+    const apply = (u: Update) => this.updates.apply(u);
+    const destroyed = () => this.destroyed;
+    this.chats = new ChatList({
+      socket: this.socket,
+      users: this.users,
+      replay: this.replay,
+      apply,
+      received: (m) => this.updates.received(m),
+      isOpen: (peerId) => this.conversations.isOpen(peerId),
+      changed,
+      destroyed,
+    });
+    this.conversations = new Conversations({
+      userId,
+      socket: this.socket,
+      users: this.users,
+      replay: this.replay,
+      apply,
+      seen: (m) => {
+        this.updates.seen(m);
+        this.legacy.offer(m);
+      },
+      setAccess: (peerId, access) => this.updates.setAccess(peerId, access),
+      pending: (peerId) => this.sender.outbox.messagesTo(peerId),
+      closed: (peerId) => this.stopTyping(peerId),
+      changed,
+      destroyed,
+    });
+    this.updates = new UpdateApplier({
+      userId,
+      chats: this.chats,
+      conversations: this.conversations,
+      users: this.users,
+      notifications: this.notifications,
+      alerts: this.alerts,
+      receipts: this.receipts,
+      settled: (msgId) => this.sender.outbox.settled(msgId),
+      noted: (m) => this.own.note(m),
+      setHelpLink: (h) => this.settings.setHelpLink(h),
+      accountData: (version) => this.keys.data.refresh(version),
+    });
+    this.sender = new MessageSender(
+      {
+        userId,
+        socket: this.socket,
+        keys: this.keys,
+        crypto: this.crypto,
+        users: this.users,
+        updates: this.updates,
+        conversations: this.conversations,
+        stopTyping: (peerId) => this.stopTyping(peerId),
+        notice: (n) => this.events.notice(n),
+        changed,
+      },
+      env.outboxStore,
+      env.localSealing ?? browserSealing,
+    );
+  }
+
+  private socketHandlers(): SocketHandlers {
+    const events = this.events;
+    return {
+      status: (s) => this.onStatus(s),
+      welcome: (w) => this.onWelcome(w),
+      update: (seq, u) => this.onUpdate(seq, u),
+      presence: (p) => this.users.setPresence(p),
+      typing: (from, typing) => this.typing.received(from, typing),
+      global: (e) => this.onGlobal(e),
+      serverError: (code, message) => events.notice({ kind: 'server-error', code, message }),
+      blocked: () => events.blocked(),
+      checkSession: () => events.checkSession(),
+      outdated: () => events.outdated(),
+    };
+  }
+
+  start(): void {
+    this.socket.start();
+    void this.sender.outbox.load();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.typing.destroy();
+    this.receipts.stop();
+    this.sender.outbox.stop();
+    this.users.stop();
+    this.socket.stop();
+    this.listeners.clear();
+  }
+
+  // ---- store plumbing ----------------------------------------------------------------
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private changed(): void {
+    if (this.destroyed) return;
+    for (const l of [...this.listeners]) l();
+  }
+
+  get status(): ConnectionStatus {
+    return this.socket.status;
+  }
+
+  // ---- connection --------------------------------------------------------------------
+
+  private onStatus(status: ConnectionStatus): void {
+    if (status !== 'online') {
+      this.typing.connectionLost();
+      this.users.connectionLost();
+    }
+    this.changed();
+  }
+
+  private onWelcome(w: { userId: string; seq: number; resumed: boolean; privacy: Privacy }): void {
+    if (w.userId !== this.userId) {
+      // Another account signed in in this browser: stop before its updates reach our
+      // caches; the session module then replaces this client.
+      this.socket.stop();
+      this.events.checkSession();
+      return;
+    }
+    this.updates.privacy = w.privacy;
+    // Broadcasts and settings are not in the update log: what was missed is loaded anew.
+    void this.notifications.load();
+    if (w.resumed || this.welcomedBefore) this.settings.refresh();
+    this.welcomedBefore = true;
+    if (!w.resumed) {
+      this.lastSeq = w.seq;
+      this.own.reset();
+    }
+    if (!w.resumed || !this.chats.ready) void this.chats.load();
+    this.conversations.welcomed(w.resumed);
+    this.users.resync();
+    this.receipts.flush();
+    this.sender.outbox.flush();
+    this.changed();
+  }
+
+  private onUpdate(seq: number, update: Update): void {
+    if (this.lastSeq !== null && seq <= this.lastSeq) return;
+    this.lastSeq = seq;
+    this.replay.record(update);
+    this.updates.apply(update);
+    this.changed();
+  }
+
+  private onGlobal(e: GlobalEvent): void {
+    if (this.updates.global(e)) this.changed();
+  }
+
+  /** New messages and requests, for browser notifications. */
+  onAlert(listener: (a: Alert) => void): () => void {
+    return this.alerts.listen(listener);
+  }
+
+  // ---- chat list ---------------------------------------------------------------------
+
+  getChatList = (): ChatListView => this.chats.view();
+
+  /** The summary of the chat with `peerId`, if there is one. */
+  chatWith(peerId: string): ChatSummary | undefined {
+    return this.chats.get(chatIdOf(this.userId, peerId));
+  }
+
+  // ---- conversations -----------------------------------------------------------------
+
+  /** A screen shows this conversation: load its newest page if needed. Returns the release. */
+  openConversation(peerId: string): () => void {
+    return this.conversations.open(peerId);
+  }
+
+  getConversation(peerId: string): ConversationView {
+    return this.conversations.view(peerId);
+  }
+
+  /** Loads the page before the oldest loaded message. */
+  loadOlder(peerId: string): Promise<void> {
+    return this.conversations.loadOlder(peerId);
+  }
+
+  // ---- sending -----------------------------------------------------------------------
+
+  /**
+   * Queues a message in the outbox (shown at once, sent when online). A text the protocol
+   * refuses (blank, too long, not storable) is not queued: returns why (the composer
+   * checks first and shows it), or null once queued.
+   */
+  sendMessage(peerId: string, text: string): string | null {
+    const queued = this.queueMessage(peerId, text);
+    return 'problem' in queued ? queued.problem : null;
+  }
+
+  /** As sendMessage; once queued, `stored` resolves when the message outlives a reload (Outbox.add). */
+  queueMessage(peerId: string, text: string): { problem: string } | { stored: Promise<void> } {
+    return this.sender.queue(peerId, text);
+  }
+
+  /** Sends a failed message again (it waits in the outbox until the user retries or deletes it). */
+  retryMessage(msgId: string): void {
+    this.sender.outbox.retry(msgId);
+  }
+
+  /** Deletes a failed message from the outbox and the conversation (it never reached the server). */
+  discardMessage(msgId: string): void {
+    this.sender.outbox.discard(msgId);
+  }
+
+  /** Seals and sends an edit (a text the protocol refuses throws its reason). */
+  editMessage(m: ChatMessage, text: string): Promise<void> {
+    return this.sender.edit(m, text);
+  }
+
+  deleteMessage(m: ChatMessage): Promise<void> {
+    return this.sender.delete(m);
+  }
+
+  /** The chat with `peerId` is open and visible: everything from them is read (debounced). */
+  markRead(peerId: string): void {
+    this.receipts.read(peerId);
+  }
+
+  // ---- privacy, access, archive and lock ---------------------------------------------
+
+  getPrivacy(): Privacy {
+    return this.updates.privacy;
+  }
+
+  /** Privacy saved in this tab: applied at once (the update log brings it to other tabs). */
+  setPrivacy(p: Privacy): void {
+    this.updates.privacy = p;
+    this.changed();
+  }
+
+  getAccess(peerId: string): Access | undefined {
+    return this.updates.getAccess(peerId);
+  }
+
+  /** Archives, locks, or undoes either; the server refuses locking without a PIN ('pin_required'). */
+  async setChatFlags(peerId: string, flags: { archived?: boolean; locked?: boolean }): Promise<ChatSummary> {
+    const r = await this.socket.request('chatFlags', { peerId, ...flags });
+    this.chats.set(r.chat);
+    this.changed();
+    return r.chat;
+  }
+
+  /** The PIN was verified: locked chats' text may be loaded now. */
+  pinGranted(): void {
+    if (this.socket.status !== 'online') return;
+    void this.chats.load();
+    this.conversations.unlocked((chatId) => this.chats.get(chatId)?.locked === true);
+  }
+
+  getNotifications(): NotificationsView {
+    return this.notifications.view();
+  }
+
+  // ---- typing ------------------------------------------------------------------------
+
+  isTyping(peerId: string): boolean {
+    return this.typing.isTyping(peerId);
+  }
+
+  /** The user typed in the chat with `peerId`: typing now, cleared after a second of quiet. */
+  noteTyping(peerId: string): void {
+    this.typing.note(peerId);
+  }
+
+  stopTyping(peerId: string): void {
+    this.typing.stop(peerId);
+  }
+
+  // ---- users and presence (see UserDirectory) ----------------------------------------
+
+  getUser(userId: string): PublicUser | null | undefined {
+    return this.users.user(userId);
+  }
+
+  getPresence(userId: string): Presence | undefined {
+    return this.users.presence(userId);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The composer's unsent texts, one per chat, for one signed-in user: read synchronously
+ * from memory (the composer restores its chat's draft, the chat list shows "Draft: ..."),
+ * kept at rest through a DraftStore, sealed under this browser's own key like the outbox
+ * (no plaintext at rest), and written DRAFT_SAVE_MS after the last keystroke or at once on
+ * `flush` (leaving the chat). A draft emptied (or sent) is removed.
+ *
+ * What is read back is parsed before use: a record without the shape below, or that no
+ * longer opens (sealed under a key wiped since), is left out and removed.
+ */
+import { z } from 'zod';
+import { logged } from '@/lib/log';
+import type { LocalSealing } from '../keys/local-keys';
+
+/** How long the composer is quiet before its draft is written. */
+export const DRAFT_SAVE_MS = 300;
+
+const draftRecordSchema = z.object({
+  /** `${userId}:${peerId}`. */
+  id: z.string(),
+  userId: z.string(),
+  peerId: z.string(),
+  /** The text, sealed under this browser's key (keys/local-keys.ts sealLocal). */
+  sealed: z.string(),
+  /** When it was written (ms). */
+  at: z.number().int().nonnegative(),
+});
+export type DraftRecord = z.infer<typeof draftRecordSchema>;
+
+export const draftId = (userId: string, peerId: string): string => `${userId}:${peerId}`;
+
+/** Where drafts are kept (IndexedDB in the browser, draft-store.ts; a fake in tests). */
+export interface DraftStore {
+  /** The records stored for this user, as they were read. */
+  list(userId: string): Promise<readonly unknown[]>;
+  put(record: DraftRecord): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+export class Drafts {
+  readonly userId: string;
+  private readonly store: DraftStore;
+  private readonly sealing: LocalSealing;
+  private readonly texts = new Map<string, string>();
+  /**
+   * Texts sent but not yet held by the outbox at rest (see `sending`): until it has them,
+   * they stay the chat's draft at rest, so a reload in between finds them in the composer.
+   */
+  private readonly unqueued = new Map<string, string[]>();
+  /** Peers whose draft changed since it was last written. */
+  private readonly dirty = new Set<string>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly listeners = new Set<() => void>();
+  /** Writes, one after the other, so the last text of a chat is the one that stays. */
+  private writes: Promise<void> = Promise.resolve();
+  private stopped = false;
+  /** True once what was at rest has been read (the composer restores it then). */
+  loaded = false;
+
+  constructor(userId: string, store: DraftStore, sealing: LocalSealing) {
+    this.userId = userId;
+    this.store = store;
+    this.sealing = sealing;
+  }
+
+  /** Reads the drafts at rest; a chat typed in meanwhile keeps what was typed. */
+  async load(): Promise<void> {
+    let raw: readonly unknown[] = [];
+    try {
+      raw = await this.store.list(this.userId);
+    } catch {
+      // Unreadable store: no drafts to restore.
+    }
+    for (const r of raw) {
+      const parsed = draftRecordSchema.safeParse(r);
+      if (!parsed.success || parsed.data.userId !== this.userId) continue;
+      const { peerId, sealed, id } = parsed.data;
+      const text = await this.sealing.open(sealed).catch(() => null);
+      if (this.stopped) return;
+      if (text === null || text === '') {
+        void this.store.remove(id).catch(logged('drafts', 'remove an empty or unreadable draft'));
+      } else if (!this.texts.has(peerId)) {
+        this.texts.set(peerId, text);
+      }
+    }
+    this.loaded = true;
+    this.changed();
+  }
+
+  /** The draft of the chat with `peerId` ('' when there is none). */
+  get(peerId: string): string {
+    return this.texts.get(peerId) ?? '';
+  }
+
+  /** The composer's text changed: kept now, written after DRAFT_SAVE_MS of quiet. */
+  set(peerId: string, text: string): void {
+    if (this.stopped || this.get(peerId) === text) return;
+    if (text === '') this.texts.delete(peerId);
+    else this.texts.set(peerId, text);
+    this.dirty.add(peerId);
+    clearTimeout(this.timers.get(peerId));
+    this.timers.set(
+      peerId,
+      setTimeout(() => void this.flush(peerId), DRAFT_SAVE_MS),
+    );
+    this.changed();
+  }
+
+  /**
+   * The chat's text was sent: the composer is empty now, and the draft at rest is written
+   * as `text` until `queued` settles (the outbox has stored the message, sealed, or, when
+   * it could not, the server has it), then removed. Texts sent one after another before
+   * the first is stored stay there together, one per line, followed by whatever was typed
+   * since. Sealing and storing a message take a moment: a page reloaded in that moment
+   * would otherwise have neither.
+   */
+  sending(peerId: string, text: string, queued: Promise<unknown>): void {
+    const texts = this.unqueued.get(peerId) ?? [];
+    texts.push(text);
+    this.unqueued.set(peerId, texts);
+    this.set(peerId, '');
+    void this.rewrite(peerId);
+    void queued
+      // The outbox reports a failed send itself; the draft is rewritten either way.
+      .catch(() => {})
+      .then(() => {
+        texts.splice(texts.indexOf(text), 1);
+        if (texts.length === 0) this.unqueued.delete(peerId);
+        void this.rewrite(peerId);
+      });
+  }
+
+  /** Writes the chat's draft at rest now, whether or not the composer's text changed. */
+  private rewrite(peerId: string): Promise<void> {
+    this.dirty.add(peerId);
+    return this.flush(peerId);
+  }
+
+  /** Writes the chat's draft now if it changed (leaving the chat, sending); resolves once written. */
+  flush(peerId: string): Promise<void> {
+    clearTimeout(this.timers.get(peerId));
+    this.timers.delete(peerId);
+    if (!this.dirty.has(peerId)) return this.writes;
+    this.dirty.delete(peerId);
+    this.writes = this.writes.then(() => this.write(peerId)).catch(logged('drafts', 'write a draft'));
+    return this.writes;
+  }
+
+  /** Writes every changed draft now (the page is going away). */
+  flushAll(): Promise<void> {
+    for (const peerId of [...this.dirty]) void this.flush(peerId);
+    return this.writes;
+  }
+
+  /** Forgets every draft and writes nothing more (sign-out); resolves once pending writes are done. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.dirty.clear();
+    this.texts.clear();
+    this.unqueued.clear();
+    this.changed();
+    return this.writes;
+  }
+
+  private async write(peerId: string): Promise<void> {
+    if (this.stopped) return;
+    const id = draftId(this.userId, peerId);
+    // Texts sent but not yet safe first, then what the composer holds now: none is lost.
+    const text = [...(this.unqueued.get(peerId) ?? []), this.get(peerId)].filter((t) => t !== '').join('\n');
+    if (text === '') {
+      await this.store.remove(id);
+      return;
+    }
+    const sealed = await this.sealing.seal(text);
+    // Nothing is kept at rest here (no IndexedDB): the draft lives as long as the page.
+    if (sealed === null || this.stopped) return;
+    await this.store.put({ id, userId: this.userId, peerId, sealed, at: Date.now() });
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}

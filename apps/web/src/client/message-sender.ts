@@ -1,0 +1,90 @@
+/**
+ * The user's own messages going out, for the ChatClient: new ones queued in the outbox
+ * (shown at once, sealed and sent when online; a contact request or a failure told as a
+ * notice), edits and deletions sealed and sent at once.
+ */
+import { type ChatMessage, chatIdOf } from '@app/protocol';
+import { messageTextError } from '@/lib/message-text';
+import type { UpdateApplier } from './apply-update';
+import type { Conversations } from './conversations/conversations';
+import type { MessageCrypto } from './crypto/message-crypto';
+import { sealedDelete, sealedEdit } from './crypto/sealed-edit';
+import type { ChatKeys } from './keys/chat-keys';
+import type { LocalSealing } from './keys/local-keys';
+import type { ClientNotice } from './notices';
+import { Outbox } from './outbox/outbox';
+import type { OutboxStore } from './outbox/outbox-store';
+import type { ChatSocket } from './socket/chat-socket';
+import type { UserDirectory } from './user-directory';
+
+/** The parts of the ChatClient that sending touches. */
+export interface SenderParts {
+  userId: string;
+  socket: ChatSocket;
+  keys: ChatKeys;
+  crypto: MessageCrypto;
+  users: UserDirectory;
+  updates: UpdateApplier;
+  conversations: Conversations;
+  /** A message to `peerId` was queued: the user no longer types to them. */
+  stopTyping(peerId: string): void;
+  notice(notice: ClientNotice): void;
+  changed(): void;
+}
+
+export class MessageSender {
+  readonly outbox: Outbox;
+  private readonly parts: SenderParts;
+
+  constructor(parts: SenderParts, store: OutboxStore | undefined, local: LocalSealing) {
+    this.parts = parts;
+    const { userId, keys, crypto, updates, conversations, users } = parts;
+    this.outbox = new Outbox(
+      userId,
+      parts.socket,
+      {
+        seal: (to, msgId, text) => crypto.sealSend(userId, to, msgId, text),
+        keysMoved: (to) => keys.invalidate(chatIdOf(userId, to), to),
+        changed: (peerId) => {
+          conversations.get(peerId)?.touch();
+          parts.changed();
+        },
+        acknowledged: (m) => {
+          updates.applyMessage(m);
+          parts.changed();
+        },
+        requested: (peerId, access) => {
+          updates.setAccess(peerId, access);
+          parts.notice({ kind: 'request-sent', peerId, username: users.user(peerId)?.username ?? null });
+          parts.changed();
+        },
+        failed: (reason) => parts.notice({ kind: 'message-not-sent', reason }),
+      },
+      store,
+      Math.random,
+      local,
+    );
+  }
+
+  /** Queues a message (see ChatClient.queueMessage): why not, or `stored` once it outlives a reload. */
+  queue(peerId: string, text: string): { problem: string } | { stored: Promise<void> } {
+    const problem = messageTextError(text);
+    if (problem !== null) return { problem };
+    this.parts.stopTyping(peerId);
+    return { stored: this.outbox.add(peerId, text) };
+  }
+
+  async edit(m: ChatMessage, text: string): Promise<void> {
+    const problem = messageTextError(text);
+    if (problem !== null) throw new Error(problem);
+    const { socket, keys, crypto } = this.parts;
+    this.parts.updates.applyMessage(await sealedEdit(socket, keys, crypto, m, text));
+    this.parts.changed();
+  }
+
+  async delete(m: ChatMessage): Promise<void> {
+    const { socket, keys, crypto } = this.parts;
+    this.parts.updates.applyMessage(await sealedDelete(socket, keys, crypto, m));
+    this.parts.changed();
+  }
+}

@@ -1,0 +1,387 @@
+/**
+ * The outbox as the ChatClient sees it (the queue; its entries at rest: outbox-store.ts):
+ * messages are stored in IndexedDB before they are sent, shown at once with a pending
+ * clock, sent one at a time per recipient (so they keep their order) whenever the socket
+ * is online, and forgotten when the server acknowledges them. A resend with the same id is
+ * acknowledged again and stored once.
+ *
+ * Failures (after Signal Desktop's JobQueue: stored jobs parsed before they run,
+ * bounded attempts, backoff; the rules: retry-policy.ts):
+ * - offline: the message waits for the next connection, which sends it again (no
+ *   attempt is counted);
+ * - transient ('timeout', 'rate_limited', 'internal', anything unknown): tried again
+ *   after up to 1 s, 2 s, 4 s… (at most 30 s; each wait jittered between half and all of
+ *   it), up to MAX_ATTEMPTS attempts; a new
+ *   connection tries at once;
+ * - permanent (every other server refusal), or transient after the last attempt: the
+ *   message fails. It stays in the conversation, marked "Not sent" with the reason
+ *   (kept in its stored entry, so a reload shows it again), is not sent again unless
+ *   the user retries it, and no longer holds back later messages to that person.
+ */
+
+import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf } from '@app/protocol';
+import { withJitter } from '@/lib/backoff';
+import { logged } from '@/lib/log';
+import type { UiMessage } from '../conversations/conversation';
+import type { LocalSealing } from '../keys/local-keys';
+import { type ChatSocket, RequestError } from '../socket/chat-socket';
+import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox-store';
+import { KEY_RETRIES, MAX_ATTEMPTS, retryDelay, sendFailureKind } from './retry-policy';
+
+export interface OutboxHooks {
+  /** The waiting messages to this peer changed. */
+  changed(peerId: string): void;
+  acknowledged(message: ChatMessage): void;
+  /** The peer takes messages from contacts only: this one went to them as a contact request. */
+  requested(peerId: string, access: Access): void;
+  /** A message failed (refused for good, or too many failed attempts): why, for the user. */
+  failed(text: string): void;
+  /** Seals a message for the server (end-to-end); `accepted` once the server stored it. */
+  seal(to: string, msgId: string, text: string): Promise<SealedSend>;
+  /** The server refused the chat's key (out of date, or another won): fetch keys anew. */
+  keysMoved(to: string): void;
+}
+
+export interface SealedSend {
+  ct: string;
+  chatKey?: ChatKeyEnvelopeWire;
+  accepted(): void;
+}
+
+const IN_MEMORY: LocalSealing = { seal: async () => null, open: async () => null };
+
+/** A message id: a UUID (crypto.randomUUID needs a secure context, so fall back to random bytes). */
+export function newMessageId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+interface Pending {
+  entry: OutboxEntry;
+  /** The text, in memory only (the stored entry holds it sealed). */
+  text: string;
+  /** Key refusals in a row (rekey_required, conflict). */
+  keyRetries: number;
+  /** What the screens show (rebuilt when the entry changes). */
+  message: UiMessage;
+  /** Written to storage (or storage failed): may be sent. */
+  stored: boolean;
+  inflight: boolean;
+  /** Transient failures since it was queued (or retried), this page. */
+  attempts: number;
+  /** The backoff before the next attempt. */
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Resolves once it outlives a reload: stored here, or done with (see Outbox.add). */
+  safe: Promise<void>;
+  markSafe: () => void;
+}
+
+export class Outbox {
+  /** The createdAt of the newest message queued here (they strictly increase). */
+  private lastCreatedAt = 0;
+  private readonly userId: string;
+  private readonly socket: ChatSocket;
+  private readonly hooks: OutboxHooks;
+  private readonly store: OutboxStore;
+  private readonly pending = new Map<string, Pending>();
+  private stopped = false;
+
+  /** Where each retry falls between half its ceiling and the ceiling (tests pin it). */
+  private readonly random: () => number;
+  private readonly local: LocalSealing;
+
+  constructor(
+    userId: string,
+    socket: ChatSocket,
+    hooks: OutboxHooks,
+    store: OutboxStore = indexedDbOutbox,
+    random: () => number = Math.random,
+    local: LocalSealing = IN_MEMORY,
+  ) {
+    this.userId = userId;
+    this.socket = socket;
+    this.hooks = hooks;
+    this.store = store;
+    this.random = random;
+    this.local = local;
+  }
+
+  private toMessage(entry: OutboxEntry, text: string): UiMessage {
+    const m: UiMessage = {
+      chatId: chatIdOf(this.userId, entry.to),
+      id: entry.msgId,
+      senderId: this.userId,
+      recipientId: entry.to,
+      ct: null,
+      rev: 0,
+      legacyText: null,
+      localText: text,
+      timestamp: entry.createdAt,
+      status: 'sent',
+      edited: false,
+      deleted: false,
+      deliveredAt: null,
+      readAt: null,
+      pending: true,
+    };
+    if (entry.failed) m.failed = entry.failed.reason;
+    return m;
+  }
+
+  private track(entry: OutboxEntry, text: string, stored: boolean): Pending {
+    let markSafe!: () => void;
+    const safe = new Promise<void>((resolve) => {
+      markSafe = resolve;
+    });
+    const p: Pending = {
+      entry,
+      text,
+      keyRetries: 0,
+      stored,
+      inflight: false,
+      attempts: 0,
+      timer: null,
+      message: this.toMessage(entry, text),
+      safe,
+      markSafe,
+    };
+    this.pending.set(entry.msgId, p);
+    return p;
+  }
+
+  /** Replaces the entry of `p` (and what is shown of it). */
+  private update(p: Pending, entry: OutboxEntry): void {
+    p.entry = entry;
+    p.message = this.toMessage(entry, p.text);
+  }
+
+  /** A stored entry and its text: opened, or (an entry from before sealing) re-stored sealed. */
+  private async readEntry(e: OutboxEntry): Promise<{ entry: OutboxEntry; text: string } | null> {
+    const { text, ...rest } = e;
+    if (e.sealed) {
+      const opened = await this.local.open(e.sealed);
+      return opened === null ? null : { entry: rest, text: opened };
+    }
+    if (text === undefined) return null;
+    const sealed = await this.local.seal(text).catch(() => null);
+    const entry = { ...rest, sealed: sealed ?? '' };
+    if (sealed !== null) await this.store.put(entry).catch(logged('outbox', 'store an entry sealed on load'));
+    return { entry, text };
+  }
+
+  /** Picks up what an earlier page of this user left unsent (and what failed). */
+  async load(): Promise<void> {
+    let entries: OutboxEntry[];
+    try {
+      // Parsed before use: a malformed record is never sent.
+      entries = parseOutboxEntries(await this.store.list(this.userId), this.userId);
+    } catch {
+      return;
+    }
+    if (this.stopped) return;
+    const peers = new Set<string>();
+    for (const e of entries) {
+      if (this.pending.has(e.msgId)) continue;
+      const read = await this.readEntry(e).catch(() => null);
+      if (this.stopped) return;
+      // Sealed under another browser key (wiped at a sign-out since): it cannot be read, nor sent.
+      if (read === null) {
+        this.store.remove(e.msgId).catch(logged('outbox', 'remove an unreadable entry'));
+        continue;
+      }
+      if (!this.pending.has(e.msgId)) this.track(read.entry, read.text, true);
+      peers.add(e.to);
+    }
+    for (const peerId of peers) {
+      this.hooks.changed(peerId);
+      this.sendNext(peerId);
+    }
+  }
+
+  /**
+   * Queues a new message to `peerId`. Each gets a later createdAt than the one before (by a
+   * millisecond when the clock has not moved): the order they go in, also after a reload.
+   * Resolves once the message outlives a reload: stored here (by this write or a later
+   * one), or once the outbox is done with it (the server has it, or the user deleted it).
+   */
+  add(peerId: string, text: string): Promise<void> {
+    this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
+    const p = this.track(
+      { msgId: newMessageId(), to: peerId, createdAt: this.lastCreatedAt, userId: this.userId },
+      text,
+      false,
+    );
+    this.hooks.changed(peerId);
+    this.storeThenSend(p);
+    return p.safe;
+  }
+
+  /**
+   * Writes the entry, then lets it go out (without storage it still goes; it just would not
+   * survive a reload).
+   */
+  private storeThenSend(p: Pending): void {
+    p.stored = false;
+    (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
+      .then((sealed) => {
+        p.entry = { ...p.entry, sealed: sealed ?? '' };
+        return this.store.put(p.entry);
+      })
+      .then(p.markSafe, () => {})
+      .finally(() => {
+        p.stored = true;
+        this.sendNext(p.entry.to);
+      });
+  }
+
+  /** The waiting and failed messages to `peerId`, oldest first. */
+  messagesTo(peerId: string): UiMessage[] {
+    const out: UiMessage[] = [];
+    for (const p of this.pending.values()) if (p.entry.to === peerId) out.push(p.message);
+    return out.sort((a, b) => a.timestamp - b.timestamp);
+  }
+
+  /** Sends what waits (called when the connection is back: a message in backoff is tried at once). */
+  flush(): void {
+    const peers = new Set<string>();
+    for (const p of this.pending.values()) {
+      if (p.timer) {
+        clearTimeout(p.timer);
+        p.timer = null;
+      }
+      peers.add(p.entry.to);
+    }
+    for (const peerId of peers) this.sendNext(peerId);
+  }
+
+  /** Queues a failed message again, with its attempts reset. Returns whether it was a failed message of this outbox. */
+  retry(msgId: string): boolean {
+    const p = this.pending.get(msgId);
+    if (!p?.entry.failed || this.stopped) return false;
+    const { failed: _, ...entry } = p.entry;
+    this.update(p, entry);
+    p.attempts = 0;
+    this.hooks.changed(entry.to);
+    this.storeThenSend(p);
+    return true;
+  }
+
+  /** Forgets a failed message (from storage and the conversation). Returns whether it was one. */
+  discard(msgId: string): boolean {
+    const p = this.pending.get(msgId);
+    if (!p?.entry.failed) return false;
+    this.forget(p);
+    this.hooks.changed(p.entry.to);
+    return true;
+  }
+
+  /**
+   * The server has this message (it came in the update log or a history page): an
+   * entry still held for it (one whose acknowledgement was lost) is done with.
+   */
+  settled(msgId: string): void {
+    const p = this.pending.get(msgId);
+    if (!p || p.inflight) return;
+    this.forget(p);
+    this.hooks.changed(p.entry.to);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const p of this.pending.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = null;
+    }
+  }
+
+  private forget(p: Pending): void {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = null;
+    this.pending.delete(p.entry.msgId);
+    this.store.remove(p.entry.msgId).catch(logged('outbox', 'remove a sent entry'));
+    p.markSafe();
+  }
+
+  /** Marks `p` failed: kept and shown as "Not sent", no longer sent nor holding back the next. */
+  private fail(p: Pending, code: string, reason: string): void {
+    this.update(p, { ...p.entry, failed: { code, reason, at: Date.now() } });
+    p.attempts = 0;
+    this.store.put(p.entry).then(p.markSafe, logged('outbox', 'store a failed entry'));
+    this.hooks.changed(p.entry.to);
+    this.hooks.failed(reason);
+  }
+
+  /** Seals `p` for the server (the same id every time: a resend is stored once) and sends it. */
+  private async sealAndSend(p: Pending) {
+    const { to, msgId } = p.entry;
+    const sealed = await this.hooks.seal(to, msgId, p.text);
+    const r = await this.socket.request('send', {
+      to,
+      msgId,
+      ct: sealed.ct,
+      ...(sealed.chatKey ? { chatKey: sealed.chatKey } : {}),
+    });
+    sealed.accepted();
+    p.keyRetries = 0;
+    return r;
+  }
+
+  /** Sends the oldest message to `peerId` that has not failed, unless one is on its way or waiting to be tried again. */
+  private sendNext(peerId: string): void {
+    if (this.stopped || this.socket.status !== 'online') return;
+    let first: Pending | undefined;
+    for (const p of this.pending.values()) {
+      if (p.entry.to !== peerId || p.entry.failed) continue;
+      if (p.inflight) return;
+      if (!first || p.entry.createdAt < first.entry.createdAt) first = p;
+    }
+    if (!first?.stored || first.timer) return;
+    const p = first;
+    p.inflight = true;
+    const { to, msgId } = p.entry;
+    this.sealAndSend(p).then(
+      (r) => {
+        p.inflight = false;
+        if (this.stopped || this.pending.get(msgId) !== p) return;
+        this.forget(p);
+        if ('message' in r) this.hooks.acknowledged(r.message);
+        else this.hooks.requested(peerId, r.request);
+        this.hooks.changed(peerId);
+        this.sendNext(peerId);
+      },
+      (e: unknown) => {
+        p.inflight = false;
+        if (this.stopped || this.pending.get(msgId) !== p) return;
+        const code = e instanceof RequestError ? e.code : 'internal';
+        const kind = sendFailureKind(code);
+        // Lost with the connection: sent again on reconnect.
+        if (kind === 'offline') return;
+        // The chat's key moved on: seal again under the current one, at once.
+        if ((code === 'rekey_required' || code === 'conflict') && p.keyRetries < KEY_RETRIES) {
+          p.keyRetries += 1;
+          this.hooks.keysMoved(to);
+          this.sendNext(peerId);
+          return;
+        }
+        if (kind === 'transient') {
+          p.attempts += 1;
+          // After the backoff, key refusals may be mended again.
+          p.keyRetries = 0;
+          if (p.attempts < MAX_ATTEMPTS) {
+            p.timer = setTimeout(
+              () => {
+                p.timer = null;
+                this.sendNext(peerId);
+              },
+              withJitter(retryDelay(p.attempts), this.random),
+            );
+            return;
+          }
+        }
+        this.fail(p, code, e instanceof Error && e.message ? e.message : 'The message could not be sent.');
+        this.sendNext(peerId);
+      },
+    );
+  }
+}
