@@ -1,33 +1,42 @@
 /**
- * Builds the HTTP server: the services it runs on (services.ts), then the parts that
- * register themselves on Fastify, each closing what it opened: realtime, security
- * headers, errors, the origin guard, the API, health, the web app and the sweeps.
+ * The server's composition, in one place: the services it runs on (services.ts), then
+ * the parts that register themselves on Fastify, each closing what it opened: realtime,
+ * security headers, errors, the origin guard, the API with every feature's routes (listed
+ * here), health, metrics, the web app and the sweeps. http/ holds the transport they use
+ * and registers no feature of its own.
  */
 import { KDF_FLOOR_LOG2 } from '@app/e2ee/kdf-floor';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { registerAdminRoutes } from './admin/admin-routes.ts';
+import { registerPublicSettingsRoutes } from './admin/public-settings.ts';
+import { registerAccountDataRoutes } from './auth/account-data-routes.ts';
+import { registerAccountRoutes } from './auth/account-routes.ts';
 import { Devices } from './auth/device.ts';
+import { registerKeyRoutes } from './auth/key-routes.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
 import { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerApi } from './http/api.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { createApp, registerClosingConnections } from './http/fastify-app.ts';
 import { registerHealth } from './http/health.ts';
 import { registerOriginGuard } from './http/origin-guard.ts';
 import { registerResponseCompression } from './http/response-compression.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerMetrics } from './metrics/routes.ts';
+import { registerPushRoutes } from './push/routes.ts';
 import type { RedisPresenceOptions } from './realtime/presence-redis.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { registerSecurityHeaders } from './security/headers.ts';
 import { originCheck } from './security/origin.ts';
-import { openServices, type Services } from './services.ts';
+import { healthSourceOf, openServices, type Services } from './services.ts';
+import { registerExportRoutes } from './social/export-routes.ts';
+import { registerMeRoutes } from './social/me-routes.ts';
 import { AdminStore } from './storage/accounts/admin-store.ts';
 import type { KeyStore } from './storage/accounts/key-store.ts';
 import { registerSweeps } from './sweeps.ts';
-
-/** JSON bodies are small: the largest legitimate one is a sign-up form. */
-export const BODY_LIMIT = 16 * 1024;
 
 export interface Server {
   app: FastifyInstance;
@@ -50,58 +59,13 @@ export interface BuildOptions {
   presence?: RedisPresenceOptions;
 }
 
-function createApp(config: Config, opts: BuildOptions): FastifyInstance {
-  return Fastify({
-    bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
-    forceCloseConnections: 'idle',
-    return503OnClosing: true,
-    // The proxy's request id (deploy/nginx sets X-Request-Id) names the request in every log
-    // line, and in the log lines of the socket an upgrade opens.
-    requestIdHeader: 'x-request-id',
-    logger:
-      opts.logger === false && !opts.logStream
-        ? false
-        : {
-            level: config.logLevel,
-            ...(opts.logStream ? { stream: opts.logStream } : {}),
-            redact: {
-              paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password'],
-              censor: '[redacted]',
-            },
-          },
-  });
-}
-
-/** While shutting down, every response ends its connection, so keep-alive clients with a request in flight do not hold the process open. */
-function registerClosingConnections(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
-}
-
 /** The WebSocket endpoint; its sockets close before the HTTP server stops. */
 function registerRealtime(app: FastifyInstance, config: Config, s: Services): Realtime {
-  const realtime = new Realtime({
-    sessions: s.sessions,
-    store: s.store,
-    chat: s.chat,
-    social: s.social,
-    pins: s.pins,
-    notices: s.notices,
-    hub: s.hub,
-    presence: s.presence,
+  const realtime = new Realtime(s, {
     log: app.log,
-    metrics: s.metrics,
     originAllowed: originCheck(config),
     frameRate: { perSecond: config.wsFramesPerSecond, burst: config.wsBurst },
     helloTimeoutMs: config.wsHelloTimeoutMs,
-    writePace: s.writePace,
     onPublished: (updates) => s.push.published(updates),
   });
   realtime.attach(app.server);
@@ -129,8 +93,26 @@ async function legacyPasswordsAllowed(config: Config, keys: KeyStore, log: Fasti
   return waiting > 0;
 }
 
+/** The JSON API: every feature's routes. */
+function registerRoutes(api: FastifyInstance, ctx: AppContext): void {
+  registerAuthRoutes(api, ctx);
+  registerAccountRoutes(api, ctx);
+  registerMeRoutes(api, ctx);
+  registerExportRoutes(api, ctx);
+  registerKeyRoutes(api, ctx);
+  registerAccountDataRoutes(api, ctx);
+  registerPushRoutes(api, ctx);
+  registerPublicSettingsRoutes(api, ctx);
+  registerAdminRoutes(api, ctx);
+}
+
 export async function buildServer(config: Config, opts: BuildOptions = {}): Promise<Server> {
-  const app = createApp(config, opts);
+  const app = createApp({
+    trustProxy: config.trustProxy,
+    logLevel: config.logLevel,
+    logger: opts.logger,
+    logStream: opts.logStream,
+  });
   const s = await openServices(config, app.log, opts);
   // After the HTTP server has stopped: presence, fan-out, mail, then the database.
   app.addHook('onClose', async () => {
@@ -172,8 +154,9 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   registerOriginGuard(app, originCheck(config));
-  await registerApi(app, ctx, s.redis);
-  const health = registerHealth(app, s);
+  const apiLimit = { perMinute: config.rateLimits.apiPerMinute, redis: s.redis, redisPrefix: config.redisPrefix };
+  await registerApi(app, apiLimit, (api) => registerRoutes(api, ctx));
+  const health = registerHealth(app, healthSourceOf(s));
   registerMetrics(app, s.metrics, config.metricsToken);
   await registerWebApp(app, config.webDist);
   registerSweeps(app, s.store, s.limits, s.writePace);

@@ -5,9 +5,10 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { warnUnverifiedAdmin } from './auth/routes.ts';
+import { warnUnverifiedAdmin } from './auth/admin-address.ts';
 import { Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
+import type { HealthSource } from './http/health.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { generateVapidKeys, PushSender, type VapidKeys } from './push/sender.ts';
@@ -21,7 +22,7 @@ import { AccountStore } from './storage/accounts/account-store.ts';
 import { KeyStore } from './storage/accounts/key-store.ts';
 import { PinStore } from './storage/accounts/pin-store.ts';
 import { PushStore } from './storage/accounts/push-store.ts';
-import { type Db, migrate, openDb } from './storage/db.ts';
+import { type Db, migrate, openDb, pendingMigrations } from './storage/db.ts';
 import { ChatStore, chatWrites } from './storage/messages/chat-store.ts';
 import { NotificationStore } from './storage/social/notification-store.ts';
 import { SocialStore } from './storage/social/social-store.ts';
@@ -151,3 +152,27 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
   };
 }
 export type Services = Awaited<ReturnType<typeof openServices>>;
+
+/** The setting each readiness check writes (the database must take writes, not only reads). */
+const PROBE_KEY = 'internal:readyz';
+
+/** What /readyz checks of the services (http/health.ts): the database takes a write, every migration has run, Redis answers. */
+export function healthSourceOf(s: Services): HealthSource {
+  const { db, redis } = s;
+  return {
+    engine: db.engine,
+    instance: s.instance,
+    mail: s.mailer.mode,
+    database: () =>
+      db.kysely
+        .insertInto('settings')
+        .values({ key: PROBE_KEY, value: String(Date.now()) })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }))
+        .execute(),
+    migrations: async () => {
+      const pending = await pendingMigrations(db);
+      if (pending.length > 0) throw new Error(`not applied: ${pending.join(', ')}`);
+    },
+    redis: redis ? () => redis.ping() : null,
+  };
+}

@@ -24,8 +24,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type AppContext, authOf, requireAdmin } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
-import { publicSettingsOf } from '../http/public-settings.ts';
 import { toBroadcast } from '../storage/social/notification-store.ts';
+import { publicSettingsOf } from './public-settings.ts';
 
 const broadcastIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/);
 

@@ -14,11 +14,12 @@ import {
   usernameSchema,
   verifyEmailSchema,
 } from '@app/protocol';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 import { TakenError, type User } from '../storage/accounts/users.ts';
+import { warnUnverifiedAdmin } from './admin-address.ts';
 import { acceptCredentials, checkKdf, loginKind, signInCredential } from './credentials.ts';
 import { verifySecret } from './passwords.ts';
 import { newToken } from './tokens.ts';
@@ -52,15 +53,6 @@ export async function checkAvailable(ctx: AppContext, username: string | null, e
   if (!holder) return;
   if (email.trim().toLowerCase() === ctx.config.adminEmail) warnUnverifiedAdmin(ctx.log, holder);
   throw new TakenError('email');
-}
-
-/** Tells the operator when an unverified account sits on ADMIN_EMAIL (at start-up, and when someone tries it). */
-export function warnUnverifiedAdmin(log: FastifyBaseLogger, holder: User): void {
-  if (holder.emailVerified) return;
-  log.warn(
-    { holder: `@${holder.username}`, createdAt: new Date(holder.createdAt).toISOString() },
-    'ADMIN_EMAIL is held by an unverified account: if it is not yours, use "Forgot password" with that address to take it over',
-  );
 }
 
 /** Resolves what was typed in the sign-in field to an account, or null. */

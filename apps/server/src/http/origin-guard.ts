@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { OriginCheck } from '../security/origin.ts';
 import { HttpError } from './errors.ts';
 
-/** Cross-site requests are refused: state-changing calls must come from our own origin. */
-export function registerOriginGuard(app: FastifyInstance, originAllowed: OriginCheck): void {
+/**
+ * Cross-site requests are refused: state-changing calls must come from our own origin
+ * (`originAllowed` says which: security/origin.ts).
+ */
+export function registerOriginGuard(
+  app: FastifyInstance,
+  originAllowed: (origin: string, host: string | undefined) => boolean,
+): void {
   app.addHook('onRequest', async (req) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
     const origin = req.headers.origin;

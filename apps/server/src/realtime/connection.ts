@@ -1,8 +1,9 @@
 /**
  * One authenticated socket: its states (hello → syncing → ready → closing → closed), the
- * hello/resume handshake, per-socket frame limiting, the hold and catch-up that keep its
- * updates gap-free, and the dispatch of its requests to the handler table (handlers.ts).
- * What it may see of each frame is decided by privacy-view.ts.
+ * hello/resume handshake, per-socket frame limiting, and the hold and catch-up that keep
+ * its updates gap-free. Its frames after the welcome go to dispatch.ts (pacing, the
+ * handler table of handlers.ts, publishing, results). What it may see of each frame is
+ * decided by privacy-view.ts.
  *
  * Once the server decides to close a socket (block, sign-out, password change, account
  * deletion, session expiry, a protocol error, a failed handshake) it is `closing`: no
@@ -18,9 +19,7 @@ import {
   PROTOCOL_VERSION,
   type Presence,
   type Privacy,
-  type RequestFrame,
   type Update,
-  type UpFrame,
 } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData } from 'ws';
@@ -28,23 +27,20 @@ import { TOUCH_EVERY_MS } from '../auth/session.ts';
 import { payloadOf } from '../storage/messages/chat-store.ts';
 import { type ConnSocket, cork, type SocketOwner } from './conn-socket.ts';
 import type { RealtimeDeps, SocketAuth } from './deps.ts';
-import { FrameError, handle, refusalOf, type SocketSession } from './handlers.ts';
+import { dispatch, type Requester } from './dispatch.ts';
 import { type PrivacyView, sharedPrivacy, viewPresence, viewUpdate } from './privacy-view.ts';
 import { Typing } from './typing.ts';
 import { parseUpFrame } from './up-frame.ts';
 import { UpdateStream } from './update-stream.ts';
-import { PACED_FRAMES } from './write-pace.ts';
 
 const NONE: ReadonlySet<string> = new Set();
-/** Sends one socket may have waiting for their commit before it reads on (see pipeline). */
-const MAX_SENDING = 32;
 
 /** The queue of an idle socket (shared: idle sockets keep no promise of their own). */
 const IDLE: Promise<void> = Promise.resolve();
 /** Sockets this process has opened (each one's number, in its log lines). */
 let connections = 0;
 
-export class Connection extends UpdateStream implements SocketOwner, SocketSession, PrivacyView {
+export class Connection extends UpdateStream implements SocketOwner, Requester, PrivacyView {
   readonly ws: ConnSocket;
   readonly userId: string;
   readonly tokenHash: string;
@@ -68,8 +64,8 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
   private typing: Typing | null = null;
   private presenceCounted = false;
   private queue: Promise<void> = IDLE;
-  /** Sends of this socket waiting for their commit (see pipeline); null when none. */
-  private sending: Set<Promise<void>> | null = null;
+  /** Sends of this socket waiting for their commit (dispatch.ts keeps it); null when none. */
+  sending: Set<Promise<void>> | null = null;
   /** The user's own privacy settings: which ticks and last-seen times this socket shows. */
   privacy: Privacy = sharedPrivacy(PRIVACY_DEFAULTS);
   /** The user's locked chats: their text reaches this socket only under a PIN grant. */
@@ -164,7 +160,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     return !this.gone;
   }
 
-  // ---- what this socket may see (SocketSession, PrivacyView) --------------------------
+  // ---- what this socket may see and do (Requester, PrivacyView) ----------------------
 
   get granted(): boolean {
     return this.grantUntil > Date.now();
@@ -197,6 +193,11 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     this.deps.presence.unwatch(this, this.watched);
     this.watched = userIds;
     this.deps.presence.watch(this, this.watched);
+  }
+
+  setTyping(to: string, typing: boolean): Promise<void> {
+    this.typing ??= new Typing(this.userId, this.deps);
+    return this.typing.set(to, typing);
   }
 
   sentTo(to: string): void {
@@ -326,7 +327,7 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     }
     // A session that ended while the socket was open ends it (checked when it is due).
     if (!(await this.sessionLive())) return;
-    await this.onFrame(frame);
+    await dispatch(this, frame);
   }
 
   private async onHello(v: number, lastSeq: number | null): Promise<void> {
@@ -377,73 +378,6 @@ export class Connection extends UpdateStream implements SocketOwner, SocketSessi
     this.state = 'ready';
     this.release();
     this.scheduleExpiry(Date.now(), this.deps.expiryLookaheadMs);
-  }
-
-  /** A frame after the welcome: paced if it writes, then answered. */
-  private async onFrame(frame: Exclude<UpFrame, { t: 'hello' }>): Promise<void> {
-    const id = 'id' in frame ? frame.id : null;
-    try {
-      // Writes and typing are paced per user, whichever of their sockets and processes they
-      // come through (the frame limit is per socket). Typing over the pace is dropped.
-      if (PACED_FRAMES.has(frame.t) && !(await this.deps.writePace.take(this.userId))) {
-        this.deps.metrics.rateLimited.inc({ scope: 'user' });
-        if (frame.t === 'typing') return;
-        throw new FrameError('rate_limited', 'Too many messages. Please slow down.');
-      }
-      // Closed while waiting: nothing more from this socket.
-      if (this.gone) return;
-      if (frame.t === 'ping') this.send({ t: 'pong' });
-      else if (frame.t === 'typing') {
-        this.typing ??= new Typing(this.userId, this.deps);
-        await this.typing.set(frame.to, frame.typing);
-      } else if (frame.t === 'send') await this.pipeline(frame);
-      else {
-        // Anything else waits for the sends before it (an edit for the message it edits).
-        if (this.sending) await Promise.all(this.sending);
-        await this.answer(frame);
-      }
-    } catch (e) {
-      this.refuse(id, frame.t, e);
-    }
-  }
-
-  /**
-   * A send is queued for its commit, and the next frame is read without waiting for it:
-   * a socket that writes several messages has them committed together. The commit keeps
-   * each chat's sends in order (group-commit.ts); results come back by id, perhaps out of
-   * order across chats. At most MAX_SENDING wait at once; then the socket waits for them.
-   */
-  private async pipeline(frame: Extract<RequestFrame, { t: 'send' }>): Promise<void> {
-    if (this.sending && this.sending.size >= MAX_SENDING) await Promise.race(this.sending);
-    const done = this.answer(frame).catch((e: unknown) => this.refuse(frame.id, frame.t, e));
-    this.sending ??= new Set();
-    const sending = this.sending;
-    sending.add(done);
-    void done.then(() => {
-      sending.delete(done);
-      if (sending.size === 0 && this.sending === sending) this.sending = null;
-    });
-  }
-
-  private async answer(frame: RequestFrame): Promise<void> {
-    const started = frame.t === 'send' ? performance.now() : 0;
-    const data = await handle(this, frame, Date.now());
-    if (!this.gone) this.send({ t: 'result', id: frame.id, data });
-    if (frame.t === 'send') {
-      const { metrics } = this.deps;
-      metrics.sendSeconds.observe((performance.now() - started) / 1000);
-      if ('message' in data) metrics.messagesStored.inc();
-    }
-  }
-
-  /** A request failed: the client is told why, or the socket closes when its account or session is gone. */
-  private refuse(id: string | null, t: UpFrame['t'], e: unknown): void {
-    const r = refusalOf(e);
-    if ('close' in r) this.close(r.close, r.reason);
-    else {
-      if (r.code === 'internal') this.log.error({ err: e, t }, 'realtime request failed');
-      this.send({ t: 'error', id, code: r.code, message: r.message });
-    }
   }
 
   /** The socket closed. */

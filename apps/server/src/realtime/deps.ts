@@ -1,28 +1,37 @@
 /**
  * What a socket's Connection and its request handlers need from the rest of the server:
- * the stores, the hub, presence and the limits. Realtime builds it once for all sockets.
+ * the services it runs on (services.ts: the stores, the hub, presence and the write
+ * pace), and what realtime adds to them. Realtime builds it once for all sockets.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Metrics } from '../metrics/metrics.ts';
-import type { AccountStore } from '../storage/accounts/account-store.ts';
-import type { PinStore } from '../storage/accounts/pin-store.ts';
-import type { ChatStore, LoggedUpdate } from '../storage/messages/chat-store.ts';
-import type { NotificationStore } from '../storage/social/notification-store.ts';
-import type { SocialStore } from '../storage/social/social-store.ts';
-import type { Hub } from './hub.ts';
-import type { PresenceTracker } from './presence.ts';
-import type { WritePace } from './write-pace.ts';
+import type { Services } from '../services.ts';
+import type { LoggedUpdate } from '../storage/messages/chat-store.ts';
 
-export interface RealtimeDeps {
-  chat: ChatStore;
-  social: SocialStore;
-  pins: PinStore;
-  notices: NotificationStore;
-  store: AccountStore;
-  hub: Hub;
-  presence: PresenceTracker;
+/** The services every socket uses, named once: the type and the pick below follow this list. */
+const SOCKET_SERVICES = [
+  'chat',
+  'social',
+  'pins',
+  'notices',
+  'store',
+  'hub',
+  'presence',
+  'metrics',
+  'writePace',
+] as const satisfies readonly (keyof Services)[];
+
+export type SocketServices = Pick<Services, (typeof SOCKET_SERVICES)[number]>;
+
+/** What Realtime is built on: the sockets' services, and the sessions its upgrades resolve. */
+export type RealtimeServices = SocketServices & Pick<Services, 'sessions'>;
+
+/** The sockets' services out of all of them (only these are kept, for every socket to share). */
+export function socketServices(s: SocketServices): SocketServices {
+  return Object.fromEntries(SOCKET_SERVICES.map((key) => [key, s[key]])) as SocketServices;
+}
+
+export interface RealtimeDeps extends SocketServices {
   log: FastifyBaseLogger;
-  metrics: Metrics;
   /** Pushes committed update-log entries to their users' sockets. */
   publish(updates: LoggedUpdate[]): void;
   /** Frames a socket may send: per second on average, and in a burst. */
@@ -31,8 +40,6 @@ export interface RealtimeDeps {
   helloTimeoutMs: number;
   /** Sockets whose session ends within this arm a timer for it (the heartbeat's period). */
   expiryLookaheadMs: number;
-  /** What a user may write (messages, receipts, flags, typing) across all their sockets and processes. */
-  writePace: WritePace;
   /** Until when a socket's session lasts now (slid forward), or null when it has ended. */
   renewSession(tokenHash: string, now: number): Promise<number | null>;
 }

@@ -1,9 +1,10 @@
 /**
  * The answers to a socket's requests: one handler per request kind, in a table the
  * compiler checks against the protocol (every kind has one, each returns that kind's
- * result). The transport (connection.ts) parses the frame, paces writes, calls the
- * handler and sends what it returns; a handler refuses by throwing a FrameError (or a
- * store's ChatError / RevokedError).
+ * result). A write returns what it committed to the update log with its result, and
+ * cannot publish it itself: the dispatch (dispatch.ts), which paces writes and calls the
+ * handler, publishes it, then sends the result. A handler refuses by throwing a
+ * FrameError (or a store's ChatError / RevokedError).
  */
 import {
   CLOSE,
@@ -15,7 +16,7 @@ import {
   USERS_PAGE,
   type WsErrorCode,
 } from '@app/protocol';
-import { ChatError, RevokedError } from '../storage/messages/chat-store.ts';
+import { ChatError, type LoggedUpdate, RevokedError } from '../storage/messages/chat-store.ts';
 import type { RealtimeDeps } from './deps.ts';
 import { type PrivacyView, viewChat, viewMessage, viewPresence } from './privacy-view.ts';
 
@@ -43,7 +44,8 @@ export function refusalOf(e: unknown): { close: number; reason: string } | { cod
 export interface SocketSession {
   readonly userId: string;
   readonly tokenHash: string;
-  readonly deps: RealtimeDeps;
+  /** All but `publish`: what a write committed is published by the dispatch. */
+  readonly deps: Omit<RealtimeDeps, 'publish'>;
   /** What this socket may see now. */
   view(): PrivacyView;
   /** Whether the user has locked this chat. */
@@ -53,16 +55,42 @@ export interface SocketSession {
   ensureGranted(): Promise<boolean>;
   /** Replaces the users whose presence is pushed to this socket. */
   watch(userIds: ReadonlySet<string>): void;
-  /** A message went to `to`: this socket has stopped typing to them. */
-  sentTo(to: string): void;
 }
 
-type RequestOf<K extends RequestFrame['t']> = Extract<RequestFrame, { t: K }>;
-type Handler<K extends RequestFrame['t']> = (
+type Kind = RequestFrame['t'];
+type RequestOf<K extends Kind> = Extract<RequestFrame, { t: K }>;
+
+/** The kinds that write to the update log. */
+const WRITES = [
+  'send',
+  'edit',
+  'migrate',
+  'delete',
+  'delivered',
+  'read',
+  'chatFlags',
+  'notificationsSeen',
+  'respondRequest',
+] as const satisfies readonly Kind[];
+type Write = (typeof WRITES)[number];
+const WRITE_KINDS: ReadonlySet<Kind> = new Set(WRITES);
+
+/**
+ * A request's answer: the update-log entries it committed (none for a read), and its
+ * result as the socket sees it once they are published (a socket's own updates can
+ * change what it may see).
+ */
+export interface Answer<R> {
+  updates: LoggedUpdate[];
+  result(): R;
+}
+
+/** A write answers with what it committed; a read with its result. */
+type Handler<K extends Kind> = (
   s: SocketSession,
   frame: RequestOf<K>,
   now: number,
-) => Promise<ResultData[K]>;
+) => Promise<K extends Write ? Answer<ResultData[K]> : ResultData[K]>;
 
 /** Only the two participants may touch a chat. */
 function ownChat(s: SocketSession, chatId: string): void {
@@ -75,28 +103,27 @@ async function assertOpen(s: SocketSession, chatId: string): Promise<void> {
   if (s.isLocked(chatId) && !(await s.ensureGranted())) throw new FrameError('locked', SOCIAL_MSG.chatLocked);
 }
 
-export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
+export const handlers: { [K in Kind]: Handler<K> } = {
   async send(s, f, now) {
     if (f.to === s.userId) throw new FrameError('forbidden', 'You cannot message yourself');
     const r = await s.deps.chat.send(s.userId, f.to, f.msgId, { ct: f.ct, chatKey: f.chatKey }, now, s.tokenHash);
-    s.deps.publish(r.updates);
-    s.sentTo(f.to);
-    return 'request' in r ? { request: r.request } : { message: viewMessage(s.view(), r.message) };
+    return {
+      updates: r.updates,
+      result: () => ('request' in r ? { request: r.request } : { message: viewMessage(s.view(), r.message) }),
+    };
   },
 
   async edit(s, f, now) {
     ownChat(s, f.chatId);
     const r = await s.deps.chat.edit(s.userId, f.chatId, f.msgId, f.ct, now, s.tokenHash);
-    s.deps.publish(r.updates);
-    return { message: viewMessage(s.view(), r.message) };
+    return { updates: r.updates, result: () => ({ message: viewMessage(s.view(), r.message) }) };
   },
 
   /** One's own messages from before encryption, re-encrypted (the store checks sender and key). */
   async migrate(s, f, now) {
     ownChat(s, f.chatId);
     const r = await s.deps.chat.migrate(s.userId, f.chatId, f.items, now, s.tokenHash);
-    s.deps.publish(r.updates);
-    return { migrated: r.migrated };
+    return { updates: r.updates, result: () => ({ migrated: r.migrated }) };
   },
 
   /** Anyone's public keys: they are what one seals chat keys to (no secret in them). */
@@ -113,22 +140,19 @@ export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
   async delete(s, f, now) {
     ownChat(s, f.chatId);
     const r = await s.deps.chat.delete(s.userId, f.chatId, f.msgId, f.ct ?? null, now, s.tokenHash);
-    s.deps.publish(r.updates);
-    return { message: viewMessage(s.view(), r.message) };
+    return { updates: r.updates, result: () => ({ message: viewMessage(s.view(), r.message) }) };
   },
 
   async delivered(s, f, now) {
     ownChat(s, f.chatId);
     const updates = await s.deps.chat.delivered(s.userId, f.chatId, f.msgIds, now, s.tokenHash);
-    s.deps.publish(updates);
     // Each message's update goes to both participants.
-    return { count: updates.length / 2 };
+    return { updates, result: () => ({ count: updates.length / 2 }) };
   },
 
   async read(s, f, now) {
     const updates = await s.deps.chat.read(s.userId, f.peerId, now, s.tokenHash);
-    s.deps.publish(updates);
-    return { count: updates.filter((u) => u.update.kind === 'message').length / 2 };
+    return { updates, result: () => ({ count: updates.filter((u) => u.update.kind === 'message').length / 2 }) };
   },
 
   async history(s, f) {
@@ -175,28 +199,31 @@ export const handlers: { [K in RequestFrame['t']]: Handler<K> } = {
     if (f.locked === false) await assertOpen(s, chatIdOf(s.userId, f.peerId));
     const r = await s.deps.social.setChatFlags(s.userId, f.peerId, f, now, s.tokenHash);
     s.setLocked(r.chat.chatId, r.chat.locked);
-    s.deps.publish(r.updates);
-    return { chat: viewChat(s.view(), r.chat) };
+    return { updates: r.updates, result: () => ({ chat: viewChat(s.view(), r.chat) }) };
   },
 
   notifications: (s) => s.deps.notices.notifications(s.userId),
 
   async notificationsSeen(s, _f, now) {
-    s.deps.publish(await s.deps.notices.markSeen(s.userId, now, s.tokenHash));
-    return { unseen: 0 };
+    const updates = await s.deps.notices.markSeen(s.userId, now, s.tokenHash);
+    return { updates, result: () => ({ unseen: 0 }) };
   },
 
   async respondRequest(s, f, now) {
-    s.deps.publish(await s.deps.notices.respondRequest(s.userId, f.notificationId, f.accept, now, s.tokenHash));
-    return { accepted: f.accept };
+    const updates = await s.deps.notices.respondRequest(s.userId, f.notificationId, f.accept, now, s.tokenHash);
+    return { updates, result: () => ({ accepted: f.accept }) };
   },
 };
 
-/** Runs the handler of `frame`'s kind. */
-export function handle<K extends RequestFrame['t']>(
+const NOTHING: LoggedUpdate[] = [];
+
+/** Runs the handler of `frame`'s kind: a read's result is an answer that committed nothing. */
+export async function handle<K extends Kind>(
   s: SocketSession,
   frame: RequestOf<K>,
   now: number,
-): Promise<ResultData[K]> {
-  return (handlers[frame.t] as Handler<K>)(s, frame, now);
+): Promise<Answer<ResultData[K]>> {
+  const out = await (handlers[frame.t] as Handler<K>)(s, frame, now);
+  if (WRITE_KINDS.has(frame.t)) return out as Answer<ResultData[K]>;
+  return { updates: NOTHING, result: () => out as ResultData[K] };
 }

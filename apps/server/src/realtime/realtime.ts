@@ -10,19 +10,12 @@ import { CLOSE, type GlobalEvent, MAX_FRAME_BYTES } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import { COOKIE, type Sessions } from '../auth/session.ts';
-import type { Metrics } from '../metrics/metrics.ts';
 import type { OriginCheck } from '../security/origin.ts';
-import type { AccountStore } from '../storage/accounts/account-store.ts';
-import type { PinStore } from '../storage/accounts/pin-store.ts';
-import type { ChatStore, LoggedUpdate } from '../storage/messages/chat-store.ts';
-import type { NotificationStore } from '../storage/social/notification-store.ts';
-import type { SocialStore } from '../storage/social/social-store.ts';
+import type { LoggedUpdate } from '../storage/messages/chat-store.ts';
 import { ConnSocket } from './conn-socket.ts';
 import { Connection } from './connection.ts';
-import type { RealtimeDeps } from './deps.ts';
-import type { ControlMessage, Hub } from './hub.ts';
-import type { PresenceTracker } from './presence.ts';
-import type { WritePace } from './write-pace.ts';
+import { type RealtimeDeps, type RealtimeServices, socketServices } from './deps.ts';
+import type { ControlMessage } from './hub.ts';
 
 /** Sockets one user may hold at once (tabs and devices). */
 export const MAX_SOCKETS_PER_USER = 20;
@@ -91,53 +84,38 @@ export class Realtime {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribeAll: () => void;
 
-  constructor(opts: {
-    sessions: Sessions;
-    store: AccountStore;
-    chat: ChatStore;
-    social: SocialStore;
-    pins: PinStore;
-    notices: NotificationStore;
-    hub: Hub;
-    presence: PresenceTracker;
-    log: FastifyBaseLogger;
-    metrics: Metrics;
-    originAllowed: OriginCheck;
-    frameRate?: { perSecond: number; burst: number };
-    helloTimeoutMs: number;
-    writePace: WritePace;
-    /** Committed log entries, after they went to the hub (Web Push looks at new messages). */
-    onPublished?: (updates: LoggedUpdate[]) => void;
-  }) {
+  constructor(
+    services: RealtimeServices,
+    opts: {
+      log: FastifyBaseLogger;
+      originAllowed: OriginCheck;
+      frameRate?: { perSecond: number; burst: number };
+      helloTimeoutMs: number;
+      /** Committed log entries, after they went to the hub (Web Push looks at new messages). */
+      onPublished?: (updates: LoggedUpdate[]) => void;
+    },
+  ) {
     this.onPublished = opts.onPublished ?? null;
-    this.sessions = opts.sessions;
+    this.sessions = services.sessions;
     this.originAllowed = opts.originAllowed;
     this.deps = {
-      chat: opts.chat,
-      social: opts.social,
-      pins: opts.pins,
-      notices: opts.notices,
-      store: opts.store,
-      hub: opts.hub,
-      presence: opts.presence,
+      ...socketServices(services),
       log: opts.log,
-      metrics: opts.metrics,
       publish: (updates) => this.publish(updates),
       frameRate: opts.frameRate ?? { perSecond: 20, burst: 100 },
       helloTimeoutMs: opts.helloTimeoutMs,
-      writePace: opts.writePace,
       renewSession: (tokenHash, now) => this.sessions.renew(tokenHash, now),
       expiryLookaheadMs: HEARTBEAT_MS + 1_000,
     };
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
     // Global frames (from this process or another) go to every socket here.
-    const offAll = opts.hub.subscribeAll((frame) => {
+    const offAll = services.hub.subscribeAll((frame) => {
       const text = JSON.stringify(frame);
       for (const conns of this.byUser.values()) for (const c of conns) c.deliverGlobal(frame, text);
     });
-    const offControl = opts.hub.subscribeControl((msg) => this.onControl(msg));
-    const offResync = opts.hub.onResync(() => {
+    const offControl = services.hub.subscribeControl((msg) => this.onControl(msg));
+    const offResync = services.hub.onResync(() => {
       for (const conns of this.byUser.values()) for (const c of conns) void c.catchUp();
     });
     this.unsubscribeAll = () => {

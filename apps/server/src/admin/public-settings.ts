@@ -1,5 +1,9 @@
-/** What anyone may read of this deployment's settings (GET /api/settings, and the admin's PUT answer). */
-import type { PublicSettings } from '@app/protocol';
+/**
+ * What anyone may read of this deployment's settings: GET /api/settings, and the answer to
+ * the administrator's PUT (admin-routes.ts).
+ */
+import { API, type PublicSettings } from '@app/protocol';
+import type { FastifyInstance } from 'fastify';
 import { kdfParams } from '../auth/credentials.ts';
 import type { AppContext } from '../context.ts';
 import { E2EE_SINCE_KEY, HELP_LINK_KEY } from '../storage/accounts/admin-store.ts';
@@ -15,4 +19,8 @@ export async function publicSettingsOf(ctx: AppContext): Promise<PublicSettings>
     kdf: kdfParams(ctx.config),
     e2eeSince: since === null ? null : Number(since),
   };
+}
+
+export function registerPublicSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get(API.publicSettings, (): Promise<PublicSettings> => publicSettingsOf(ctx));
 }
