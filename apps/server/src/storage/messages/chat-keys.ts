@@ -37,17 +37,11 @@ const INSERT_CHAT_KEY = stmt(
 const CURRENT_KEY = stmt(
   "select epoch || ':' || uk_epochs as chat_key from chat_keys where chat_id = ? order by epoch desc limit 1",
 );
-const RECORD_KEY = stmt('update user_chats set chat_key = ? where chat_id = ? and user_id in (?, ?)');
 
 /** The chat's current key, "epoch:low,high", from chat_keys (when no summary has it yet). */
 export function* currentChatKey(chatId: string): Program<string | null> {
   const [row] = yield* query<{ chat_key: string }>(CURRENT_KEY, [chatId]);
   return row?.chat_key ?? null;
-}
-
-/** Both summaries keep a copy of the chat's current key (read by every send with its context). */
-export function* recordChatKey(chatId: string, a: string, b: string, key: string): Program<void> {
-  yield* query(RECORD_KEY, [key, chatId, a, b]);
 }
 
 /** A send's KeyContext from the current key ("epoch:low,high" or null) and both people's key epochs. */

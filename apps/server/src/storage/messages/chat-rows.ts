@@ -6,7 +6,6 @@ import {
   type ChatMessage,
   type ChatState,
   type ChatSummary,
-  chatIdOf,
   DELETED_TEXT,
   type PublicUser,
   type Update,
@@ -226,39 +225,6 @@ export async function summaryOf(tx: Tx, userId: string, chatId: string): Promise
   return toSummary(r, await publicUserOf(tx, r.peer_id));
 }
 
-/**
- * The chat's newest timestamp: every message sets both summaries' timestamps to its own,
- * so the greater of the two is the newest message's (a primary-key read each, where an
- * ORDER BY ... DESC LIMIT 1 on the messages index costs SQLite five times as much).
- */
-const LAST_TIMESTAMP = stmt(
-  'select max(timestamp) as timestamp from user_chats where chat_id = ? and user_id in (?, ?)',
-);
-const INSERT_MESSAGE = stmt(
-  'insert into messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted, delivered_at, read_at) ' +
-    "values (?, ?, ?, ?, ?, ?, 0, ?, 'sent', 0, 0, null, null)",
-);
-/**
- * A summary's new timestamp: the one proposed, or one past the summary's, whichever is
- * greater. The upsert reads the row it locks, so two sends in one chat committing at once
- * still get different timestamps, in the order they commit.
- */
-const NEXT_TIMESTAMP =
-  'timestamp = case when excluded.timestamp > user_chats.timestamp then excluded.timestamp else user_chats.timestamp + 1 end';
-const UPSERT_CHAT_COLUMNS =
-  'insert into user_chats (user_id, chat_id, peer_id, last_message, last_id, last_sender, last_rev, last_sealed, last_deleted, timestamp, unread_count, archived, locked) ';
-const SET_LAST =
-  'last_message = excluded.last_message, last_id = excluded.last_id, last_sender = excluded.last_sender, last_rev = 0, last_sealed = excluded.last_sealed, last_deleted = 0';
-const UPSERT_SENDER_CHAT = stmt(
-  `${UPSERT_CHAT_COLUMNS}values (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, 0, 0, 0) on conflict (user_id, chat_id) do update set ` +
-    `${SET_LAST}, ${NEXT_TIMESTAMP}, unread_count = 0 returning *`,
-);
-// An archived chat stays archived (its unread count shows in the archive); a locked one stays locked.
-const UPSERT_RECIPIENT_CHAT = stmt(
-  `${UPSERT_CHAT_COLUMNS}values (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, 1, 0, 0) on conflict (user_id, chat_id) do update set ` +
-    `${SET_LAST}, ${NEXT_TIMESTAMP}, unread_count = user_chats.unread_count + 1 returning *`,
-);
-
 /** A message as a send stores it: revision 0, 'sent', nothing delivered or read yet. */
 export function newMessage(
   chatId: string,
@@ -282,77 +248,4 @@ export function newMessage(
     deliveredAt: null,
     readAt: null,
   };
-}
-
-const PUBLIC_USER = stmt('select id, username, name, profile_pic, verified from users where id = ?');
-
-/**
- * Inserts a new message and updates both summaries; returns the message and the log
- * entries the caller appends in the same transaction. `known`: both public profiles and
- * the chat's newest timestamp, when the caller has read them already.
- *
- * Timestamps are strictly increasing within a chat (one millisecond past the newest when
- * the clock has not moved on), so history, ordered by timestamp, is in the order the
- * server accepted the messages: never a tie broken by the random message id.
- */
-export function* insertMessageProgram(
-  senderId: string,
-  recipientId: string,
-  msgId: string,
-  body: StoredText,
-  now: number,
-  known?: { sender: PublicUser | null; recipient: PublicUser | null; lastTimestamp: number | null },
-): Program<{ message: ChatMessage; entries: Entry[] }> {
-  const sealed = body.sealed ? 1 : 0;
-  const chatId = chatIdOf(senderId, recipientId);
-  let last = known?.lastTimestamp ?? null;
-  if (!known) {
-    const [row] = yield* query<{ timestamp: number | null }>(LAST_TIMESTAMP, [chatId, senderId, recipientId]);
-    last = row?.timestamp == null ? null : Number(row.timestamp);
-  }
-  // Both summaries first, in user id order (two sends crossing in one chat lock them
-  // alike); the first one locked decides the timestamp, the second follows it.
-  const proposed = last === null ? now : Math.max(now, last + 1);
-  const senderFirst = senderId < recipientId;
-  const upsert = (sender: boolean, timestamp: number) =>
-    query<Selectable<UserChatsTable>>(
-      sender ? UPSERT_SENDER_CHAT : UPSERT_RECIPIENT_CHAT,
-      sender
-        ? [senderId, chatId, recipientId, body.text, msgId, senderId, sealed, timestamp]
-        : [recipientId, chatId, senderId, body.text, msgId, senderId, sealed, timestamp],
-    );
-  const [firstRow] = yield* upsert(senderFirst, proposed);
-  const [secondRow] = yield* upsert(!senderFirst, Number(firstRow?.timestamp ?? proposed));
-  const timestamp = Math.max(Number(firstRow?.timestamp ?? proposed), Number(secondRow?.timestamp ?? proposed));
-  const senderRow = senderFirst ? firstRow : secondRow;
-  const recipientRow = senderFirst ? secondRow : firstRow;
-  yield* query(INSERT_MESSAGE, [chatId, msgId, senderId, recipientId, body.text, sealed, timestamp]);
-  const message = newMessage(chatId, msgId, senderId, recipientId, body, timestamp);
-  let sender: PublicUser | null;
-  let recipient: PublicUser | null;
-  if (known) ({ sender, recipient } = known);
-  else {
-    const [s] = yield* query<Pick<Selectable<UsersTable>, (typeof PUBLIC_COLUMNS)[number]>>(PUBLIC_USER, [senderId]);
-    const [r] = yield* query<Pick<Selectable<UsersTable>, (typeof PUBLIC_COLUMNS)[number]>>(PUBLIC_USER, [recipientId]);
-    sender = s ? toPublicUser(s) : null;
-    recipient = r ? toPublicUser(r) : null;
-  }
-  // One entry per user: the message with the summary it made (headed by the message).
-  const entry = (userId: string, row: Selectable<UserChatsTable> | undefined, peer: PublicUser | null): Entry => ({
-    userId,
-    update: row ? { kind: 'message', message, chat: toChatState(row, peer) } : { kind: 'message', message },
-  });
-  const entries: Entry[] = [entry(senderId, senderRow, recipient), entry(recipientId, recipientRow, sender)];
-  return { message, entries };
-}
-
-export function insertMessage(
-  tx: Tx,
-  senderId: string,
-  recipientId: string,
-  msgId: string,
-  body: StoredText,
-  now: number,
-): Promise<{ message: ChatMessage; entries: Entry[] }> {
-  return runProgram(tx, insertMessageProgram(senderId, recipientId, msgId, body, now));
 }

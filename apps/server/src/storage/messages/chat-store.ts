@@ -61,7 +61,7 @@ export { ChatError, type LoggedUpdate, payloadOf, toMessage, toPublicUser } from
  * at once, each on a pipelined connection of its own (db.ts: sendPool).
  */
 export function chatWrites(db: Db, onCommit?: (jobs: number) => void): GroupCommitOptions<SendInput> {
-  // A chat's sends commit in the order they came (a socket sends without waiting, see connection.ts).
+  // A chat's sends commit in the order they came (a socket sends without waiting, see realtime/dispatch.ts).
   const chainOf = (s: SendInput) => chatIdOf(s.senderId, s.recipientId);
   if (db.sendPool)
     return { maxBatch: 256, concurrency: SEND_CONNECTIONS, batcher: pgSendBatcher(db.sendPool), chainOf, onCommit };

@@ -13,25 +13,24 @@
  * rows, for their seqs, in id order. Concurrent groups and single sends cannot deadlock.
  */
 
-import { type ChatMessage, type ChatState, chatIdOf, type PublicUser } from '@app/protocol';
-import type { Selectable } from 'kysely';
+import { type ChatMessage, chatIdOf } from '@app/protocol';
 import type pg from 'pg';
 import { pgClientSocket } from '../../library-internals.ts';
 import type { Batcher, BatchOutcome } from '../group-commit.ts';
 import { NEEDS_ASYNC, runWithoutSteps } from '../program.ts';
-import type { UserChatsTable } from '../schema.ts';
-import { type Entry, type LoggedUpdate, newMessage, payloadOf, toPublicUser } from './chat-rows.ts';
+import { applySend, type SummaryRow } from './apply-send.ts';
+import { type Entry, type LoggedUpdate, payloadOf, toPublicUser } from './chat-rows.ts';
 import { CONTEXT, LOG, WRITE } from './send-batch-sql.ts';
 import { planSend, type SendContextRow, type SendInput, type SendPlan, type SendResult } from './send-program.ts';
 
-type Person = Omit<SendContextRow, 'chat_timestamp' | 'stored_sender' | 'session_expires' | 'chat_key'>;
+type Person = Omit<SendContextRow, 'stored_sender' | 'session_expires'>;
 
 const key = (a: string, b: string) => `${a}\n${b}`;
 
 /** What the group reads before it decides: both people of every send, their summaries, stored ids, sessions. */
 interface Context {
   people: Map<string, Person>;
-  summaries: Map<string, Selectable<UserChatsTable>>;
+  summaries: Map<string, SummaryRow>;
   stored: Map<string, string>;
   sessions: Map<string, number>;
 }
@@ -57,7 +56,7 @@ function contextParams(sends: SendInput[]): unknown[] {
 
 interface ContextRow {
   people: Person[];
-  summaries: Selectable<UserChatsTable>[];
+  summaries: SummaryRow[];
   stored: { chat_id: string; id: string; sender_id: string }[];
   sessions: { token_hash: string; expires_at: number }[];
 }
@@ -72,22 +71,26 @@ function toContext(row: ContextRow | undefined): Context {
   };
 }
 
-/** The rows SEND_CONTEXT would have read for this send, from the group's context. */
-function contextRows(ctx: Context, s: SendInput, chatId: string): SendContextRow[] {
-  const out: SendContextRow[] = [];
+/** The rows SEND_CONTEXT and SUMMARIES would have read for this send, from the group's context. */
+function contextRows(
+  ctx: Context,
+  s: SendInput,
+  chatId: string,
+): { people: SendContextRow[]; summaries: SummaryRow[] } {
+  const people: SendContextRow[] = [];
+  const summaries: SummaryRow[] = [];
   for (const id of [s.senderId, s.recipientId].sort()) {
     const p = ctx.people.get(id);
-    if (!p || out.some((o) => o.id === id)) continue;
-    const summary = ctx.summaries.get(key(id, chatId));
-    out.push({
+    if (!p || people.some((o) => o.id === id)) continue;
+    people.push({
       ...p,
-      chat_timestamp: summary ? Number(summary.timestamp) : null,
       stored_sender: ctx.stored.get(key(chatId, s.msgId)) ?? null,
       session_expires: s.session === null ? null : (ctx.sessions.get(s.session) ?? null),
-      chat_key: summary?.chat_key ?? null,
     });
+    const summary = ctx.summaries.get(key(id, chatId));
+    if (summary) summaries.push(summary);
   }
-  return out;
+  return { people, summaries };
 }
 
 /** A send the set-based path writes. */
@@ -117,7 +120,8 @@ function plan(ctx: Context, sends: SendInput[]): { outcomes: BatchOutcome[]; pla
     }
     ids.add(id);
     try {
-      const p = runWithoutSteps(planSend(input, contextRows(ctx, input, chatId)));
+      const read = contextRows(ctx, input, chatId);
+      const p = runWithoutSteps(planSend(input, read.people, read.summaries));
       const both = ctx.summaries.has(key(input.senderId, chatId)) && ctx.summaries.has(key(input.recipientId, chatId));
       if (p === NEEDS_ASYNC || !('sender' in p) || p.keyAfter !== p.known || p.back.state !== 'open' || !both) {
         alone.add(chatId);
@@ -204,57 +208,42 @@ export function pgSendBatcher(pool: pg.Pool): Batcher<SendInput> {
   };
 }
 
-/** A summary row as the group leaves it. */
-interface SummaryAfter {
-  row: Selectable<UserChatsTable>;
-  timestamp: number;
-  unread: number;
-  last: ChatMessage | null;
-}
-
 /**
- * What a group writes, worked out from its context: WRITE's and LOG's parameters, and
- * each send's result once LOG has answered every user's seq before the group.
+ * What a group writes, worked out from its context: each send's effects (applySend, on
+ * the summaries as the sends before it in the group left them), WRITE's and LOG's
+ * parameters, and each send's result once LOG has answered every user's seq before the group.
  */
 function writes(ctx: Context, planned: Planned[]) {
-  const summaries = new Map<string, SummaryAfter>();
-  const after = (userId: string, chatId: string): SummaryAfter => {
+  /** Summaries as the group leaves them so far. */
+  const summaries = new Map<string, SummaryRow>();
+  const current = (userId: string, chatId: string): SummaryRow => {
     const k = key(userId, chatId);
-    let s = summaries.get(k);
-    if (!s) {
-      const row = ctx.summaries.get(k) as Selectable<UserChatsTable>;
-      s = { row, timestamp: Number(row.timestamp), unread: row.unread_count, last: null };
-      summaries.set(k, s);
-    }
-    return s;
+    return summaries.get(k) ?? (ctx.summaries.get(k) as SummaryRow);
   };
-  const state = (s: SummaryAfter, peer: PublicUser | null): ChatState => ({
-    chatId: s.row.chat_id,
-    peerId: s.row.peer_id,
-    peer,
-    timestamp: s.timestamp,
-    unreadCount: s.unread,
-    archived: s.row.archived === 1,
-    locked: s.row.locked === 1,
-  });
   const messages: ChatMessage[] = [];
   const entries: Entry[] = [];
   const nows: number[] = [];
   for (const { input, chatId, plan: p } of planned) {
-    const mine = after(input.senderId, chatId);
-    const theirs = after(input.recipientId, chatId);
-    // Strictly increasing within the chat (as insertMessageProgram): past both summaries.
-    const timestamp = Math.max(input.now, Math.max(mine.timestamp, theirs.timestamp) + 1);
-    const body = { text: input.sealed.ct, sealed: true };
-    const message = newMessage(chatId, input.msgId, input.senderId, input.recipientId, body, timestamp);
-    messages.push(message);
-    Object.assign(mine, { timestamp, unread: 0, last: message });
-    Object.assign(theirs, { timestamp, unread: theirs.unread + 1, last: message });
-    // One entry per participant: the message with the summary it made.
-    entries.push(
-      { userId: input.senderId, update: { kind: 'message', message, chat: state(mine, toPublicUser(p.recipient)) } },
-      { userId: input.recipientId, update: { kind: 'message', message, chat: state(theirs, toPublicUser(p.sender)) } },
+    const effects = applySend(
+      {
+        sender: current(input.senderId, chatId),
+        recipient: current(input.recipientId, chatId),
+        senderProfile: toPublicUser(p.sender),
+        recipientProfile: toPublicUser(p.recipient),
+      },
+      {
+        chatId,
+        msgId: input.msgId,
+        senderId: input.senderId,
+        recipientId: input.recipientId,
+        body: { text: input.sealed.ct, sealed: true },
+        now: input.now,
+      },
     );
+    summaries.set(key(input.senderId, chatId), effects.sender);
+    summaries.set(key(input.recipientId, chatId), effects.recipient);
+    messages.push(effects.message);
+    entries.push(...effects.entries);
     nows.push(input.now, input.now);
   }
   const changed = [...summaries.values()];
@@ -268,13 +257,13 @@ function writes(ctx: Context, planned: Planned[]) {
   const users = [...counts.keys()].sort();
   return {
     write: [
-      changed.map((s) => s.row.user_id),
-      changed.map((s) => s.row.chat_id),
-      changed.map((s) => s.last?.ct),
-      changed.map((s) => s.last?.id),
-      changed.map((s) => s.last?.senderId),
+      changed.map((s) => s.user_id),
+      changed.map((s) => s.chat_id),
+      changed.map((s) => s.last_message),
+      changed.map((s) => s.last_id),
+      changed.map((s) => s.last_sender),
       changed.map((s) => s.timestamp),
-      changed.map((s) => s.unread),
+      changed.map((s) => s.unread_count),
       messages.map((m) => m.chatId),
       messages.map((m) => m.id),
       messages.map((m) => m.senderId),

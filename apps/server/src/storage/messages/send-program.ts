@@ -9,33 +9,33 @@ import { assertActive } from '../people-locks.ts';
 import { call, type Program, query, stmt } from '../program.ts';
 import type { MessagesTable, UsersTable } from '../schema.ts';
 import { accessOf, createRequest, pendingRequest } from '../social/requests.ts';
-import { acceptSealedSend, currentChatKey, keyContext, recordChatKey } from './chat-keys.ts';
+import type { SummaryRow } from './apply-send.ts';
+import { acceptSealedSend, currentChatKey, keyContext } from './chat-keys.ts';
 import {
   appendLogProgram,
   ChatError,
-  insertMessageProgram,
+  type Entry,
   type LoggedUpdate,
   type StoredText,
   toMessage,
   toPublicUser,
 } from './chat-rows.ts';
+import { insertMessageProgram, SUMMARIES } from './insert-message.ts';
 
 const OPEN: Access = { state: 'open' };
 const MESSAGE_BY_ID = stmt('select * from messages where chat_id = ? and id = ?');
 /**
- * Everything a send checks, in one round trip: both people (profiles, blocked, whether
- * they take messages from contacts only, the timestamp of their summary of the chat: the
- * greater is the chat's newest), the sender of a message already stored under this id (a
- * retried send), and when the sending session ends. On PostgreSQL both people are
- * locked against deletion until the send commits (see lockPeople).
+ * Everything a send checks about its people, in one round trip: both of them (profiles,
+ * blocked, whether they take messages from contacts only, their account keys' epoch), the
+ * sender of a message already stored under this id (a retried send), and when the sending
+ * session ends. On PostgreSQL both people are locked against deletion until the send
+ * commits (see lockPeople). Their summaries of the chat are read next (SUMMARIES).
  */
 const SEND_CONTEXT = stmt(
   'select u.id, u.username, u.name, u.profile_pic, u.verified, u.blocked, s.require_request, ' +
-    '(select timestamp from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_timestamp, ' +
     '(select sender_id from messages where chat_id = ? and id = ?) as stored_sender, ' +
     '(select expires_at from sessions where token_hash = ?) as session_expires, ' +
-    '(select uk_epoch from user_keys k where k.user_id = u.id) as uk_epoch, ' +
-    '(select chat_key from user_chats c where c.user_id = u.id and c.chat_id = ?) as chat_key ' +
+    '(select uk_epoch from user_keys k where k.user_id = u.id) as uk_epoch ' +
     'from users u left join user_settings s on s.user_id = u.id where u.id in (?, ?)',
   ' order by u.id for key share of u',
 );
@@ -59,12 +59,9 @@ export type SendContextRow = Pick<
   'id' | 'username' | 'name' | 'profile_pic' | 'verified' | 'blocked'
 > & {
   require_request: number | null;
-  chat_timestamp: number | null;
   stored_sender: string | null;
   session_expires: number | null;
   uk_epoch: number | null;
-  /** The chat's current key as the user's summary keeps it: "epoch:low,high" (see chat-keys.ts). */
-  chat_key: string | null;
 };
 
 /** A send that passed its checks: what writing it needs (see writeSend). */
@@ -76,8 +73,6 @@ export interface SendPlan {
   keyAfter: string | null;
   /** The way back from the recipient, when the sender takes messages from contacts only. */
   back: Access;
-  /** The chat's newest timestamp before this send (null: no summary yet). */
-  last: number | null;
 }
 
 /**
@@ -93,28 +88,26 @@ export interface SendPlan {
 export function* sendProgram(input: SendInput): Program<SendResult> {
   const { senderId, recipientId, msgId, session } = input;
   const chatId = chatIdOf(senderId, recipientId);
-  const people = yield* query<SendContextRow>(SEND_CONTEXT, [
-    chatId,
-    chatId,
-    msgId,
-    session,
-    chatId,
-    senderId,
-    recipientId,
-  ]);
-  const plan = yield* planSend(input, people);
-  return 'sender' in plan ? yield* writeSend(input, plan) : plan;
+  const people = yield* query<SendContextRow>(SEND_CONTEXT, [chatId, msgId, session, senderId, recipientId]);
+  const summaries = yield* query<SummaryRow>(SUMMARIES, [chatId, senderId, recipientId]);
+  const plan = yield* planSend(input, people, summaries);
+  return 'sender' in plan ? yield* writeSend(input, plan, summaries) : plan;
 }
 
 /**
- * A send's checks, given what SEND_CONTEXT reads (both people, in id order): refused
+ * A send's checks, given what SEND_CONTEXT reads (both people, in id order) and their
+ * summaries of the chat (the chat's key as they keep it, "epoch:low,high"): refused
  * (throws ChatError), answered without a new message (a retry, a contact request), or
  * the plan of the message to write. Statements it runs are for the rarer cases only: a
  * retried send, a chat with no key in its summaries, a new key, contact requests. The
  * grouped PostgreSQL path (send-batch.ts) runs it without a database and sends those
  * cases the single way.
  */
-export function* planSend(input: SendInput, people: SendContextRow[]): Program<SendPlan | SendResult> {
+export function* planSend(
+  input: SendInput,
+  people: SendContextRow[],
+  summaries: SummaryRow[],
+): Program<SendPlan | SendResult> {
   const { senderId, recipientId, msgId, sealed, now, session } = input;
   const chatId = chatIdOf(senderId, recipientId);
   const sender = people.find((p) => p.id === senderId);
@@ -132,7 +125,7 @@ export function* planSend(input: SendInput, people: SendContextRow[]): Program<S
   const access: Access =
     recipient.require_request === 1 ? yield* call((tx) => accessOf(tx, senderId, recipientId)) : OPEN;
   // The chat's key as the summaries keep it (none yet: from chat_keys), and as it is after this send.
-  const known = people.find((p) => p.chat_key !== null)?.chat_key ?? null;
+  const known = summaries.find((r) => r.chat_key !== null)?.chat_key ?? null;
   let keyAfter = known;
   if (access.state !== 'pending') {
     const current = known ?? (yield* currentChatKey(chatId));
@@ -151,25 +144,27 @@ export function* planSend(input: SendInput, people: SendContextRow[]): Program<S
   }
   // A sender who takes messages from contacts only opens the way back by writing.
   const back: Access = sender.require_request === 1 ? yield* call((tx) => accessOf(tx, recipientId, senderId)) : OPEN;
-  let last: number | null = null;
-  for (const p of people) if (p.chat_timestamp !== null) last = Math.max(last ?? 0, Number(p.chat_timestamp));
-  return { sender, recipient, known, keyAfter, back, last };
+  return { sender, recipient, known, keyAfter, back };
 }
 
-/** Writes a planned send: the message, both summaries, a new chat key, the log entries. */
-function* writeSend(input: SendInput, plan: SendPlan): Program<SendResult> {
+/** Writes a planned send: the message, both summaries (with a new chat key), the log entries. */
+function* writeSend(input: SendInput, plan: SendPlan, summaries: SummaryRow[]): Program<SendResult> {
   const { senderId, recipientId, msgId, sealed, now } = input;
-  const text: StoredText = { text: sealed.ct, sealed: true };
-  const { message, entries } = yield* insertMessageProgram(senderId, recipientId, msgId, text, now, {
-    sender: toPublicUser(plan.sender),
-    recipient: toPublicUser(plan.recipient),
-    lastTimestamp: plan.last,
-  });
-  if (plan.keyAfter !== plan.known && plan.keyAfter !== null) {
-    yield* recordChatKey(message.chatId, senderId, recipientId, plan.keyAfter);
-  }
+  const { message, entries } = yield* insertMessageProgram(
+    {
+      chatId: chatIdOf(senderId, recipientId),
+      msgId,
+      senderId,
+      recipientId,
+      body: { text: sealed.ct, sealed: true },
+      now,
+      chatKey: plan.keyAfter !== plan.known && plan.keyAfter !== null ? plan.keyAfter : undefined,
+    },
+    { summaries, senderProfile: toPublicUser(plan.sender), recipientProfile: toPublicUser(plan.recipient) },
+  );
+  const logged: Entry[] = [...entries];
   if (plan.back.state !== 'open') {
-    entries.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
+    logged.push({ userId: recipientId, update: { kind: 'access', peerId: senderId, access: { state: 'open' } } });
   }
-  return { message, updates: yield* appendLogProgram(entries, now), duplicate: false };
+  return { message, updates: yield* appendLogProgram(logged, now), duplicate: false };
 }

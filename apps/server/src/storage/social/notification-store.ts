@@ -6,7 +6,8 @@
 import { chatIdOf, isSafeHttpUrl, type NotificationItem, SOCIAL_MSG, videoEmbedUrl } from '@app/protocol';
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../ids.ts';
-import { appendLog, ChatError, type Entry, insertMessage, type LoggedUpdate } from '../messages/chat-rows.ts';
+import { appendLog, ChatError, type Entry, type LoggedUpdate } from '../messages/chat-rows.ts';
+import { insertMessage } from '../messages/insert-message.ts';
 import { lockPeople } from '../people-locks.ts';
 import type { Tx } from '../program.ts';
 import type { Database, NotificationsTable } from '../schema.ts';
@@ -143,7 +144,11 @@ export class NotificationStore {
         const body = { text: n.message, sealed: n.sealed === 1 };
         // A text from before encryption that the operator purged becomes no message at all.
         const purged = n.sealed === 0 && n.message === '';
-        if (!exists && !purged) entries.push(...(await insertMessage(tx, from.id, userId, msgId, body, now)).entries);
+        if (!exists && !purged) {
+          const chatId = chatIdOf(userId, from.id);
+          const send = { chatId, msgId, senderId: from.id, recipientId: userId, body, now };
+          entries.push(...(await insertMessage(tx, send)).entries);
+        }
         const me = await tx.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
         const info = {
           id: newId(),
