@@ -3,7 +3,7 @@
  * the parts that register themselves on Fastify, each closing what it opened: realtime,
  * security headers, errors, the origin guard, the API with every feature's routes (listed
  * here), health, metrics, the web app and the sweeps. http/ holds the transport they use
- * and registers no feature of its own.
+ * and registers no feature of its own. The parts, and the rules between them: docs/architecture.md.
  */
 import { KDF_FLOOR_LOG2 } from '@app/e2ee/kdf-floor';
 import fastifyCookie from '@fastify/cookie';

@@ -3,7 +3,7 @@
  * user, sends pipelined to their commit, the request's handler run (handlers.ts), what it
  * committed published, then its result (or why it was refused) sent back. Publishing is
  * done here, for every handler, so none can forget it; the socket sees its own updates
- * before the result, as its client expects.
+ * before the result, as its client expects. The whole path of a send: docs/message-path.md.
  *
  * Functions of the socket (the Connection) rather than an object of their own: an idle
  * socket carries nothing for them.

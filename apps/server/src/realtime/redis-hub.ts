@@ -3,7 +3,8 @@
  * the channels of the users it has sockets for, plus one global and one control channel.
  * A process delivers its own publications locally at once and skips their echo from
  * Redis (each message is tagged with its origin), so its own users never wait for the
- * round trip.
+ * round trip. What several processes share, and how sockets repair what pub/sub loses:
+ * docs/scaling.md.
  */
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';

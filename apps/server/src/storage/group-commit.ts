@@ -4,6 +4,7 @@
  * append on SQLite, one fsync on PostgreSQL) then serves many messages, which is what
  * bounds the write rate; a job that fails is rolled back to its savepoint alone. Every
  * job still gets its answer only after the commit that made it durable.
+ * How a send goes through it: docs/message-path.md; what it buys on each engine: docs/scaling.md.
  */
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import { NEEDS_ASYNC, type Program, runProgram, runProgramSync, type SyncSqlite } from './program.ts';

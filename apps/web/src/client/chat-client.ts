@@ -4,6 +4,7 @@
  * conversations, users, presence, typing), sends delivery and read receipts, and
  * drains the outbox (message-sender.ts). What the user should hear about it reports as
  * notices (notices.ts). Screens read immutable snapshots through chat-hooks.ts, on the UI side.
+ * Its place in the web app: docs/architecture.md; a message's way through it: docs/message-path.md.
  */
 import {
   type Access,

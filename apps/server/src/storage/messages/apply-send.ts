@@ -1,7 +1,7 @@
 /**
  * The rules of a send, written once (docs/message-path.md): from both people's summaries
  * of the chat before it, what a send changes. Both ways of writing a send call it, the
- * single send's statements (chat-rows.ts: insertMessageProgram) and PostgreSQL's grouped
+ * single send's statements (insert-message.ts) and PostgreSQL's grouped
  * sends (send-batch.ts); they differ only in how they read and write rows, never in what
  * the rows become.
  */

@@ -11,6 +11,7 @@
  * Locks are taken in the order every message transaction takes them (send-program.ts,
  * chat-rows.ts): both people FOR KEY SHARE; summary rows in (user, chat) order; users'
  * rows, for their seqs, in id order. Concurrent groups and single sends cannot deadlock.
+ * Both paths side by side, and the lock order: docs/message-path.md; the figures: docs/scaling.md.
  */
 
 import { type ChatMessage, chatIdOf } from '@app/protocol';

@@ -64,7 +64,7 @@ describe.skipIf(!url)('a send writes the same rows on every path', () => {
   beforeAll(async () => {
     const open = async (name: string, db: Db, grouped: boolean): Promise<Path> => {
       await migrate(db);
-      // The single path on PostgreSQL: a group commit without the batcher, one send a transaction.
+      // The single path on PostgreSQL: a group commit without the batcher (each send's statements, in savepoints of a shared transaction).
       const chat = new ChatStore(db.kysely, grouped ? chatWrites(db, (jobs) => sizes.push(jobs)) : {});
       return { name, db, accounts: new AccountStore(db), chat };
     };

@@ -2,6 +2,7 @@
  * A send, as a program of statements (program.ts) that the group commit runs in a
  * shared transaction on SQLite or in its own on PostgreSQL: the checks, a retried send
  * answered again, a stranger's first message turned into a request, the message stored.
+ * The whole path, from the composer to the other person's screen: docs/message-path.md.
  */
 import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf, SOCIAL_MSG } from '@app/protocol';
 import type { Selectable } from 'kysely';

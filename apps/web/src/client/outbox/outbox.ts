@@ -3,7 +3,7 @@
  * messages are stored in IndexedDB before they are sent, shown at once with a pending
  * clock, sent one at a time per recipient (so they keep their order) whenever the socket
  * is online, and forgotten when the server acknowledges them. A resend with the same id is
- * acknowledged again and stored once.
+ * acknowledged again and stored once. The rest of the message's way: docs/message-path.md.
  *
  * Failures (after Signal Desktop's JobQueue: stored jobs parsed before they run,
  * bounded attempts, backoff; the rules: retry-policy.ts):
