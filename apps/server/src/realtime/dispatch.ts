@@ -11,8 +11,10 @@
 import type { DownFrame, RequestFrame, UpFrame } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeDeps } from './deps.ts';
-import { FrameError, handle, refusalOf, type SocketSession } from './handlers.ts';
-import { PACED_FRAMES } from './write-pace.ts';
+import { FrameError, handle, refusalOf, type SocketSession, WRITE_KINDS } from './handlers.ts';
+
+/** Frames paced per user: every write, and typing (it reaches another user). */
+const PACED_FRAMES: ReadonlySet<UpFrame['t']> = new Set([...WRITE_KINDS, 'typing']);
 
 /** Sends one socket may have waiting for their commit before it reads on (see pipeline). */
 const MAX_SENDING = 32;

@@ -73,7 +73,7 @@ const WRITES = [
   'respondRequest',
 ] as const satisfies readonly Kind[];
 type Write = (typeof WRITES)[number];
-const WRITE_KINDS: ReadonlySet<Kind> = new Set(WRITES);
+export const WRITE_KINDS: ReadonlySet<Kind> = new Set(WRITES);
 
 /**
  * A request's answer: the update-log entries it committed (none for a read), and its

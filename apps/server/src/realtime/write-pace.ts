@@ -6,22 +6,7 @@
  * them locally: the limit is never exceeded (every write spends a slot of the one shared
  * bucket); slots a process leased and did not use are forfeit.
  */
-import type { UpFrame } from '@app/protocol';
 import type { LimitStore, Pace } from '../security/limits.ts';
-
-/** Frames that write (or reach another user): paced per user. */
-export const PACED_FRAMES: ReadonlySet<UpFrame['t']> = new Set([
-  'send',
-  'edit',
-  'migrate',
-  'delete',
-  'delivered',
-  'read',
-  'typing',
-  'chatFlags',
-  'notificationsSeen',
-  'respondRequest',
-]);
 
 const LEASE_MS = 1000;
 
