@@ -5,8 +5,9 @@
  * emulated colour scheme, turned where the screen stands).
  * Every finding becomes one readable line, so a failure says what to fix and where.
  */
-import AxeBuilder from '@axe-core/playwright';
+
 import type { Page } from '@playwright/test';
+import axe from 'axe-core';
 import { expect } from './fixtures.ts';
 import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
@@ -39,11 +40,34 @@ async function settle(page: Page): Promise<void> {
   });
 }
 
+/**
+ * axe's results for the page as it is now: `rules` only (else every rule of AXE_TAGS),
+ * within `include` (else the whole document). axe is loaded into a document once (its
+ * source is 1.4 MB) and run there as often as asked: a screen's light and dark scans share
+ * one load. (@axe-core/playwright loads it up to three times a scan and joins the results
+ * in a blank page it opens each time, for frames of other origins: about 1.6 times the
+ * time of the whole signed-out pass.) Frames are not entered: the only one our screens
+ * have is a video's, of another origin; its own checks, a title, are the page's.
+ */
+export async function runAxe(page: Page, rules?: string[], include?: string): Promise<axe.AxeResults> {
+  await settle(page);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const options: axe.RunOptions = {
+    runOnly: rules ? { type: 'rule', values: rules } : { type: 'tag', values: AXE_TAGS },
+    iframes: false,
+  };
+  return page.evaluate(
+    ([within, opts]) => {
+      const { axe: inPage } = window as unknown as { axe: typeof axe };
+      return within ? inPage.run({ include: [within] }, opts) : inPage.run(document, opts);
+    },
+    [include ?? null, options] as const,
+  );
+}
+
 /** One line per element axe finds at fault on the page as it is now (`rules`: only these): where, the rule, its impact, the element. */
 export async function axeFindings(page: Page, where: string, rules?: string[]): Promise<string[]> {
-  await settle(page);
-  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
-  const { violations } = await (rules ? builder.withRules(rules) : builder).analyze();
+  const { violations } = await runAxe(page, rules);
   return violations.flatMap((v) =>
     v.nodes.map((n) => {
       const snippet = n.html.replace(/\s+/g, ' ').slice(0, 160);

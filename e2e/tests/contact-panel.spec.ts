@@ -9,10 +9,9 @@
  * e2e/screenshots/contact-panel-{light,dark}-{1280,390}.png.
  */
 
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { PIN, setPin, toast, write } from './archive-lock-helpers.ts';
-import { AXE_TAGS } from './axe.ts';
+import { runAxe } from './axe.ts';
 import { chatRow, closeToasts, expect, openChat, type Person, test } from './chat-helpers.ts';
 import { shot } from './fixtures.ts';
 
@@ -145,10 +144,7 @@ test.describe('contact panel', () => {
         await closeToasts(a);
         // The panel itself (a11y.spec.ts scans the chat screen behind it).
         await expect(panel(a)).toHaveCSS('opacity', '1');
-        const { violations } = await new AxeBuilder({ page: a })
-          .include('[role="dialog"]')
-          .withTags(AXE_TAGS)
-          .analyze();
+        const { violations } = await runAxe(a, undefined, '[role="dialog"]');
         findings.push(
           ...violations.flatMap((v) =>
             v.nodes.map((n) => `${scheme} @${size.width}: ${v.id} at ${n.target.join(' ')}`),
