@@ -75,7 +75,13 @@ test('a push shows "New message from @bob", one of a locked chat names no one, a
   // A full browser of its own: the headless shell shows no notifications, and a browser that
   // tried to reach a push service for another test is no place to count this one's.
   const browser = await chromium.launch({ executablePath: CHROMIUM_FULL, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ baseURL: E2E_BASE_URL, serviceWorkers: 'allow' });
+  // Allowed before the worker starts: granted later, the permission reached the worker late
+  // once in a clean-clone run and the first push showed nothing.
+  const context = await browser.newContext({
+    baseURL: E2E_BASE_URL,
+    serviceWorkers: 'allow',
+    permissions: ['notifications'],
+  });
   const page = await context.newPage();
   try {
     await pushShown(page);
@@ -88,7 +94,6 @@ async function pushShown(page: Page): Promise<void> {
   await signInNewUser(page, 'pwa');
   await page.goto('/home');
   await controlled(page);
-  await page.context().grantPermissions(['notifications']);
   const cdp = await page.context().newCDPSession(page);
   const origin = new URL(page.url()).origin;
   // Listening before enabling: the registrations are reported as it is enabled.
