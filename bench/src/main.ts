@@ -22,7 +22,6 @@
  *   npm run bench -- --find-rate   also the highest offered rate (from --rate up, ×1.5 a step) with p99 under 100 ms
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,9 +31,10 @@ import { MetricsCheck } from './metrics-check.ts';
 import { hideNewerMigrations } from './migrations-hidden.ts';
 import { CpuMeter, pidsNamed, settledRss } from './proc.ts';
 import { describeMix } from './sealed-mix.ts';
-import { peerIndex, seed } from './seed.ts';
+import { seed } from './seed.ts';
 import { startRelay, startServers, type Target } from './targets.ts';
-import type { ClientSpec, Command, Reply } from './worker.ts';
+import type { Reply } from './worker.ts';
+import { deal, Workers } from './workers.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -77,40 +77,6 @@ function percentile(sorted: number[], q: number): number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-class Workers {
-  private readonly procs: ChildProcess[] = [];
-  constructor(n: number) {
-    for (let i = 0; i < n; i++)
-      this.procs.push(fork(path.join(import.meta.dirname, 'worker.ts'), { stdio: 'inherit' }));
-  }
-  private ask(p: ChildProcess, cmd: Command): Promise<Reply> {
-    return new Promise((resolve) => {
-      p.once('message', (r: Reply) => resolve(r));
-      p.send(cmd);
-    });
-  }
-  all(make: (i: number) => Command): Promise<Reply[]> {
-    return Promise.all(this.procs.map((p, i) => this.ask(p, make(i))));
-  }
-  get size(): number {
-    return this.procs.length;
-  }
-}
-
-/**
- * Clients in pairs (see peerIndex), dealt to the workers in turn, each connected to the
- * target's processes in turn (with two, the two of a pair are on different processes).
- */
-function deal(users: { id: string; token: string }[], workers: number, urls: string[]): ClientSpec[][] {
-  const shares: ClientSpec[][] = Array.from({ length: workers }, () => []);
-  users.forEach((u, i) => {
-    const peer = users[peerIndex(i, users.length)];
-    const url = urls[i % urls.length] as string;
-    shares[i % workers]?.push({ userId: u.id, token: u.token, peer: peer?.id ?? u.id, url });
-  });
-  return shares;
-}
 
 // ---- the target under test ---------------------------------------------------------------
 
