@@ -40,26 +40,6 @@ export interface SendEffects {
   entries: [Entry, Entry];
 }
 
-/** A summary for a chat that has none yet: no message, timestamp 0, not archived or locked. */
-export function blankSummary(userId: string, chatId: string, peerId: string): SummaryRow {
-  return {
-    user_id: userId,
-    chat_id: chatId,
-    peer_id: peerId,
-    last_message: null,
-    last_id: null,
-    last_sender: null,
-    last_rev: 0,
-    last_sealed: 0,
-    last_deleted: 0,
-    chat_key: null,
-    timestamp: 0,
-    unread_count: 0,
-    archived: 0,
-    locked: 0,
-  };
-}
-
 /**
  * The effects of one send:
  * - its timestamp is the clock's, or one past the chat's newest when the clock has not

@@ -21,7 +21,7 @@ export const SUMMARIES = stmt(
   ' for no key update',
 );
 /**
- * A new chat's summaries, blank (see blankSummary), where there are none yet. On
+ * A new chat's summaries, blank (no message, timestamp 0, not archived or locked), where there are none yet. On
  * PostgreSQL a concurrent transaction making the same row first is waited for, and its
  * row is then read (and locked) instead.
  */
