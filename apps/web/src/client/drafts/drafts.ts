@@ -47,6 +47,12 @@ export class Drafts {
    * they stay the chat's draft at rest, so a reload in between finds them in the composer.
    */
   private readonly unqueued = new Map<string, string[]>();
+  /**
+   * Peers whose composer was typed in, emptied or sent from since this page started: what
+   * `load` reads at rest for them is older than what the page holds (a text sent before the
+   * load finished is at rest as a draft until the outbox has it, and must not come back).
+   */
+  private readonly touched = new Set<string>();
   /** Peers whose draft changed since it was last written. */
   private readonly dirty = new Set<string>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -63,7 +69,7 @@ export class Drafts {
     this.sealing = sealing;
   }
 
-  /** Reads the drafts at rest; a chat typed in meanwhile keeps what was typed. */
+  /** Reads the drafts at rest; a chat typed in, emptied or sent from meanwhile keeps what the page holds. */
   async load(): Promise<void> {
     let raw: readonly unknown[] = [];
     try {
@@ -79,7 +85,7 @@ export class Drafts {
       if (this.stopped) return;
       if (text === null || text === '') {
         void this.store.remove(id).catch(logged('drafts', 'remove an empty or unreadable draft'));
-      } else if (!this.texts.has(peerId)) {
+      } else if (!this.touched.has(peerId)) {
         this.texts.set(peerId, text);
       }
     }
@@ -95,6 +101,7 @@ export class Drafts {
   /** The composer's text changed: kept now, written after DRAFT_SAVE_MS of quiet. */
   set(peerId: string, text: string): void {
     if (this.stopped || this.get(peerId) === text) return;
+    this.touched.add(peerId);
     if (text === '') this.texts.delete(peerId);
     else this.texts.set(peerId, text);
     this.dirty.add(peerId);
@@ -115,6 +122,7 @@ export class Drafts {
    * would otherwise have neither.
    */
   sending(peerId: string, text: string, queued: Promise<unknown>): void {
+    this.touched.add(peerId);
     const texts = this.unqueued.get(peerId) ?? [];
     texts.push(text);
     this.unqueued.set(peerId, texts);
@@ -159,6 +167,7 @@ export class Drafts {
     this.timers.clear();
     this.dirty.clear();
     this.texts.clear();
+    this.touched.clear();
     this.unqueued.clear();
     this.changed();
     return this.writes;
