@@ -135,6 +135,18 @@ describe('Drafts', () => {
     expect(await atRest()).toBe('next thought');
   });
 
+  it('a draft emptied is removed at rest at once: a reload right after does not bring it back', async () => {
+    const store = memoryDrafts();
+    const drafts = new Drafts(ME, store, testSealing());
+    drafts.set(BOB, 'soon gone');
+    await drafts.flush(BOB);
+    expect(store.rows.size).toBe(1);
+    drafts.set(BOB, '');
+    // Without waiting DRAFT_SAVE_MS: the removal is under way already.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.rows.size).toBe(0);
+  });
+
   it('a text sent, or a draft emptied, before the drafts at rest are read does not come back as a draft', async () => {
     const store = memoryDrafts();
     const sealing = testSealing();

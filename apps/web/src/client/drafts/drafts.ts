@@ -98,7 +98,7 @@ export class Drafts {
     return this.texts.get(peerId) ?? '';
   }
 
-  /** The composer's text changed: kept now, written after DRAFT_SAVE_MS of quiet. */
+  /** The composer's text changed: kept now, written after DRAFT_SAVE_MS of quiet (removed at once when emptied). */
   set(peerId: string, text: string): void {
     if (this.stopped || this.get(peerId) === text) return;
     this.touched.add(peerId);
@@ -106,10 +106,14 @@ export class Drafts {
     else this.texts.set(peerId, text);
     this.dirty.add(peerId);
     clearTimeout(this.timers.get(peerId));
-    this.timers.set(
-      peerId,
-      setTimeout(() => void this.flush(peerId), DRAFT_SAVE_MS),
-    );
+    // Emptied: removed at once (nothing to seal, and a reload right after must not bring
+    // the old text back); a text being typed waits for a quiet moment.
+    if (text === '') void this.flush(peerId);
+    else
+      this.timers.set(
+        peerId,
+        setTimeout(() => void this.flush(peerId), DRAFT_SAVE_MS),
+      );
     this.changed();
   }
 
