@@ -163,6 +163,9 @@ test.describe('composer and drafts', () => {
     const chatWith = async (p: Person, text: string) => {
       await openChat(a, p);
       await send(a, text);
+      // At the server before the page goes (openChat loads another): a text sent as the
+      // page goes is the draft's until the outbox holds it (client/drafts/drafts.ts).
+      await expect(bubble(a, text).getByRole('img', { name: /^(Sent|Delivered|Read)$/ })).toBeVisible();
     };
     await chatWith(carol, 'hi carol');
     await chatWith(bob, 'hi bob');

@@ -31,6 +31,7 @@ import { ChatKeys } from './keys/chat-keys';
 import { browserSealing } from './keys/local-keys';
 import { MessageSender } from './message-sender';
 import { NotificationCenter, type NotificationsView } from './notification-center';
+import type { HandOver } from './outbox/outbox';
 import { OwnStatuses } from './own-status';
 import { Receipts } from './receipts';
 import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './socket/chat-socket';
@@ -286,9 +287,12 @@ export class ChatClient {
     return 'problem' in queued ? queued.problem : null;
   }
 
-  /** As sendMessage; once queued, `stored` resolves when the message outlives a reload (Outbox.add). */
-  queueMessage(peerId: string, text: string): { problem: string } | { stored: Promise<void> } {
-    return this.sender.queue(peerId, text);
+  /**
+   * As sendMessage; once queued, `stored` resolves when the message outlives a reload
+   * (Outbox.add). With `handOver`, it is sent once that says the composer's draft let go of it.
+   */
+  queueMessage(peerId: string, text: string, handOver?: HandOver): { problem: string } | { stored: Promise<void> } {
+    return this.sender.queue(peerId, text, handOver);
   }
 
   /** Sends a failed message again (it waits in the outbox until the user retries or deletes it). */

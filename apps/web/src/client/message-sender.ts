@@ -12,7 +12,7 @@ import { sealedDelete, sealedEdit } from './crypto/sealed-edit';
 import type { ChatKeys } from './keys/chat-keys';
 import type { LocalSealing } from './keys/local-keys';
 import type { ClientNotice } from './notices';
-import { Outbox } from './outbox/outbox';
+import { type HandOver, Outbox } from './outbox/outbox';
 import type { OutboxStore } from './outbox/outbox-store';
 import type { ChatSocket } from './socket/chat-socket';
 import type { UserDirectory } from './user-directory';
@@ -67,11 +67,11 @@ export class MessageSender {
   }
 
   /** Queues a message (see ChatClient.queueMessage): why not, or `stored` once it outlives a reload. */
-  queue(peerId: string, text: string): { problem: string } | { stored: Promise<void> } {
+  queue(peerId: string, text: string, handOver?: HandOver): { problem: string } | { stored: Promise<void> } {
     const problem = messageTextError(text);
     if (problem !== null) return { problem };
     this.parts.stopTyping(peerId);
-    return { stored: this.outbox.add(peerId, text) };
+    return { stored: this.outbox.add(peerId, text, handOver) };
   }
 
   async edit(m: ChatMessage, text: string): Promise<void> {

@@ -107,13 +107,17 @@ export function MessageInput({
       }
       return;
     }
-    const queued = client.queueMessage(peerId, value);
+    // The text stays the draft at rest until the outbox has stored it (a reload meanwhile
+    // keeps it), and goes out once the draft let go of it.
+    const queued = client.queueMessage(
+      peerId,
+      value,
+      drafts ? (msgId, stored) => drafts.sending(peerId, value, msgId, stored) : undefined,
+    );
     if ('problem' in queued) {
       setProblem(queued.problem);
       return;
     }
-    // The text stays the draft at rest until the outbox has stored it (a reload meanwhile keeps it).
-    drafts?.sending(peerId, value, queued.stored);
     setText('');
     onSent();
   };

@@ -5,6 +5,7 @@
  */
 import { getSession, subscribeSession } from '@/lib/session';
 import { browserSealing } from '../keys/local-keys';
+import { outboxHolds } from '../outbox/outbox-store';
 import { indexedDbDrafts, wipeDraftStore } from './draft-store';
 import { Drafts } from './drafts';
 
@@ -19,7 +20,7 @@ function sync(): void {
   const userId = getSession().user?.id ?? null;
   if (current?.userId === userId) return;
   void current?.stop();
-  current = userId ? new Drafts(userId, indexedDbDrafts, browserSealing) : null;
+  current = userId ? new Drafts(userId, indexedDbDrafts, browserSealing, outboxHolds) : null;
   if (current) {
     current.subscribe(emit);
     void current.load();

@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testSealing } from '@/test/local-sealing';
-import { DRAFT_SAVE_MS, type DraftRecord, type DraftStore, Drafts, draftId } from './drafts';
+import { DRAFT_SAVE_MS, type DraftRecord, type DraftStore, Drafts, draftId, type OutboxHolds } from './drafts';
 
 const ME = 'A'.repeat(20);
 const OTHER = 'O'.repeat(20);
 const BOB = 'B'.repeat(20);
 const CAROL = 'C'.repeat(20);
+
+/** An outbox that holds nothing at rest. */
+const EMPTY_OUTBOX: OutboxHolds = async () => new Set();
 
 /** A store in memory that records every write. */
 function memoryDrafts(): DraftStore & { rows: Map<string, unknown>; writes: number } {
@@ -36,16 +39,18 @@ function memoryDrafts(): DraftStore & { rows: Map<string, unknown>; writes: numb
 function sendingWorld() {
   const store = memoryDrafts();
   const sealing = testSealing();
-  const drafts = new Drafts(ME, store, sealing);
+  const drafts = new Drafts(ME, store, sealing, EMPTY_OUTBOX);
+  let n = 0;
   const sent = (text: string) => {
     let stored!: () => void;
-    drafts.sending(BOB, text, new Promise<void>((r) => (stored = r)));
+    n += 1;
+    void drafts.sending(BOB, text, `m${n}`, new Promise<void>((r) => (stored = r)));
     return stored;
   };
   const atRest = async () => {
     await vi.advanceTimersByTimeAsync(0);
     await drafts.flushAll();
-    const reloaded = new Drafts(ME, store, sealing);
+    const reloaded = new Drafts(ME, store, sealing, EMPTY_OUTBOX);
     await reloaded.load();
     return reloaded.get(BOB);
   };
@@ -58,7 +63,7 @@ describe('Drafts', () => {
 
   it('keeps a draft in memory at once and writes it sealed after a quiet moment', async () => {
     const store = memoryDrafts();
-    const drafts = new Drafts(ME, store, testSealing());
+    const drafts = new Drafts(ME, store, testSealing(), EMPTY_OUTBOX);
     drafts.set(BOB, 'hel');
     drafts.set(BOB, 'hello\nthere');
     expect(drafts.get(BOB)).toBe('hello\nthere');
@@ -77,22 +82,22 @@ describe('Drafts', () => {
   it('restores the drafts of its user only, and a chat typed in before the load keeps what was typed', async () => {
     const store = memoryDrafts();
     const sealing = testSealing();
-    const before = new Drafts(ME, store, sealing);
+    const before = new Drafts(ME, store, sealing, EMPTY_OUTBOX);
     before.set(BOB, 'for bob');
     before.set(CAROL, 'for carol');
     await before.flushAll();
-    const other = new Drafts(OTHER, store, sealing);
+    const other = new Drafts(OTHER, store, sealing, EMPTY_OUTBOX);
     other.set(BOB, 'not mine');
     await other.flushAll();
 
-    const after = new Drafts(ME, store, sealing);
+    const after = new Drafts(ME, store, sealing, EMPTY_OUTBOX);
     after.set(CAROL, 'typed meanwhile');
     expect(after.loaded).toBe(false);
     await after.load();
     expect(after.loaded).toBe(true);
     expect(after.get(BOB)).toBe('for bob');
     expect(after.get(CAROL)).toBe('typed meanwhile');
-    const otherAgain = new Drafts(OTHER, store, sealing);
+    const otherAgain = new Drafts(OTHER, store, sealing, EMPTY_OUTBOX);
     await otherAgain.load();
     expect(otherAgain.get(BOB)).toBe('not mine');
     expect(otherAgain.get(CAROL)).toBe('');
@@ -100,7 +105,7 @@ describe('Drafts', () => {
 
   it('removes a draft emptied or sent, and the last text typed is the one that stays', async () => {
     const store = memoryDrafts();
-    const drafts = new Drafts(ME, store, testSealing());
+    const drafts = new Drafts(ME, store, testSealing(), EMPTY_OUTBOX);
     drafts.set(BOB, 'first');
     await drafts.flush(BOB);
     drafts.set(BOB, 'second');
@@ -137,7 +142,7 @@ describe('Drafts', () => {
 
   it('a draft emptied is removed at rest at once: a reload right after does not bring it back', async () => {
     const store = memoryDrafts();
-    const drafts = new Drafts(ME, store, testSealing());
+    const drafts = new Drafts(ME, store, testSealing(), EMPTY_OUTBOX);
     drafts.set(BOB, 'soon gone');
     await drafts.flush(BOB);
     expect(store.rows.size).toBe(1);
@@ -150,7 +155,7 @@ describe('Drafts', () => {
   it('a text sent, or a draft emptied, before the drafts at rest are read does not come back as a draft', async () => {
     const store = memoryDrafts();
     const sealing = testSealing();
-    const earlier = new Drafts(ME, store, sealing);
+    const earlier = new Drafts(ME, store, sealing, EMPTY_OUTBOX);
     earlier.set(CAROL, 'old carol draft');
     await earlier.flushAll();
     // The page's read of what is at rest takes a while: the text sent meanwhile is written
@@ -163,10 +168,10 @@ describe('Drafts', () => {
         return store.list(userId);
       },
     };
-    const page = new Drafts(ME, slow, sealing);
+    const page = new Drafts(ME, slow, sealing, EMPTY_OUTBOX);
     const loading = page.load();
     let stored!: () => void;
-    page.sending(BOB, 'hi bob', new Promise<void>((r) => (stored = r)));
+    void page.sending(BOB, 'hi bob', 'm1', new Promise<void>((r) => (stored = r)));
     page.set(CAROL, 'x');
     page.set(CAROL, '');
     await vi.advanceTimersByTimeAsync(DRAFT_SAVE_MS);
@@ -179,6 +184,40 @@ describe('Drafts', () => {
     await vi.advanceTimersByTimeAsync(0);
     await page.flushAll();
     expect(store.rows.size).toBe(0);
+  });
+
+  it('hands a sent text over to the outbox: read back, it is dropped where the outbox holds its message and kept where it does not', async () => {
+    const store = memoryDrafts();
+    const sealing = testSealing();
+    const before = new Drafts(ME, store, sealing, EMPTY_OUTBOX);
+    let storedOne!: () => void;
+    const one = before.sending(BOB, 'one', 'm1', new Promise<void>((r) => (storedOne = r)));
+    void before.sending(BOB, 'two', 'm2', new Promise<void>(() => {}));
+    before.set(BOB, 'typing');
+    await vi.advanceTimersByTimeAsync(DRAFT_SAVE_MS);
+    await before.flushAll();
+    const row = store.rows.get(draftId(ME, BOB)) as DraftRecord;
+    expect(row.sent?.map((s) => s.msgId)).toEqual(['m1', 'm2']);
+    expect(JSON.stringify(row)).not.toMatch(/one|two|typing/);
+
+    // The page goes away here. The outbox holds m1 (stored, to be sent), not m2 (never stored).
+    const reloaded = new Drafts(ME, store, sealing, async () => new Set(['m1']));
+    await reloaded.load();
+    expect(reloaded.get(BOB)).toBe('two\ntyping');
+    // …and it is written back as the draft's own text.
+    await reloaded.flushAll();
+    expect((store.rows.get(draftId(ME, BOB)) as DraftRecord).sent).toEqual([]);
+
+    // On the first page, the hand-over resolves once the draft at rest no longer holds it.
+    let handedOver = false;
+    void one.then(() => (handedOver = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(handedOver).toBe(false);
+    storedOne();
+    await one;
+    expect(handedOver).toBe(true);
+    const after = (store.rows.get(draftId(ME, BOB)) as DraftRecord).sent ?? [];
+    expect(after.map((s) => s.msgId)).toEqual(['m2']);
   });
 
   it('two texts sent before the first is stored both stay at rest until both are stored', async () => {
@@ -195,12 +234,12 @@ describe('Drafts', () => {
 
   it('leaves out and removes records that do not parse or no longer open (keys wiped since)', async () => {
     const store = memoryDrafts();
-    const old = new Drafts(ME, store, testSealing());
+    const old = new Drafts(ME, store, testSealing(), EMPTY_OUTBOX);
     old.set(BOB, 'sealed under a key gone since');
     await old.flushAll();
     store.rows.set('junk', { id: 'junk', userId: ME, peerId: CAROL });
 
-    const drafts = new Drafts(ME, store, testSealing());
+    const drafts = new Drafts(ME, store, testSealing(), EMPTY_OUTBOX);
     await drafts.load();
     expect(drafts.get(BOB)).toBe('');
     expect(drafts.get(CAROL)).toBe('');
@@ -210,7 +249,7 @@ describe('Drafts', () => {
 
   it('tells its listeners, and writes nothing more once stopped (sign-out)', async () => {
     const store = memoryDrafts();
-    const drafts = new Drafts(ME, store, testSealing());
+    const drafts = new Drafts(ME, store, testSealing(), EMPTY_OUTBOX);
     const heard = vi.fn();
     drafts.subscribe(heard);
     drafts.set(BOB, 'typed');
@@ -226,7 +265,7 @@ describe('Drafts', () => {
 
   it('keeps drafts in memory only where nothing can be sealed at rest (no IndexedDB)', async () => {
     const store = memoryDrafts();
-    const drafts = new Drafts(ME, store, { seal: async () => null, open: async () => null });
+    const drafts = new Drafts(ME, store, { seal: async () => null, open: async () => null }, EMPTY_OUTBOX);
     drafts.set(BOB, 'in memory');
     await drafts.flush(BOB);
     expect(store.rows.size).toBe(0);

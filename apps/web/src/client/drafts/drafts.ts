@@ -5,6 +5,13 @@
  * (no plaintext at rest), and written DRAFT_SAVE_MS after the last keystroke or at once on
  * `flush` (leaving the chat). A draft emptied (or sent) is removed.
  *
+ * A text just sent is handed over to the outbox (see `sending`): until the outbox has it at
+ * rest, the draft at rest keeps it too, with its message id, and the outbox sends it only
+ * once the draft no longer does. So a draft read back holding a sent text whose message the
+ * outbox holds drops it (the outbox will send it), and one whose message the outbox does
+ * not hold keeps it (it was never stored, nor sent): a reload at any moment neither loses a
+ * text nor shows one both sent and as a draft.
+ *
  * What is read back is parsed before use: a record without the shape below, or that no
  * longer opens (sealed under a key wiped since), is left out and removed.
  */
@@ -20,12 +27,22 @@ const draftRecordSchema = z.object({
   id: z.string(),
   userId: z.string(),
   peerId: z.string(),
-  /** The text, sealed under this browser's key (keys/local-keys.ts sealLocal). */
+  /** The composer's text, sealed under this browser's key (keys/local-keys.ts sealLocal). */
   sealed: z.string(),
+  /** Texts sent but not yet at rest in the outbox, oldest first, sealed likewise (none in records of earlier versions). */
+  sent: z.array(z.object({ msgId: z.string(), sealed: z.string() })).optional(),
   /** When it was written (ms). */
   at: z.number().int().nonnegative(),
 });
 export type DraftRecord = z.infer<typeof draftRecordSchema>;
+
+/** The message ids the outbox holds at rest for `userId` (outbox/outbox-store.ts). */
+export type OutboxHolds = (userId: string) => Promise<ReadonlySet<string>>;
+
+interface SentText {
+  msgId: string;
+  text: string;
+}
 
 export const draftId = (userId: string, peerId: string): string => `${userId}:${peerId}`;
 
@@ -46,7 +63,7 @@ export class Drafts {
    * Texts sent but not yet held by the outbox at rest (see `sending`): until it has them,
    * they stay the chat's draft at rest, so a reload in between finds them in the composer.
    */
-  private readonly unqueued = new Map<string, string[]>();
+  private readonly unqueued = new Map<string, SentText[]>();
   /**
    * Peers whose composer was typed in, emptied or sent from since this page started: what
    * `load` reads at rest for them is older than what the page holds (a text sent before the
@@ -63,10 +80,13 @@ export class Drafts {
   /** True once what was at rest has been read (the composer restores it then). */
   loaded = false;
 
-  constructor(userId: string, store: DraftStore, sealing: LocalSealing) {
+  private readonly outboxHolds: OutboxHolds;
+
+  constructor(userId: string, store: DraftStore, sealing: LocalSealing, outboxHolds: OutboxHolds) {
     this.userId = userId;
     this.store = store;
     this.sealing = sealing;
+    this.outboxHolds = outboxHolds;
   }
 
   /** Reads the drafts at rest; a chat typed in, emptied or sent from meanwhile keeps what the page holds. */
@@ -77,20 +97,30 @@ export class Drafts {
     } catch {
       // Unreadable store: no drafts to restore.
     }
-    for (const r of raw) {
+    const records = raw.flatMap((r) => {
       const parsed = draftRecordSchema.safeParse(r);
-      if (!parsed.success || parsed.data.userId !== this.userId) continue;
-      const { peerId, sealed, id } = parsed.data;
-      const text = await this.sealing.open(sealed).catch(() => null);
+      return parsed.success && parsed.data.userId === this.userId ? [parsed.data] : [];
+    });
+    // Texts sent from an earlier page: those the outbox holds are its to send.
+    const held = records.some((r) => r.sent?.length)
+      ? await this.outboxHolds(this.userId).catch(() => new Set<string>())
+      : new Set<string>();
+    for (const { peerId, sealed, sent = [], id } of records) {
+      const kept = sent.filter((s) => !held.has(s.msgId)).map((s) => s.sealed);
+      const opened = await Promise.all([...kept, sealed].map((x) => this.sealing.open(x).catch(() => null)));
       if (this.stopped) return;
-      if (text === null || text === '') {
+      const text = opened.filter((t): t is string => t !== null && t !== '').join('\n');
+      if (text === '') {
         void this.store.remove(id).catch(logged('drafts', 'remove an empty or unreadable draft'));
       } else if (!this.touched.has(peerId)) {
         this.texts.set(peerId, text);
+        // Its sent texts are now the draft's own: written so.
+        if (sent.length > 0) this.dirty.add(peerId);
       }
     }
     this.loaded = true;
     this.changed();
+    for (const peerId of [...this.dirty]) if (!this.touched.has(peerId)) void this.flush(peerId);
   }
 
   /** The draft of the chat with `peerId` ('' when there is none). */
@@ -118,28 +148,32 @@ export class Drafts {
   }
 
   /**
-   * The chat's text was sent: the composer is empty now, and the draft at rest is written
-   * as `text` until `queued` settles (the outbox has stored the message, sealed, or, when
-   * it could not, the server has it), then removed. Texts sent one after another before
-   * the first is stored stay there together, one per line, followed by whatever was typed
-   * since. Sealing and storing a message take a moment: a page reloaded in that moment
-   * would otherwise have neither.
+   * The chat's text was sent as message `msgId`: the composer is empty now, and the draft
+   * at rest holds the text until `queued` settles (the outbox has stored the message, or,
+   * when it could not, is done with it), then no longer. Resolves once the draft at rest no
+   * longer holds it: the outbox sends the message only then (see the header). Texts sent
+   * one after another before the first is stored stay there together, each with its id.
    */
-  sending(peerId: string, text: string, queued: Promise<unknown>): void {
+  sending(peerId: string, text: string, msgId: string, queued: Promise<unknown>): Promise<void> {
     this.touched.add(peerId);
     const texts = this.unqueued.get(peerId) ?? [];
-    texts.push(text);
+    const item = { msgId, text };
+    texts.push(item);
     this.unqueued.set(peerId, texts);
-    this.set(peerId, '');
+    // The composer is empty now: one write holds the sent text (not a removal first).
+    this.texts.delete(peerId);
+    this.changed();
     void this.rewrite(peerId);
-    void queued
-      // The outbox reports a failed send itself; the draft is rewritten either way.
-      .catch(() => {})
-      .then(() => {
-        texts.splice(texts.indexOf(text), 1);
-        if (texts.length === 0) this.unqueued.delete(peerId);
-        void this.rewrite(peerId);
-      });
+    return (
+      queued
+        // The outbox reports a failed send itself; the draft is rewritten either way.
+        .catch(() => {})
+        .then(() => {
+          texts.splice(texts.indexOf(item), 1);
+          if (texts.length === 0) this.unqueued.delete(peerId);
+          return this.rewrite(peerId);
+        })
+    );
   }
 
   /** Writes the chat's draft at rest now, whether or not the composer's text changed. */
@@ -180,16 +214,24 @@ export class Drafts {
   private async write(peerId: string): Promise<void> {
     if (this.stopped) return;
     const id = draftId(this.userId, peerId);
-    // Texts sent but not yet safe first, then what the composer holds now: none is lost.
-    const text = [...(this.unqueued.get(peerId) ?? []), this.get(peerId)].filter((t) => t !== '').join('\n');
-    if (text === '') {
+    const sent = [...(this.unqueued.get(peerId) ?? [])];
+    const text = this.get(peerId);
+    if (text === '' && sent.length === 0) {
       await this.store.remove(id);
       return;
     }
-    const sealed = await this.sealing.seal(text);
+    const sealed = await Promise.all([text, ...sent.map((s) => s.text)].map((t) => this.sealing.seal(t)));
     // Nothing is kept at rest here (no IndexedDB): the draft lives as long as the page.
-    if (sealed === null || this.stopped) return;
-    await this.store.put({ id, userId: this.userId, peerId, sealed, at: Date.now() });
+    if (sealed.some((x) => x === null) || this.stopped) return;
+    const [own, ...rest] = sealed as string[];
+    await this.store.put({
+      id,
+      userId: this.userId,
+      peerId,
+      sealed: own ?? '',
+      sent: sent.map((s, i) => ({ msgId: s.msgId, sealed: rest[i] ?? '' })),
+      at: Date.now(),
+    });
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {

@@ -116,3 +116,8 @@ export async function wipeOutbox(): Promise<void> {
 
 /** The outbox in this browser's IndexedDB. */
 export const indexedDbOutbox: OutboxStore = { put: putOutbox, remove: removeOutbox, list: listOutbox };
+
+/** The ids of the messages this browser's outbox holds at rest for `userId` (the drafts ask, client/drafts/drafts.ts). */
+export async function outboxHolds(userId: string): Promise<ReadonlySet<string>> {
+  return new Set(parseOutboxEntries(await listOutbox(userId), userId).map((e) => e.msgId));
+}

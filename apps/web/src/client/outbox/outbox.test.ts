@@ -6,7 +6,7 @@ import { testSealing } from '@/test/local-sealing';
 import { memoryOutbox } from '@/test/memory-outbox';
 import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, type ConnectionStatus, RequestError } from '../socket/chat-socket';
-import { Outbox, type OutboxHooks } from './outbox';
+import { HAND_OVER_MAX_MS, Outbox, type OutboxHooks } from './outbox';
 import type { OutboxEntry, OutboxStore } from './outbox-store';
 import { MAX_ATTEMPTS, retryDelay } from './retry-policy';
 
@@ -208,6 +208,32 @@ describe('Outbox', () => {
     expect(h.acked()).toEqual(['through the tunnel']);
     expect(h.outbox.messagesTo(BOB)).toEqual([]);
     expect(h.rows.size).toBe(0);
+  });
+
+  it('sends a message once stored and handed over from the draft (HandOver), or HAND_OVER_MAX_MS after it was stored', async () => {
+    const h = harness(stored);
+    let release!: () => void;
+    const seen: { msgId: string; stored: boolean }[] = [];
+    h.outbox.add(BOB, 'held', (msgId, safe) => {
+      const entry = { msgId, stored: false };
+      seen.push(entry);
+      void safe.then(() => (entry.stored = true));
+      return new Promise<void>((r) => (release = r));
+    });
+    await after();
+    // Stored (the draft was told), not sent: the draft at rest still holds the text.
+    expect(seen).toEqual([{ msgId: h.outbox.messagesTo(BOB)[0]?.id, stored: true }]);
+    expect(h.socket.sends).toHaveLength(0);
+    release();
+    await after();
+    expect(h.acked()).toEqual(['held']);
+
+    // A hand-over that never comes holds the message back HAND_OVER_MAX_MS at most.
+    h.outbox.add(BOB, 'stuck', () => new Promise(() => {}));
+    await after(HAND_OVER_MAX_MS - 1);
+    expect(h.acked()).toEqual(['held']);
+    await after(1);
+    expect(h.acked()).toEqual(['held', 'stuck']);
   });
 
   it('sends nothing while offline and everything once online', async () => {

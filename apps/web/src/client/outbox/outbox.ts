@@ -75,7 +75,20 @@ interface Pending {
   /** Resolves once it outlives a reload: stored here, or done with (see Outbox.add). */
   safe: Promise<void>;
   markSafe: () => void;
+  /** Settles once the composer's draft at rest no longer holds the text (see HandOver); null once it has. */
+  handedOver: Promise<unknown> | null;
 }
+
+/**
+ * Given a new message's id and a promise of it being stored (`safe`), resolves once the
+ * composer's draft at rest no longer holds its text (client/drafts/drafts.ts `sending`):
+ * the message is sent only then, so a page reloaded in between never has it both sent and
+ * as a draft.
+ */
+export type HandOver = (msgId: string, safe: Promise<void>) => Promise<unknown>;
+
+/** Longest a send waits for its hand-over (a stuck IndexedDB must not hold messages back). */
+export const HAND_OVER_MAX_MS = 2000;
 
 export class Outbox {
   /** The createdAt of the newest message queued here (they strictly increase). */
@@ -145,6 +158,7 @@ export class Outbox {
       message: this.toMessage(entry, text),
       safe,
       markSafe,
+      handedOver: null,
     };
     this.pending.set(entry.msgId, p);
     return p;
@@ -205,21 +219,22 @@ export class Outbox {
    * Resolves once the message outlives a reload: stored here (by this write or a later
    * one), or once the outbox is done with it (the server has it, or the user deleted it).
    */
-  add(peerId: string, text: string): Promise<void> {
+  add(peerId: string, text: string, handOver?: HandOver): Promise<void> {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const p = this.track(
       { msgId: newMessageId(), to: peerId, createdAt: this.lastCreatedAt, userId: this.userId },
       text,
       false,
     );
+    p.handedOver = handOver?.(p.entry.msgId, p.safe) ?? null;
     this.hooks.changed(peerId);
     this.storeThenSend(p);
     return p.safe;
   }
 
   /**
-   * Writes the entry, then lets it go out (without storage it still goes; it just would not
-   * survive a reload).
+   * Writes the entry, then lets it go out once handed over (without storage it still goes;
+   * it just would not survive a reload).
    */
   private storeThenSend(p: Pending): void {
     p.stored = false;
@@ -229,10 +244,24 @@ export class Outbox {
         return this.store.put(p.entry);
       })
       .then(p.markSafe, () => {})
+      .then(() => this.handedOverOf(p))
       .finally(() => {
         p.stored = true;
         this.sendNext(p.entry.to);
       });
+  }
+
+  /** Waits for `p`'s hand-over, at most HAND_OVER_MAX_MS. */
+  private async handedOverOf(p: Pending): Promise<void> {
+    const h = p.handedOver;
+    if (!h) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) => {
+      timer = setTimeout(r, HAND_OVER_MAX_MS);
+    });
+    await Promise.race([h.catch(logged('outbox', 'hand a sent text over from its draft')), late]);
+    clearTimeout(timer);
+    p.handedOver = null;
   }
 
   /** The waiting and failed messages to `peerId`, oldest first. */
