@@ -84,6 +84,12 @@ export const chatSummarySchema = z.object({
   unreadCount: z.number().int().nonnegative(),
   archived: z.boolean(),
   locked: z.boolean(),
+  /** When the user pinned it (the list shows pinned chats first, the latest pinned on top); null: not pinned. */
+  pinnedAt: time.nullable(),
+  /** Until when it is muted (ms; MUTED_ALWAYS for good, chat-flags.ts); null: not muted. */
+  mutedUntil: time.nullable(),
+  /** The user marked it unread (it shows unread, without a count, until it is read). */
+  markedUnread: z.boolean(),
 });
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 

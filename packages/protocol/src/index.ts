@@ -2,6 +2,7 @@ export * from './admin.ts';
 export * from './api.ts';
 export * from './api-paths.ts';
 export * from './chat.ts';
+export * from './chat-flags.ts';
 export * from './constants.ts';
 export * from './export.ts';
 export * from './keys.ts';

@@ -19,6 +19,7 @@ import {
   publicUserSchema,
   userIdSchema,
 } from './chat.ts';
+import { muteSchema } from './chat-flags.ts';
 import { chatKeyEnvelopeSchema, ciphertextSchema } from './sealed.ts';
 import { accessSchema, notificationItemSchema, privacySchema } from './social.ts';
 import { text } from './text.ts';
@@ -160,7 +161,10 @@ export const typingUpSchema = z.strictObject({ t: z.literal('typing'), to: userI
 
 export const pingSchema = z.strictObject({ t: z.literal('ping') });
 
-/** Archive or lock (or undo either) the user's own chat with `peerId`. Unlocking needs a PIN grant. */
+/**
+ * Archive, lock, pin, mute or mark unread (or undo any) the user's own chat with `peerId`
+ * (chat-flags.ts). Unlocking needs a PIN grant; marking read is `read`.
+ */
 export const chatFlagsSchema = z
   .strictObject({
     t: z.literal('chatFlags'),
@@ -168,8 +172,19 @@ export const chatFlagsSchema = z
     peerId: userIdSchema,
     archived: z.boolean().optional(),
     locked: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+    mute: muteSchema.optional(),
+    markedUnread: z.literal(true).optional(),
   })
-  .refine((f) => f.archived !== undefined || f.locked !== undefined, { error: 'Nothing to change' });
+  .refine(
+    (f) =>
+      f.archived !== undefined ||
+      f.locked !== undefined ||
+      f.pinned !== undefined ||
+      f.mute !== undefined ||
+      f.markedUnread !== undefined,
+    { error: 'Nothing to change' },
+  );
 
 /** The merged notification list and the bell count. */
 export const notificationsSchema = z.strictObject({ t: z.literal('notifications'), id: requestId });

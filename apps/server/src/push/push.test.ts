@@ -1,7 +1,8 @@
 /**
  * Web Push against a real server and a push service on loopback that checks VAPID and
  * decrypts like a browser (src/test/push-endpoint.ts): who may subscribe to what, a push
- * for a message while no tab is open and none while one is, nothing of a locked chat, a
+ * for a message while no tab is open and none while one is, nothing of a locked chat, none
+ * for a muted one, a
  * subscription gone at the push service removed, and one that ends with its session.
  */
 import { API, pushPayloadSchema, pushStateSchema } from '@app/protocol';
@@ -100,6 +101,28 @@ describe('web push', () => {
     await settled();
     const [p] = push.received.filter((x) => sub.endpoint.endsWith(x.path));
     expect(JSON.parse(p?.text ?? '')).toEqual({ t: 'message', peerId: alice.user.id, from: null });
+    await a.close();
+  });
+
+  it('pushes nothing for a muted chat, and again once it is unmuted', async () => {
+    const alice = await signUp(t);
+    const bob = await signUp(t);
+    const a = await WsTestClient.connect(t, alice.client.cookie);
+    await a.sendMessage(bob.user.id, 'hi');
+    const b = await WsTestClient.connect(t, bob.client.cookie);
+    await b.request('chatFlags', { peerId: alice.user.id, mute: '8h' });
+    await b.close();
+    const sub = await subscribed(bob.client);
+    const pushes = () => push.received.filter((x) => sub.endpoint.endsWith(x.path));
+    await a.sendMessage(bob.user.id, 'muted');
+    await settled();
+    expect(pushes()).toHaveLength(0);
+    const b2 = await WsTestClient.connect(t, bob.client.cookie);
+    await b2.request('chatFlags', { peerId: alice.user.id, mute: 'off' });
+    await b2.close();
+    await a.sendMessage(bob.user.id, 'unmuted');
+    await settled();
+    expect(pushes()).toHaveLength(1);
     await a.close();
   });
 

@@ -4,12 +4,13 @@
  * recipient's browsers are pushed "New message from @bob" when the recipient has no socket
  * open on any process; a tab that is open tells its user itself. The payload names the
  * sender and the chat, never the text (the server has only ciphertext), and nothing at all
- * of a locked chat. A subscription the push service says is gone (404, 410) is removed.
+ * of a locked chat; a muted chat pushes nothing. A subscription the push service says is
+ * gone (404, 410) is removed.
  */
 import { createHash } from 'node:crypto';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
-import type { PushPayload } from '@app/protocol';
+import { isMuted, type PushPayload } from '@app/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { PushStore, PushSubscriptionRow } from '../storage/accounts/push-store.ts';
@@ -64,6 +65,8 @@ export class PushSender {
       // A new message carries the summary it made (a receipt or an edit does not).
       if (update.kind !== 'message' || !update.chat || update.message.recipientId !== userId) continue;
       const { chat, message } = update;
+      // A muted chat pushes nothing (its messages wait for the user to look).
+      if (isMuted(chat, Date.now())) continue;
       const payload: PushPayload = {
         t: 'message',
         peerId: message.senderId,

@@ -41,6 +41,9 @@ const summary: ChatSummary = {
   unreadCount: 0,
   archived: false,
   locked: false,
+  pinnedAt: null,
+  mutedUntil: null,
+  markedUnread: false,
 };
 
 describe('privacy view', () => {

@@ -103,6 +103,10 @@ export interface UserChatsTable {
   unread_count: number;
   archived: Bool;
   locked: Bool;
+  /** Protocol chat-flags.ts: when pinned, until when muted (null: neither), marked unread. */
+  pinned_at: number | null;
+  muted_until: number | null;
+  marked_unread: Generated<Bool>;
 }
 
 export interface NotificationsTable {

@@ -12,6 +12,9 @@ function chat(unreadCount: number, over: Partial<ChatSummary> = {}): ChatSummary
     unreadCount,
     archived: false,
     locked: false,
+    pinnedAt: null,
+    mutedUntil: null,
+    markedUnread: false,
     ...over,
   };
 }

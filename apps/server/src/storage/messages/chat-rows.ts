@@ -193,6 +193,9 @@ export function toChatState(r: Selectable<UserChatsTable>, peer: PublicUser | nu
     unreadCount: r.unread_count,
     archived: r.archived === 1,
     locked: r.locked === 1,
+    pinnedAt: r.pinned_at === null ? null : Number(r.pinned_at),
+    mutedUntil: r.muted_until === null ? null : Number(r.muted_until),
+    markedUnread: r.marked_unread === 1,
   };
 }
 

@@ -314,7 +314,7 @@ export class ChatStore {
     });
   }
 
-  /** The recipient has the chat open: everything from the peer is read, and the unread count is 0. */
+  /** The recipient has the chat open (or marked it read): everything from the peer is read, the unread count 0 and no longer marked unread. */
   async read(userId: string, peerId: string, now: number, session: string | null = null): Promise<LoggedUpdate[]> {
     const chatId = chatIdOf(userId, peerId);
     return this.db.transaction().execute(async (tx) => {
@@ -357,10 +357,10 @@ export class ChatStore {
       });
       const reset = await tx
         .updateTable('user_chats')
-        .set({ unread_count: 0 })
+        .set({ unread_count: 0, marked_unread: 0 })
         .where('user_id', '=', userId)
         .where('chat_id', '=', chatId)
-        .where('unread_count', '>', 0)
+        .where((eb) => eb.or([eb('unread_count', '>', 0), eb('marked_unread', '=', 1)]))
         .executeTakeFirst();
       if (Number(reset.numUpdatedRows) > 0 || rows.length > 0) {
         const chat = await summaryOf(tx, userId, chatId);

@@ -11,6 +11,7 @@ import * as m009 from './009-push-subscriptions.ts';
 import * as m010 from './010-import-ids.ts';
 import * as m011 from './011-account-data.ts';
 import * as m012 from './012-email-login.ts';
+import * as m013 from './013-chat-flags.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010-import-ids': m010,
   '011-account-data': m011,
   '012-email-login': m012,
+  '013-chat-flags': m013,
 };

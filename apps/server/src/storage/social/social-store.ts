@@ -6,17 +6,21 @@
  */
 import {
   type Access,
+  CHAT_FLAGS_MSG,
   type ChatSummary,
   chatIdOf,
+  type Mute,
+  mutedUntilOf,
+  PINNED_CHATS_MAX,
   PRIVACY_DEFAULTS,
   type Privacy,
   type PublicUser,
   SOCIAL_MSG,
 } from '@app/protocol';
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { appendLog, ChatError, type Entry, type LoggedUpdate, summaryOf } from '../messages/chat-rows.ts';
-import { lockPeople } from '../people-locks.ts';
-import type { Database } from '../schema.ts';
+import { lockPeople, lockUser } from '../people-locks.ts';
+import type { Database, UserChatsTable } from '../schema.ts';
 import { accessOf } from './requests.ts';
 
 export class SocialStore {
@@ -117,11 +121,16 @@ export class SocialStore {
     return rows.map((r) => r.chat_id);
   }
 
-  /** Archives, locks or undoes either on the user's own summary. Locking needs a PIN. */
+  /**
+   * Archives, locks, pins, mutes or marks unread the user's own summary, or undoes any
+   * (protocol chat-flags.ts). Locking needs a PIN; a chat archived or locked is unpinned,
+   * and cannot be pinned; at most PINNED_CHATS_MAX are pinned, counted in the transaction
+   * that pins once it holds the user's row (two pins at once count one after the other).
+   */
   async setChatFlags(
     userId: string,
     peerId: string,
-    flags: { archived?: boolean; locked?: boolean },
+    flags: ChatFlags,
     now: number,
     session: string | null = null,
   ): Promise<{ chat: ChatSummary; updates: LoggedUpdate[] }> {
@@ -134,13 +143,55 @@ export class SocialStore {
         const pin = await tx.selectFrom('users').select('pin_hash').where('id', '=', userId).executeTakeFirst();
         if (!pin?.pin_hash) throw new ChatError('pin_required', SOCIAL_MSG.pinRequired);
       }
-      const set: { archived?: 0 | 1; locked?: 0 | 1 } = {};
+      const archived = flags.archived ?? current.archived;
+      const locked = flags.locked ?? current.locked;
+      const set: Updateable<UserChatsTable> = {};
       if (flags.archived !== undefined) set.archived = flags.archived ? 1 : 0;
       if (flags.locked !== undefined) set.locked = flags.locked ? 1 : 0;
-      await tx.updateTable('user_chats').set(set).where('user_id', '=', userId).where('chat_id', '=', chatId).execute();
+      if (archived || locked) {
+        if (flags.pinned === true) throw new ChatError('forbidden', CHAT_FLAGS_MSG.pinHidden);
+        set.pinned_at = null;
+      } else if (flags.pinned === false) {
+        set.pinned_at = null;
+      } else if (flags.pinned === true && current.pinnedAt === null) {
+        // Pins of one user count one after the other (PostgreSQL: the user's row, which
+        // sends' FOR KEY SHARE does not wait for; SQLite has one writer).
+        await lockUser(tx, userId, 'change');
+        const pinned = await tx
+          .selectFrom('user_chats')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', userId)
+          .where('pinned_at', 'is not', null)
+          .executeTakeFirst();
+        if (Number(pinned?.n ?? 0) >= PINNED_CHATS_MAX) throw new ChatError('forbidden', CHAT_FLAGS_MSG.pinLimit);
+        set.pinned_at = now;
+      }
+      if (flags.mute !== undefined) set.muted_until = mutedUntilOf(flags.mute, now);
+      if (flags.markedUnread) set.marked_unread = 1;
+      if (Object.keys(set).length > 0)
+        await tx.updateTable('user_chats').set(set).where('user_id', '=', userId).where('chat_id', '=', chatId).execute();
       const chat = (await summaryOf(tx, userId, chatId)) as ChatSummary;
-      if (chat.archived === current.archived && chat.locked === current.locked) return { chat, updates: [] };
+      if (sameFlags(chat, current)) return { chat, updates: [] };
       return { chat, updates: await appendLog(tx, [{ userId, update: { kind: 'chat', chat } }], now) };
     });
   }
+}
+
+/** What `chatFlags` may change (the request's fields, protocol ws.ts chatFlagsSchema). */
+export interface ChatFlags {
+  archived?: boolean | undefined;
+  locked?: boolean | undefined;
+  pinned?: boolean | undefined;
+  mute?: Mute | undefined;
+  markedUnread?: true | undefined;
+}
+
+function sameFlags(a: ChatSummary, b: ChatSummary): boolean {
+  return (
+    a.archived === b.archived &&
+    a.locked === b.locked &&
+    a.pinnedAt === b.pinnedAt &&
+    a.mutedUntil === b.mutedUntil &&
+    a.markedUnread === b.markedUnread
+  );
 }

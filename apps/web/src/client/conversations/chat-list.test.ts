@@ -19,6 +19,9 @@ const state: ChatState = {
   unreadCount: 1,
   archived: false,
   locked: false,
+  pinnedAt: null,
+  mutedUntil: null,
+  markedUnread: false,
 };
 
 function message(id: string, timestamp: number): ChatMessage {
