@@ -185,6 +185,8 @@ export const chatFlagsSchema = z
       f.markedUnread !== undefined,
     { error: 'Nothing to change' },
   );
+/** What a `chatFlags` request changes. */
+export type ChatFlagsChange = Omit<z.infer<typeof chatFlagsSchema>, 't' | 'id' | 'peerId'>;
 
 /** The merged notification list and the bell count. */
 export const notificationsSchema = z.strictObject({ t: z.literal('notifications'), id: requestId });

@@ -8,6 +8,7 @@ import {
   type ChatMessage,
   type ChatSummary,
   type GlobalEvent,
+  isMuted,
   isWithheld,
   PRIVACY_DEFAULTS,
   type Privacy,
@@ -159,8 +160,9 @@ export class UpdateApplier {
     if (m.senderId === me) this.d.settled(m.id);
     const fresh = m.recipientId === me && m.status === 'sent' && !m.deleted && !m.edited;
     const conv = this.d.conversations.get(peerOfMessage(m, me));
-    if (fresh && !conv?.has(m.id)) {
-      const summary = this.d.chats.get(m.chatId);
+    const summary = this.d.chats.get(m.chatId);
+    // A muted chat raises nothing: no sound, no browser notification.
+    if (fresh && !conv?.has(m.id) && !(summary && isMuted(summary, Date.now()))) {
       this.d.alerts.tell({
         kind: 'message',
         message: m,

@@ -8,6 +8,7 @@
  */
 import {
   type Access,
+  type ChatFlagsChange,
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
@@ -335,12 +336,20 @@ export class ChatClient {
     return this.updates.getAccess(peerId);
   }
 
-  /** Archives, locks, or undoes either; the server refuses locking without a PIN ('pin_required'). */
-  async setChatFlags(peerId: string, flags: { archived?: boolean; locked?: boolean }): Promise<ChatSummary> {
+  /**
+   * Archives, locks, pins, mutes or marks unread, or undoes any (protocol chat-flags.ts);
+   * the server refuses locking without a PIN ('pin_required') and a fourth pin.
+   */
+  async setChatFlags(peerId: string, flags: ChatFlagsChange): Promise<ChatSummary> {
     const r = await this.socket.request('chatFlags', { peerId, ...flags });
     this.chats.set(r.chat);
     this.changed();
     return r.chat;
+  }
+
+  /** Marks the chat read from its menu: its messages read (receipts as the settings say), no longer marked unread. */
+  async markChatRead(peerId: string): Promise<void> {
+    await this.socket.request('read', { peerId });
   }
 
   /** The PIN was verified: locked chats' text may be loaded now. */

@@ -1,28 +1,30 @@
-import { type ChatSummary, DELETED_ACCOUNT } from '@app/protocol';
-import { Archive, MoreHorizontal } from 'lucide-react';
+import { type ChatSummary, DELETED_ACCOUNT, isMuted } from '@app/protocol';
+import { Archive, BellOff, MoreHorizontal, Pin } from 'lucide-react';
 import { memo, useMemo } from 'react';
 import { NavLink } from 'react-router';
 import { usePresence } from '@/hooks/chat-hooks';
-import { FLAG_ACTIONS, type FlagAction, useChatFlags } from '@/hooks/use-chat-flags';
+import { FLAG_ACTIONS, type FlagAction, markActionsFor, useChatFlags } from '@/hooks/use-chat-flags';
 import { formatListTime } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
 import { ChatRowPreview } from './chat-row-preview';
 import { ActionMenu, type MenuAction, useMenuAnchor } from './ui/action-menu';
 import { Button } from './ui/button';
+import { UnreadBadge } from './unread-badge';
 import { UserAvatar } from './user-avatar';
 import { VerifiedBadge } from './verified-badge';
 
 /**
- * Where the row is shown: the main list (menu: Archive, Lock), the archive (an Unarchive
- * button; menu: Unarchive, Lock) or the locked chats behind the PIN (an Unlock button).
+ * Where the row is shown: the main list (menu: Pin, Mute, Mark as unread, Archive, Lock),
+ * the archive (an Unarchive button; menu: Mute, Mark as unread, Unarchive, Lock) or the
+ * locked chats behind the PIN (an Unlock button).
  */
 export type ChatRowVariant = 'home' | 'archived' | 'locked';
 
-const MENUS: Record<ChatRowVariant, readonly FlagAction[]> = {
-  home: ['archive', 'lock'],
-  archived: ['unarchive', 'lock'],
-  locked: [],
-};
+function menuOf(variant: ChatRowVariant, chat: ChatSummary, now: number): FlagAction[] {
+  if (variant === 'locked') return [];
+  if (variant === 'archived') return [...markActionsFor(chat, now, false), 'unarchive', 'lock'];
+  return [...markActionsFor(chat, now, true), 'archive', 'lock'];
+}
 
 /** The button shown on the row itself, next to the menu. */
 const INLINE: Record<ChatRowVariant, FlagAction | null> = {
@@ -56,15 +58,17 @@ export const ChatRow = memo(function ChatRow({
   const menu = useMenuAnchor();
   const { run, busy } = useChatFlags(chat.peerId, onPinExpired);
   const unread = chat.unreadCount;
+  const muted = isMuted(chat, now);
+  const menuKey = menuOf(variant, chat, now).join();
 
   const actions = useMemo<MenuAction[]>(
     () =>
-      MENUS[variant].map((a) => ({
+      (menuKey ? (menuKey.split(',') as FlagAction[]) : []).map((a) => ({
         label: FLAG_ACTIONS[a].label,
         icon: FLAG_ACTIONS[a].icon,
         onSelect: () => void run(a),
       })),
-    [run, variant],
+    [run, menuKey],
   );
   const inline = INLINE[variant];
   const InlineIcon = inline ? FLAG_ACTIONS[inline].icon : Archive;
@@ -102,23 +106,23 @@ export const ChatRow = memo(function ChatRow({
           <span className="flex items-center gap-2">
             <span className={cn('truncate font-semibold', !peer && 'text-muted-foreground')}>{handle}</span>
             {peer?.verified ? <VerifiedBadge /> : null}
+            {chat.pinnedAt !== null ? (
+              <Pin role="img" aria-label="Pinned" className="ml-auto size-3.5 shrink-0 text-muted-foreground" />
+            ) : null}
             <span
               className={cn(
-                'ml-auto shrink-0 text-xs',
-                unread > 0 ? 'font-semibold text-primary' : 'text-muted-foreground',
+                'shrink-0 text-xs',
+                chat.pinnedAt === null && 'ml-auto',
+                unread > 0 && !muted ? 'font-semibold text-primary' : 'text-muted-foreground',
               )}
             >
               {chat.last !== null ? formatListTime(chat.timestamp, now) : null}
             </span>
           </span>
           <span className="flex items-center gap-2">
-            <ChatRowPreview chat={chat} unread={unread > 0} />
-            {unread > 0 ? (
-              <span className="flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-none text-primary-foreground">
-                {unread > 99 ? '99+' : unread}
-                <span className="sr-only"> unread</span>
-              </span>
-            ) : null}
+            <ChatRowPreview chat={chat} unread={unread > 0 || chat.markedUnread} />
+            {muted ? <BellOff role="img" aria-label="Muted" className="size-4 shrink-0 text-muted-foreground" /> : null}
+            <UnreadBadge count={unread} marked={chat.markedUnread} muted={muted} />
           </span>
         </span>
       </NavLink>

@@ -155,6 +155,7 @@ export function useMarkRead(peerId: string, view: ConversationView, enabled = tr
   const receipts = usePrivacy().readReceipts;
   const unread =
     (summary?.unreadCount ?? 0) > 0 ||
+    summary?.markedUnread === true ||
     view.messages.some((m) => m.senderId === peerId && (receipts ? m.status !== 'read' : m.status === 'sent'));
   useEffect(() => {
     if (enabled && client && status === 'online' && visible && unread && view.status === 'ready') {

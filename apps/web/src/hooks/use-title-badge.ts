@@ -1,4 +1,4 @@
-import type { ChatSummary } from '@app/protocol';
+import { type ChatSummary, isMuted } from '@app/protocol';
 import { useEffect } from 'react';
 import { useChatList } from '@/hooks/chat-hooks';
 
@@ -6,11 +6,12 @@ const TITLE = 'Parley';
 
 /**
  * Unread messages the tab's title counts: those of chats in the list, not archived (an
- * archive stays quiet) and not locked (a locked chat's activity is not shown without the PIN).
+ * archive stays quiet), not locked (a locked chat's activity is not shown without the PIN)
+ * and not muted at `now`.
  */
-export function unreadForTitle(chats: readonly ChatSummary[]): number {
+export function unreadForTitle(chats: readonly ChatSummary[], now = Date.now()): number {
   let n = 0;
-  for (const c of chats) if (!c.archived && !c.locked) n += c.unreadCount;
+  for (const c of chats) if (!c.archived && !c.locked && !isMuted(c, now)) n += c.unreadCount;
   return n;
 }
 

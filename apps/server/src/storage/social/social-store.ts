@@ -6,21 +6,18 @@
  */
 import {
   type Access,
-  CHAT_FLAGS_MSG,
   type ChatSummary,
   chatIdOf,
-  type Mute,
-  mutedUntilOf,
-  PINNED_CHATS_MAX,
   PRIVACY_DEFAULTS,
   type Privacy,
   type PublicUser,
   SOCIAL_MSG,
 } from '@app/protocol';
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { appendLog, ChatError, type Entry, type LoggedUpdate, summaryOf } from '../messages/chat-rows.ts';
-import { lockPeople, lockUser } from '../people-locks.ts';
-import type { Database, UserChatsTable } from '../schema.ts';
+import { lockPeople } from '../people-locks.ts';
+import type { Database } from '../schema.ts';
+import { type ChatFlags, flagChanges, sameFlags } from './chat-marks.ts';
 import { accessOf } from './requests.ts';
 
 export class SocialStore {
@@ -139,59 +136,18 @@ export class SocialStore {
       await lockPeople(tx, userId, userId, session, now);
       const current = await summaryOf(tx, userId, chatId);
       if (!current) throw new ChatError('not_found', 'Chat not found');
-      if (flags.locked === true && !current.locked) {
-        const pin = await tx.selectFrom('users').select('pin_hash').where('id', '=', userId).executeTakeFirst();
-        if (!pin?.pin_hash) throw new ChatError('pin_required', SOCIAL_MSG.pinRequired);
-      }
-      const archived = flags.archived ?? current.archived;
-      const locked = flags.locked ?? current.locked;
-      const set: Updateable<UserChatsTable> = {};
-      if (flags.archived !== undefined) set.archived = flags.archived ? 1 : 0;
-      if (flags.locked !== undefined) set.locked = flags.locked ? 1 : 0;
-      if (archived || locked) {
-        if (flags.pinned === true) throw new ChatError('forbidden', CHAT_FLAGS_MSG.pinHidden);
-        set.pinned_at = null;
-      } else if (flags.pinned === false) {
-        set.pinned_at = null;
-      } else if (flags.pinned === true && current.pinnedAt === null) {
-        // Pins of one user count one after the other (PostgreSQL: the user's row, which
-        // sends' FOR KEY SHARE does not wait for; SQLite has one writer).
-        await lockUser(tx, userId, 'change');
-        const pinned = await tx
-          .selectFrom('user_chats')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
+      const set = await flagChanges(tx, userId, current, flags, now);
+      if (Object.keys(set).length > 0) {
+        await tx
+          .updateTable('user_chats')
+          .set(set)
           .where('user_id', '=', userId)
-          .where('pinned_at', 'is not', null)
-          .executeTakeFirst();
-        if (Number(pinned?.n ?? 0) >= PINNED_CHATS_MAX) throw new ChatError('forbidden', CHAT_FLAGS_MSG.pinLimit);
-        set.pinned_at = now;
+          .where('chat_id', '=', chatId)
+          .execute();
       }
-      if (flags.mute !== undefined) set.muted_until = mutedUntilOf(flags.mute, now);
-      if (flags.markedUnread) set.marked_unread = 1;
-      if (Object.keys(set).length > 0)
-        await tx.updateTable('user_chats').set(set).where('user_id', '=', userId).where('chat_id', '=', chatId).execute();
       const chat = (await summaryOf(tx, userId, chatId)) as ChatSummary;
       if (sameFlags(chat, current)) return { chat, updates: [] };
       return { chat, updates: await appendLog(tx, [{ userId, update: { kind: 'chat', chat } }], now) };
     });
   }
-}
-
-/** What `chatFlags` may change (the request's fields, protocol ws.ts chatFlagsSchema). */
-export interface ChatFlags {
-  archived?: boolean | undefined;
-  locked?: boolean | undefined;
-  pinned?: boolean | undefined;
-  mute?: Mute | undefined;
-  markedUnread?: true | undefined;
-}
-
-function sameFlags(a: ChatSummary, b: ChatSummary): boolean {
-  return (
-    a.archived === b.archived &&
-    a.locked === b.locked &&
-    a.pinnedAt === b.pinnedAt &&
-    a.mutedUntil === b.mutedUntil &&
-    a.markedUnread === b.markedUnread
-  );
 }

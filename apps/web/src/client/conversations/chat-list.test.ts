@@ -5,7 +5,7 @@ import { testMessage } from '@/test/messages';
 import type { ChatSocket } from '../socket/chat-socket';
 import { UpdateReplay } from '../update-replay';
 import type { UserDirectory } from '../user-directory';
-import { ChatList, listPart } from './chat-list';
+import { ChatList, listOrder, listPart } from './chat-list';
 
 const ME = 'a'.repeat(20);
 const PEER = 'b'.repeat(20);
@@ -78,5 +78,17 @@ describe('chat list', () => {
     });
     await loading;
     expect(list.get(CHAT)).toMatchObject({ timestamp: 5, unreadCount: 1, last: { id: 'm-00000002' } });
+  });
+
+  it('orders pinned chats first, the latest pinned on top, then the newest activity first', () => {
+    const row = (chatId: string, timestamp: number, pinnedAt: number | null): ChatSummary => ({
+      ...state,
+      chatId,
+      timestamp,
+      pinnedAt,
+      last: null,
+    });
+    const rows = [row('old', 1, null), row('pinned-first', 2, 10), row('new', 9, null), row('pinned-last', 3, 20)];
+    expect(rows.sort(listOrder).map((c) => c.chatId)).toEqual(['pinned-last', 'pinned-first', 'new', 'old']);
   });
 });

@@ -42,6 +42,11 @@ export function listPart(u: Update): Update | null {
   return u.chat ? { kind: 'chat', chat: summaryAfter(u.chat, u.message) } : null;
 }
 
+/** The list's order: pinned chats first (the latest pinned on top), then the newest activity first. */
+export function listOrder(a: ChatSummary, b: ChatSummary): number {
+  return (b.pinnedAt ?? -1) - (a.pinnedAt ?? -1) || b.timestamp - a.timestamp || (a.chatId < b.chatId ? -1 : 1);
+}
+
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : 'Something went wrong. Please try again.';
 }
@@ -83,7 +88,7 @@ export class ChatList {
 
   view(): ChatListView {
     this.cached ??= {
-      chats: [...this.chats.values()].sort((a, b) => b.timestamp - a.timestamp || (a.chatId < b.chatId ? -1 : 1)),
+      chats: [...this.chats.values()].sort(listOrder),
       status: this.status,
       error: this.error,
     };
