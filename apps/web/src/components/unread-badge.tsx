@@ -9,7 +9,9 @@ export function UnreadBadge({ count, marked, muted }: { count: number; marked: b
   return (
     <span
       className={cn(
-        'flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full px-1.5 text-[11px] font-semibold leading-none',
+        'flex shrink-0 items-center justify-center rounded-full text-[11px] font-semibold leading-none',
+        // A count in a pill; marked unread, a dot.
+        count > 0 ? 'h-5 min-w-5 px-1.5' : 'mr-1 size-3',
         muted ? 'bg-muted-foreground text-background' : 'bg-primary text-primary-foreground',
       )}
     >
