@@ -11,7 +11,6 @@ import {
   PRIVACY_DEFAULTS,
   type Privacy,
   type PublicUser,
-  SOCIAL_MSG,
 } from '@app/protocol';
 import type { Kysely } from 'kysely';
 import { appendLog, ChatError, type Entry, type LoggedUpdate, summaryOf } from '../messages/chat-rows.ts';
