@@ -15,6 +15,7 @@ import { registerAccountRoutes } from './auth/account-routes.ts';
 import { Devices } from './auth/device.ts';
 import { registerKeyRoutes } from './auth/key-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerSessionRoutes } from './auth/session-routes.ts';
 import { Throttle } from './auth/throttle.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -97,6 +98,7 @@ async function legacyPasswordsAllowed(config: Config, keys: KeyStore, log: Fasti
 function registerRoutes(api: FastifyInstance, ctx: AppContext): void {
   registerAuthRoutes(api, ctx);
   registerAccountRoutes(api, ctx);
+  registerSessionRoutes(api, ctx);
   registerMeRoutes(api, ctx);
   registerExportRoutes(api, ctx);
   registerKeyRoutes(api, ctx);

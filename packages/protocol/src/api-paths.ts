@@ -17,6 +17,11 @@ export const API = {
   changeEmail: '/api/account/email',
   changePassword: '/api/account/password',
   deleteAccount: '/api/account',
+  /**
+   * GET: the account's signed-in browsers. DELETE: signs out every one but this one;
+   * DELETE `${sessions}/:id`: that one (not this one: that is signOut).
+   */
+  sessions: '/api/me/sessions',
   publicSettings: '/api/settings',
   profile: '/api/me/profile',
   privacy: '/api/me/privacy',

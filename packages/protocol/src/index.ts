@@ -10,6 +10,7 @@ export * from './messages.ts';
 export * from './push.ts';
 export * from './results.ts';
 export * from './sealed.ts';
+export * from './sessions.ts';
 export * from './social.ts';
 export * from './text.ts';
 export * from './validation.ts';

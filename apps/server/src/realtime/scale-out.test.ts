@@ -8,11 +8,12 @@
  * the gap from the database first.
  */
 import { randomUUID } from 'node:crypto';
-import { CLOSE, type DownFrame } from '@app/protocol';
+import { API, CLOSE, type DownFrame, sessionsResponseSchema } from '@app/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LOOSE_LIMITS,
   SCALE_OUT_SKIP,
+  signInWith,
   signUp,
   startServerPair,
   type TestServer,
@@ -149,6 +150,21 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
     expect(carolWs.closed?.code).toBe(CLOSE.blocked);
     expect(daveWs.closed).toBeNull();
     await daveWs.close();
+  });
+
+  it("signing out another browser on one server closes that browser's socket on the other", async () => {
+    const erin = await signUp(a);
+    const laptop = b.client();
+    expect((await signInWith(laptop, erin.input.email, erin.input.password)).status).toBe(200);
+    const laptopWs = await WsTestClient.connect(b, laptop.cookie);
+    const phoneWs = await WsTestClient.connect(b, erin.client.cookie);
+    const { sessions } = sessionsResponseSchema.parse((await erin.client.get(API.sessions)).body);
+    const other = sessions.find((s) => !s.current);
+    expect((await erin.client.del(`${API.sessions}/${other?.id}`)).status).toBe(204);
+    await laptopWs.waitClosed();
+    expect(laptopWs.closed?.code).toBe(CLOSE.sessionEnded);
+    expect(phoneWs.closed).toBeNull();
+    await phoneWs.close();
   });
 });
 

@@ -246,6 +246,32 @@ export class AccountStore {
     return Number(r.numDeletedRows);
   }
 
+  /** The user's live sessions ("Where you're signed in"). */
+  async userSessions(userId: string, now: number) {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select(['token_hash', 'created_at', 'last_used_at', 'user_agent'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .execute();
+    return rows.map((r) => ({
+      tokenHash: r.token_hash,
+      createdAt: Number(r.created_at),
+      lastUsedAt: Number(r.last_used_at),
+      userAgent: r.user_agent,
+    }));
+  }
+
+  /** Ends the user's session `tokenHash`; false when they have no such session. */
+  async deleteSessionOf(userId: string, tokenHash: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
   /** Of these sessions, the live ones, each with whether its account is blocked. */
   async liveSessions(tokenHashes: string[], now: number): Promise<Map<string, boolean>> {
     if (tokenHashes.length === 0) return new Map();
