@@ -50,6 +50,7 @@ export const ROUTE_MODULES: Record<string, string[]> = {
   account: [...SIGNED_IN, page('account')],
   profile: [...SIGNED_IN, page('profile')],
   'privacy-settings': [...SIGNED_IN, page('privacy-settings')],
+  sessions: [...SIGNED_IN, page('sessions')],
   archive: [...SIGNED_IN, page('archive')],
   locked: [...SIGNED_IN, page('locked')],
   notifications: [...SIGNED_IN, page('notifications')],

@@ -31,6 +31,7 @@ const BlockedPage = lazy(() => import('./pages/blocked'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 const ProfilePage = lazy(() => import('./pages/profile'));
 const PrivacySettingsPage = lazy(() => import('./pages/privacy-settings'));
+const SessionsPage = lazy(() => import('./pages/sessions'));
 const ArchivePage = lazy(() => import('./pages/archive'));
 const LockedPage = lazy(() => import('./pages/locked'));
 const NotificationsPage = lazy(() => import('./pages/notifications'));
@@ -73,6 +74,7 @@ export function App() {
               <Route path="/account" element={<AccountPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/privacy-settings" element={<PrivacySettingsPage />} />
+              <Route path="/sessions" element={<SessionsPage />} />
               <Route path="/archive" element={<ArchivePage />} />
               <Route path="/locked" element={<LockedPage />} />
               <Route path="/notifications" element={<NotificationsPage />} />

@@ -10,4 +10,5 @@ export const TINT = {
   amber: 'bg-amber-100 text-amber-700 dark:bg-amber-400/15 dark:text-amber-300',
   violet: 'bg-violet-100 text-violet-700 dark:bg-violet-400/15 dark:text-violet-300',
   teal: 'bg-teal-100 text-teal-700 dark:bg-teal-400/15 dark:text-teal-300',
+  rose: 'bg-rose-100 text-rose-700 dark:bg-rose-400/15 dark:text-rose-300',
 } as const;

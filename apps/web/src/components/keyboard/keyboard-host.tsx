@@ -21,7 +21,7 @@ const ShortcutsDialog = lazy(() => import('./shortcuts-dialog'));
 
 /** The screens of a signed-in user, where the chat shortcuts apply. */
 const SIGNED_IN =
-  /^\/(home|chat|contacts|settings|account|profile|privacy-settings|archive|locked|notifications)(\/|$)/;
+  /^\/(home|chat|contacts|settings|account|profile|privacy-settings|sessions|archive|locked|notifications)(\/|$)/;
 /** The conversation's scroller (message-list.tsx). */
 const HISTORY = '[data-history-scroller]';
 
