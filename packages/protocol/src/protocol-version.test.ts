@@ -54,6 +54,12 @@ const PINNED: Record<number, string> = {
    * `sharedSalt` in the sign-in answer, PUT /api/me/email-login).
    */
   12: '1fbc9c3c6a51a516',
+  /**
+   * A user's own marks on a chat (chat-flags.ts): `pinnedAt`, `mutedUntil` and
+   * `markedUnread` in chat summaries, `pinned`, `mute` and `markedUnread` in `chatFlags`;
+   * "Where you're signed in" (sessions.ts, GET and DELETE /api/me/sessions).
+   */
+  13: 'a05722f2be089c71',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */
