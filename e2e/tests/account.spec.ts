@@ -1,5 +1,6 @@
 /** /account: change e-mail, change password (ending other sessions), logout and account deletion. */
 import { apiSignInStatus, expectToast, fillSignUp, shotBoth, VERIFY_SUBJECT } from './auth-helpers.ts';
+import { expectReadable } from './contrast.ts';
 import { createUserViaApi, expect, latestMail, linkFromMail, makeUser, signInViaApi, test } from './fixtures.ts';
 
 test.describe('account', () => {
@@ -20,6 +21,7 @@ test.describe('account', () => {
     const current = page.getByRole('region', { name: 'Email', exact: true });
     await expect(current).toContainText(user.email);
     await expect(current.getByText('Verified', { exact: true })).toBeVisible();
+    await expectReadable(page, ['light', 'dark']);
     await shotBoth(page, 'account');
 
     const form = page.getByRole('region', { name: 'Change Email' });

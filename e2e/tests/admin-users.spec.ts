@@ -24,6 +24,7 @@ import {
 } from './admin-helpers.ts';
 import { submitSignIn } from './auth-helpers.ts';
 import { bubble, chatRow, notSent, openChat, send } from './chat-helpers.ts';
+import { expectReadable } from './contrast.ts';
 import { makeUser } from './fixtures.ts';
 
 test.describe('access', () => {
@@ -249,6 +250,7 @@ test.describe('block', () => {
     await row.getByRole('button', { name: `Block ${carol.handle}`, exact: true }).click();
     await expectToast(admin, 'User Blocked', undefined, 'success');
     await expect(row.getByText('Blocked', { exact: true })).toBeVisible();
+    await expectReadable(admin, ['light', 'dark']);
     const unblock = row.getByRole('button', { name: `Unblock ${carol.handle}`, exact: true });
     await expect(unblock).toHaveText('Unblock');
     await expect(unblock).toHaveAttribute('aria-pressed', 'true');

@@ -66,9 +66,13 @@ test.describe('archived chats', () => {
     await expect(bobRow).toContainText('Bob says hi');
     await expect(bobRow.getByText(CLOCK)).toBeVisible();
     await expect(bobRow.getByRole('button', { name: 'Unarchive', exact: true })).toBeVisible();
-    // The archive's menu offers Unarchive and Lock.
+    // The archive's menu offers the mutes, Mark as read or unread, Unarchive and Lock (no Pin: an archived chat is not pinned).
     await bobRow.getByRole('button', { name: `Chat options for ${bob.handle}` }).click();
     await expect(a.getByRole('menu', { name: `Chat options for ${bob.handle}` }).getByRole('menuitem')).toHaveText([
+      'Mute for 8 hours',
+      'Mute for 1 week',
+      'Mute always',
+      /^Mark as (un)?read$/,
       'Unarchive',
       'Lock',
     ]);

@@ -17,6 +17,7 @@ import {
   test,
   tick,
 } from './chat-helpers.ts';
+import { expectReadable } from './contrast.ts';
 
 /** alice and bob, each in the chat with the other, after alice wrote `text` and bob read it. */
 async function talking(people: People, text: string, opts: PersonOptions = {}) {
@@ -198,6 +199,8 @@ test.describe('message menu', () => {
       await expect(messageMenu(page)).toHaveCount(0);
       // The other message still has its menu.
       await expect(optionsButton(bubble(page, 'Keep me'))).toHaveCount(1);
+      // Quieter, and still readable in the sender's bubble and the recipient's, in both themes.
+      await expectReadable(page, ['light', 'dark']);
     }
     await bob.page.goto('/home');
     const row = bob.page.getByRole('list', { name: 'Chats' }).getByRole('listitem').filter({ hasText: alice.handle });

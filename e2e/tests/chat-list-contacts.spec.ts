@@ -12,6 +12,9 @@ async function write(from: Person, to: Person, text: string): Promise<void> {
   await expect(bubble(from.page, text).getByRole('img', { name: 'Pending' })).toHaveCount(0);
 }
 
+/** The menu of a chat with an unread message in the main list. */
+const ROW_MENU = ['Pin', 'Mute for 8 hours', 'Mute for 1 week', 'Mute always', 'Mark as read', 'Archive', 'Lock'];
+
 test.describe('chat list', () => {
   test('a new user sees the empty state and a button to start a chat', async ({ people }) => {
     const alice = await people.person('alice');
@@ -89,7 +92,9 @@ test.describe('chat list', () => {
     await expect(chatRows(a).nth(1)).toContainText(bob.handle);
   });
 
-  test('each row has a menu with Archive and Lock, by its ⋯ button and by a right-click', async ({ people }) => {
+  test('each row has a menu with Pin, the mutes, Mark as read, Archive and Lock, by its ⋯ button and by a right-click', async ({
+    people,
+  }) => {
     const alice = await people.person('alice');
     const bob = await people.person('bob');
     await write(bob, alice, 'Menu time');
@@ -104,15 +109,15 @@ test.describe('chat list', () => {
     await expect(button).toBeVisible();
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     await button.click();
-    await expect(menu.getByRole('menuitem')).toHaveText(['Archive', 'Lock']);
+    await expect(menu.getByRole('menuitem')).toHaveText(ROW_MENU);
     await expect(button).toHaveAttribute('aria-expanded', 'true');
-    await expect(menu.getByRole('menuitem', { name: 'Archive' })).toBeFocused();
+    await expect(menu.getByRole('menuitem', { name: 'Pin' })).toBeFocused();
     await a.keyboard.press('Escape');
     await expect(menu).toHaveCount(0);
     await expect(button).toBeFocused();
 
     await row.getByRole('link').click({ button: 'right' });
-    await expect(menu.getByRole('menuitem')).toHaveText(['Archive', 'Lock']);
+    await expect(menu.getByRole('menuitem')).toHaveText(ROW_MENU);
     await expect(a).toHaveURL('/home');
     await a.getByRole('heading', { level: 1 }).click();
     await expect(menu).toHaveCount(0);

@@ -6,7 +6,7 @@
  * to the first opaque ancestor. Text over a background image (the brand gradient) is
  * skipped, as axe reports it for review, not as a violation; so are disabled controls.
  */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export interface ContrastProblem {
   text: string;
@@ -109,4 +109,19 @@ export function contrastProblems(page: Page): Promise<ContrastProblem[]> {
     }
     return problems;
   });
+}
+
+/** No text below WCAG AA contrast (polled: a toast fades in), in each of `schemes` (the page's own when none). */
+export async function expectReadable(page: Page, schemes: readonly ('light' | 'dark')[] = []): Promise<void> {
+  if (schemes.length === 0) {
+    await expect.poll(() => contrastProblems(page), { message: 'text below WCAG AA contrast' }).toEqual([]);
+    return;
+  }
+  for (const colorScheme of schemes) {
+    await page.emulateMedia({ colorScheme });
+    await expect
+      .poll(() => contrastProblems(page), { message: `text below WCAG AA contrast (${colorScheme})` })
+      .toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -7,7 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expectToast } from './auth-helpers.ts';
 import { bubble, chatRow, expect, openChat, send, shotSizes, test, tick } from './chat-helpers.ts';
-import { contrastProblems } from './contrast.ts';
+import { contrastProblems, expectReadable } from './contrast.ts';
 import { signInNewUser } from './screen-helpers.ts';
 
 /** The page (--color-muted) and card (--color-background) colours of each theme. */
@@ -29,11 +29,6 @@ async function expectTheme(page: Page, theme: typeof LIGHT, card: Locator) {
   await expect.poll(() => pageBackground(page)).toBe(theme.page);
   await expect(card).toHaveCSS('background-color', theme.card);
   await expect(page.locator('html')).toHaveClass(theme === DARK ? /(^|\s)dark(\s|$)/ : /^(?!.*\bdark\b)/);
-}
-
-/** No text below WCAG AA contrast (polled: a toast fades in). */
-async function expectReadable(page: Page) {
-  await expect.poll(() => contrastProblems(page), { message: 'text below WCAG AA contrast' }).toEqual([]);
 }
 
 function themeRadio(page: Page, name: 'Light' | 'Dark' | 'System') {

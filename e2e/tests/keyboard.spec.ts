@@ -297,6 +297,8 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
   await keyboardSignIn(page, alice);
   await openChat(page, bob);
   await send(page, 'A message to focus');
+  // At the server before the page goes: a text sent as the page goes stays the draft.
+  await expect(bubble(page, 'A message to focus').getByRole('img', { name: /^(Sent|Delivered|Read)$/ })).toBeVisible();
   await page.goto('/home');
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 1000 ? 800 : 844 });

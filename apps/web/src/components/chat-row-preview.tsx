@@ -33,7 +33,7 @@ export function ChatRowPreview({ chat, unread }: { chat: ChatSummary; unread: bo
       {own && status ? <MessageTicks message={{ status }} onList className="shrink-0" /> : null}
       <span className="min-w-0 truncate">
         {own ? 'You: ' : null}
-        <span className={cn(isNotice(preview) && 'italic opacity-70')}>{text}</span>
+        <span className={cn(isNotice(preview) && 'italic')}>{text}</span>
       </span>
     </span>
   );

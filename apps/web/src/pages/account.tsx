@@ -29,7 +29,7 @@ export default function AccountPage() {
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span className="break-all font-medium">{user.email}</span>
           {user.emailVerified ? (
-            <span className="inline-flex items-center gap-1 rounded-full bg-success/10 px-2.5 py-0.5 text-xs font-medium text-success">
+            <span className="inline-flex items-center gap-1 rounded-full bg-success/10 px-2.5 py-0.5 text-xs font-medium text-emerald-700 dark:text-emerald-300">
               <BadgeCheck className="size-3.5" aria-hidden />
               Verified
             </span>

@@ -222,7 +222,7 @@ function AdminUserRow({
             </span>
           ) : null}
           {user.blocked ? (
-            <span className="shrink-0 rounded-full bg-red-100 px-1.5 py-px text-[10px] font-semibold text-destructive dark:bg-red-400/15">
+            <span className="shrink-0 rounded-full bg-red-100 px-1.5 py-px text-[10px] font-semibold text-red-700 dark:bg-red-400/15 dark:text-red-300">
               Blocked
             </span>
           ) : null}
