@@ -18,6 +18,7 @@ import {
   chatRow,
   expect,
   openChat,
+  openMessageMenu,
   optionsButton,
   send,
   shotSizes,
@@ -169,7 +170,7 @@ test('new messages are read out, links are http(s) only, and the page has its la
   await openChat(a, bob);
   await openChat(b, alice);
   await expect(b.getByRole('main')).toContainText(`No messages yet. Say hi to ${alice.handle}!`);
-  const live = b.getByRole('log', { name: 'New messages' });
+  const live = b.getByRole('log', { name: 'New messages', exact: true });
   await expect(live).toHaveAttribute('aria-live', 'polite');
   await expect(live).toHaveClass(/sr-only/);
   await expect(live).toHaveText('');
@@ -187,6 +188,11 @@ test('new messages are read out, links are http(s) only, and the page has its la
   await expect(live).toContainText(`${alice.handle}: ${evil}`);
   await expect(live).toContainText(`${alice.handle}: ${safe}`);
   await expect(live).not.toContainText('My own words');
+  // What the log holds is current: a message deleted since leaves it.
+  await (await openMessageMenu(a, bubble(a, 'Are you there?'))).getByRole('menuitem', { name: 'Delete' }).click();
+  await expect(bubble(b, 'This message deleted')).toBeVisible();
+  await expect(live).not.toContainText('Are you there?');
+  await expect(live).toContainText(`${alice.handle}: ${safe}`);
 
   for (const page of [a, b]) {
     const link = bubble(page, safe).getByRole('link');
@@ -209,4 +215,12 @@ test('new messages are read out, links are http(s) only, and the page has its la
   await expect(bubble(b, evil)).toBeVisible();
   await expect(b.getByRole('main').getByRole('region', { name: `Conversation with ${alice.handle}` })).toBeVisible();
   await expect(live).toHaveText('');
+
+  // On the chat list, with no chat open, a message is read out by whom it is from.
+  await b.goto('/home');
+  const listLog = b.getByRole('log', { name: 'Activity in your chats' });
+  await expect(listLog).toHaveAttribute('aria-live', 'polite');
+  await expect(listLog).toHaveText('');
+  await send(a, 'Ping while you are on the list');
+  await expect(listLog).toHaveText(`New message from ${alice.handle}`);
 });

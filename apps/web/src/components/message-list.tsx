@@ -276,7 +276,7 @@ export function MessageList({
           }}
         />
       ) : null}
-      <IncomingAnnouncer messages={announced} handle={peerHandle} />
+      <IncomingAnnouncer messages={announced} current={messages} handle={peerHandle} />
     </div>
   );
 }

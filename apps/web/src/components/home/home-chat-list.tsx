@@ -6,6 +6,7 @@ import { ChatRow } from '@/components/chat-row';
 import { EmptyState as EmptyStateBase } from '@/components/empty-state';
 import { ScreenMain } from '@/components/layout/screen-frame';
 import { Spinner } from '@/components/spinner';
+import { ListAnnouncer } from './list-announcer';
 
 function EmptyState({ title, text }: { title: string; text: string }) {
   return <EmptyStateBase icon={MessageCircle} title={title} text={text} />;
@@ -51,6 +52,7 @@ export function HomeChatList(props: {
 }) {
   return (
     <ScreenMain className="flex flex-1 flex-col">
+      <ListAnnouncer />
       {props.visible.length > 0 ? (
         <ul aria-label="Chats" className="divide-y divide-border">
           {props.visible.map((chat) => (

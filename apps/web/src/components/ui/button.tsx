@@ -14,8 +14,7 @@ export const buttonVariants = cva(
       variant: {
         default: 'bg-primary text-primary-foreground shadow-sm hover:bg-primary/90',
         // Hovered, a shade darker (light) or lighter (dark), not faded: faded, white on red fell under 4.5:1.
-        destructive:
-          'bg-destructive text-destructive-foreground shadow-sm hover:bg-red-700 dark:hover:bg-red-300',
+        destructive: 'bg-destructive text-destructive-foreground shadow-sm hover:bg-red-700 dark:hover:bg-red-300',
         outline: 'border border-input bg-background shadow-sm hover:bg-accent hover:text-accent-foreground',
         secondary: 'bg-secondary text-secondary-foreground shadow-sm hover:bg-secondary/80',
         ghost: 'hover:bg-accent hover:text-accent-foreground',
