@@ -5,44 +5,14 @@
  * step; the "Keyboard shortcuts" dialog (?), Page Up/Down scrolling the conversation from
  * the composer, and a focus ring of 3:1 in light and dark.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { E2E_BASE_URL } from '../env.ts';
 import { apiSignUp } from './api-accounts.ts';
 import { bubble, chatRow, expect, openChat, type Person, runTag, send, test, tick } from './chat-helpers.ts';
 import { makeUser, type NewUser, shot } from './fixtures.ts';
-
-/** What has focus: its tag, accessible name (aria-label or text), and the link it points to. */
-function focused(page: Page): Promise<{ tag: string; name: string; href: string | null; role: string | null }> {
-  return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    return {
-      tag: el?.tagName.toLowerCase() ?? '',
-      name: el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '',
-      href: el?.getAttribute('href') ?? null,
-      role: el?.getAttribute('role') ?? null,
-    };
-  });
-}
-
-async function expectFocus(page: Page, expected: Record<string, unknown>): Promise<void> {
-  await expect.poll(() => focused(page)).toMatchObject(expected);
-}
-
-/** Whether `locator` is the focused element. */
-async function expectFocused(locator: Locator): Promise<void> {
-  await expect.poll(() => locator.evaluate((el) => el === document.activeElement)).toBe(true);
-}
+import { expectFocus, expectFocused, focused, tabTo } from './focus-helpers.ts';
 
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
-
-/** Presses Tab until `selector` has focus (at most `max` times), as a keyboard user gets to a field. */
-async function tabTo(page: Page, selector: string, max = 12): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
 
 /** Signs in with the keyboard only: Tab to the fields, type, Enter. */
 async function keyboardSignIn(page: Page, user: NewUser): Promise<void> {

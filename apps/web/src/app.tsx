@@ -4,6 +4,7 @@ import { onClientNotice } from './client/notices';
 import { showClientNotice } from './components/client-notices';
 import { RequireAdmin, RequireAuth } from './components/guards';
 import { KeyboardHost } from './components/keyboard/keyboard-host';
+import { SkipLink } from './components/skip-link';
 import { Spinner } from './components/spinner';
 import { Toaster } from './components/ui/toaster';
 import { getSession, refreshSession } from './lib/session';
@@ -46,6 +47,7 @@ export function App() {
   }, []);
   return (
     <>
+      <SkipLink />
       <Suspense fallback={<Spinner fullScreen />}>
         <Routes>
           <Route path="/" element={<SplashPage />} />

@@ -56,7 +56,10 @@ export function AuthLayout({
           ) : null}
           <BrandLogo />
         </header>
-        <main className="flex flex-1 flex-col rounded-t-3xl bg-background px-5 pb-8 pt-7 shadow-xl sm:flex-none sm:rounded-2xl sm:px-8 sm:pb-8">
+        <main
+          id="main"
+          className="flex flex-1 flex-col rounded-t-3xl bg-background px-5 pb-8 pt-7 shadow-xl sm:flex-none sm:rounded-2xl sm:px-8 sm:pb-8"
+        >
           <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
           {subtitle ? <p className="mt-1 text-sm text-muted-foreground">{subtitle}</p> : null}
           <div className="mt-6">{children}</div>

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import type * as React from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { focusLinkBackTo } from '@/hooks/use-route-focus';
 import { cn } from '@/lib/utils';
 import { usePane } from './layout/pane-context';
 import { ScreenFrame, ScreenMain, useCardTop } from './layout/screen-frame';
@@ -25,6 +26,7 @@ export function PageShell({
   className?: string;
 }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const pane = usePane();
   const cardTop = useCardTop();
   return (
@@ -41,6 +43,7 @@ export function PageShell({
             size="icon"
             aria-label="Back"
             onClick={() => {
+              focusLinkBackTo(pathname);
               if (back === 'history') {
                 if (window.history.length > 1) navigate(-1);
                 else navigate('/');

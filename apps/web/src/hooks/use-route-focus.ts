@@ -23,6 +23,14 @@ export function focusAfterNavigation(selector: string): void {
   preferred = selector;
 }
 
+/**
+ * Going back from `pathname`: on the screen left for, focus the link to it (the chat row,
+ * the Settings row the user came from), else what that screen would focus anyway.
+ */
+export function focusLinkBackTo(pathname: string): void {
+  focusAfterNavigation(`a[href="${pathname.replace(/["\\]/g, '\\$&')}"]`);
+}
+
 function shown(el: HTMLElement): boolean {
   return el.isConnected && el.getClientRects().length > 0 && !el.hasAttribute('disabled');
 }

@@ -25,7 +25,10 @@ export default function BlockedPage() {
 
   return (
     <div className="flex min-h-full items-center justify-center bg-muted px-4 py-8">
-      <main className="flex w-full max-w-md flex-col items-center gap-5 rounded-3xl border border-border bg-background p-8 text-center shadow-sm">
+      <main
+        id="main"
+        className="flex w-full max-w-md flex-col items-center gap-5 rounded-3xl border border-border bg-background p-8 text-center shadow-sm"
+      >
         <span className="flex size-16 items-center justify-center rounded-full bg-red-100 text-destructive dark:bg-red-400/15">
           <ShieldBan className="size-8" aria-hidden />
         </span>

@@ -23,6 +23,7 @@ import {
 import { useFillViewport } from '@/hooks/use-fill-viewport';
 import { useMessageActions } from '@/hooks/use-message-actions';
 import { usePeerTrust } from '@/hooks/use-peer-trust';
+import { focusLinkBackTo } from '@/hooks/use-route-focus';
 import { useSession } from '@/hooks/use-session';
 import { cn } from '@/lib/utils';
 
@@ -81,7 +82,10 @@ export default function ChatPage(props: { peerId?: string }) {
           presence={presence}
           typing={typing}
           trust={trust}
-          onBack={() => navigate('/home')}
+          onBack={() => {
+            focusLinkBackTo(`/chat/${peerId}`);
+            navigate('/home');
+          }}
           onVerify={() => setVerifyOpen(true)}
         />
         {/* The header stays the page's banner; the conversation and the composer are its main part. */}

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useConnectionStatus, useUserSearch } from '@/hooks/chat-hooks';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { focusLinkBackTo } from '@/hooks/use-route-focus';
 import { useScrollerVirtualizer } from '@/hooks/use-scroller-virtualizer';
 import { cn } from '@/lib/utils';
 
@@ -55,7 +56,15 @@ export default function ContactsPage() {
         className={cn('sticky top-0 z-10 border-b border-border bg-background/95 backdrop-blur', cardTop)}
       >
         <div className="flex h-14 items-center gap-2 px-2">
-          <Button variant="ghost" size="icon" aria-label="Back" onClick={() => navigate('/home')}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Back"
+            onClick={() => {
+              focusLinkBackTo('/contacts');
+              navigate('/home');
+            }}
+          >
             <ArrowLeft />
           </Button>
           <h1 className="flex-1 truncate text-lg font-semibold">Contacts</h1>

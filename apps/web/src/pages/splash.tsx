@@ -21,7 +21,10 @@ export default function SplashPage() {
   }, [status, navigate]);
 
   return (
-    <main className="brand-gradient flex min-h-full flex-col items-center justify-center gap-6 px-6 text-center text-white">
+    <main
+      id="main"
+      className="brand-gradient flex min-h-full flex-col items-center justify-center gap-6 px-6 text-center text-white"
+    >
       <AppLogo onGradient className="size-24 rounded-3xl" />
       <div className="space-y-2">
         <h1 className="text-5xl font-bold tracking-tight drop-shadow-sm">{APP_NAME}</h1>

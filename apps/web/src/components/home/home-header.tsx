@@ -71,9 +71,15 @@ export function HomeHeader(props: {
   // Ctrl/Cmd+K (keyboard-host.tsx): open the search, or focus it when it is open, its last
   // query selected so what is typed next replaces it (as a browser's address bar does).
   const searchButton = useRef<HTMLButtonElement>(null);
+  // Where focus was when Ctrl/Cmd+K opened the search: it goes back there when the search closes.
+  const returnTo = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const take = () => {
       if (!takeSearchRequest()) return;
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active !== document.body && !active.closest('#chat-search')) {
+        returnTo.current = active;
+      }
       openSearch();
       const input = document.getElementById('chat-search')?.querySelector('input');
       input?.focus();
@@ -125,7 +131,11 @@ export function HomeHeader(props: {
           aria-expanded={searchOpen}
           aria-controls="chat-search"
           className={cn(searchOpen && 'bg-accent')}
-          onClick={() => (searchOpen ? props.closeSearch() : openSearch())}
+          onClick={() => {
+            returnTo.current = null;
+            if (searchOpen) props.closeSearch();
+            else openSearch();
+          }}
         >
           <Search aria-hidden />
         </Button>
@@ -141,8 +151,10 @@ export function HomeHeader(props: {
           setQuery={props.setQuery}
           close={() => {
             props.closeSearch();
-            // The field goes away: focus back on the button that opened it.
-            searchButton.current?.focus();
+            // The field goes away: focus back where Ctrl/Cmd+K was pressed, or on the button that opened it.
+            const back = returnTo.current;
+            returnTo.current = null;
+            (back?.isConnected ? back : searchButton.current)?.focus();
           }}
         />
       ) : null}

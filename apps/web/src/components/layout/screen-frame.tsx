@@ -36,7 +36,8 @@ export function useCardTop(): string {
 export function ScreenMain(props: React.HTMLAttributes<HTMLElement>) {
   const pane = usePane();
   if (pane?.role === 'secondary') return <div {...props} />;
-  return <main {...props} />;
+  // The skip link's target (components/skip-link.tsx).
+  return <main id="main" {...props} />;
 }
 
 /**
