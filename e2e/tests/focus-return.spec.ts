@@ -19,7 +19,7 @@ test('skip link, Back to the row one came from, and focus back after the Ctrl+K 
 
     // The first Tab stop: shown when focused, it moves focus to <main>.
     await a.keyboard.press('Tab');
-    const skip = a.getByRole('link', { name: 'Skip to main content' });
+    const skip = a.getByRole('button', { name: 'Skip to main content' });
     await expectFocused(skip);
     await expect(skip).toBeInViewport();
     await a.keyboard.press('Enter');

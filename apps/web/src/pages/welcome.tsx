@@ -42,7 +42,7 @@ export default function WelcomePage() {
 
   return (
     <div className="brand-gradient flex min-h-full items-center justify-center px-4 py-8">
-      <main id="main" className="flex w-full max-w-md flex-col gap-8 rounded-3xl bg-background p-6 shadow-2xl sm:p-8">
+      <main className="flex w-full max-w-md flex-col gap-8 rounded-3xl bg-background p-6 shadow-2xl sm:p-8">
         {step === 1 ? (
           <section className="flex flex-col items-center gap-5 pt-4 text-center">
             <AppLogo className="size-20 rounded-3xl" />

@@ -36,8 +36,7 @@ export function useCardTop(): string {
 export function ScreenMain(props: React.HTMLAttributes<HTMLElement>) {
   const pane = usePane();
   if (pane?.role === 'secondary') return <div {...props} />;
-  // The skip link's target (components/skip-link.tsx).
-  return <main id="main" {...props} />;
+  return <main {...props} />;
 }
 
 /**
