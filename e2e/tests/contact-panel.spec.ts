@@ -1,7 +1,7 @@
 /**
  * The contact panel (issue 15): the peer's name in the chat header opens "Contact info"
  * with their picture, name, handle, verified badge and presence (as the header says it),
- * the security code (the same "Verify security code" dialog as the header's shield), and
+ * the security code (the same "Compare security code" dialog as the header's shield), and
  * the chat's Archive/Unarchive and Lock/Unlock with the chat list's rules and toasts. It is a
  * named dialog: Escape closes it and focus goes back to the name. A side sheet at 1280 px,
  * the whole screen at 390 px; axe finds nothing in it, light or dark (the screen behind it
@@ -57,8 +57,8 @@ test.describe('contact panel', () => {
     expect(Math.round((wide?.x ?? 0) + (wide?.width ?? 0))).toBe(1280);
 
     // The security code: the chat's own dialog, over the panel; Escape closes it first.
-    await p.getByRole('button', { name: /^Verify security code/ }).click();
-    const code = a.getByRole('dialog', { name: 'Verify security code' });
+    await p.getByRole('button', { name: /^Compare security code/ }).click();
+    const code = a.getByRole('dialog', { name: 'Compare security code' });
     await expect(code.getByTestId('security-code')).toBeVisible();
     await a.keyboard.press('Escape');
     await expect(code).toHaveCount(0);

@@ -240,8 +240,8 @@ test.describe('sealed messages', () => {
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     const codeOf = async (page: Page, peer: { id: string; handle: string }) => {
       await openChat(page, peer);
-      await page.getByRole('button', { name: 'Verify security code' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Verify security code' });
+      await page.getByRole('button', { name: 'Compare security code' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Compare security code' });
       await expect(dialog.getByTestId('security-code').locator('span')).toHaveCount(12);
       return dialog.getByTestId('security-code').locator('span').allTextContents();
     };

@@ -44,10 +44,10 @@ test.describe('a password reset', () => {
     const [alice, bob] = await Promise.all([people.person('alice'), people.person('bob')]);
     await conversationWith(alice, bob, ['before reset from alice', 'before reset from bob']);
     // Bob compares the code with Alice and marks her verified.
-    await bob.page.getByRole('button', { name: 'Verify security code' }).click();
-    const verify = bob.page.getByRole('dialog', { name: 'Verify security code' });
-    await verify.getByRole('button', { name: 'Mark as verified' }).click();
-    await expect(verify.getByText(`You verified ${alice.handle}.`)).toBeVisible();
+    await bob.page.getByRole('button', { name: 'Compare security code' }).click();
+    const verify = bob.page.getByRole('dialog', { name: 'Compare security code' });
+    await verify.getByRole('button', { name: 'Mark as confirmed' }).click();
+    await expect(verify.getByText(`You confirmed ${alice.handle}’s code.`)).toBeVisible();
     await verify.press('Escape');
 
     const newPassword = 'after-reset-pw-1';
@@ -65,7 +65,7 @@ test.describe('a password reset', () => {
     await send(fresh.page, 'after reset from alice');
     await expect(bubble(bob.page, 'after reset from alice')).toBeVisible();
     await expect(bubble(bob.page, 'before reset from alice')).toBeVisible();
-    const changed = bob.page.getByRole('button', { name: `${alice.handle}’s security code changed. Tap to verify.` });
+    const changed = bob.page.getByRole('button', { name: `${alice.handle}’s security code changed. Tap to compare.` });
     await expect(changed).toBeVisible();
     // Bob had verified Alice: his composer waits until he looks at the new code or accepts it.
     const blocked = bob.page.getByRole('region', { name: 'Security code changed' });
@@ -73,7 +73,7 @@ test.describe('a password reset', () => {
     await expect(bob.page.getByRole('textbox', { name: 'Message', exact: true })).toHaveCount(0);
     await shotSizes(bob.page, 'e2ee-security-code-changed');
     await changed.click();
-    await expect(verify.getByText(`${alice.handle} is not verified.`)).toBeVisible();
+    await expect(verify.getByText(`${alice.handle}’s code is not confirmed.`)).toBeVisible();
     await verify.press('Escape');
     await blocked.getByRole('button', { name: 'Accept' }).click();
     await expect(blocked).toHaveCount(0);

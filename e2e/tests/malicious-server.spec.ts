@@ -207,10 +207,10 @@ test.describe('a malicious server', () => {
     const bob = await resettable(people, 'bob');
     await openChat(alice.page, bob.person);
     await send(alice.page, 'before the swap');
-    await alice.page.getByRole('button', { name: 'Verify security code' }).click();
-    const verify = alice.page.getByRole('dialog', { name: 'Verify security code' });
-    await verify.getByRole('button', { name: 'Mark as verified' }).click();
-    await expect(verify.getByText(`You verified ${bob.person.handle}.`)).toBeVisible();
+    await alice.page.getByRole('button', { name: 'Compare security code' }).click();
+    const verify = alice.page.getByRole('dialog', { name: 'Compare security code' });
+    await verify.getByRole('button', { name: 'Mark as confirmed' }).click();
+    await expect(verify.getByText(`You confirmed ${bob.person.handle}’s code.`)).toBeVisible();
     await verify.press('Escape');
 
     // The operator swaps Bob's keys (as a reset would) and dates the new identity a day back.
@@ -228,7 +228,7 @@ test.describe('a malicious server', () => {
     await openChat(again.page, bob.person);
     // The line sits after the last message (where this browser saw the change), not a day back.
     const line = again.page.getByRole('button', {
-      name: `${bob.person.handle}’s security code changed. Tap to verify.`,
+      name: `${bob.person.handle}’s security code changed. Tap to compare.`,
     });
     await expect(line).toBeVisible();
     const y = async (l: import('@playwright/test').Locator) => (await l.boundingBox())?.y ?? 0;

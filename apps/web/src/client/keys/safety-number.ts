@@ -1,13 +1,13 @@
 /**
  * The safety number of a chat (docs/e2ee.md): Signal's numeric fingerprint of both
  * people's identity keys, 60 digits in 12 groups. Both people see the same digits; if
- * they match on both screens (compared in person or on a call), nobody sits between them.
+ * they match on both screens (compared side by side, in person), nobody sits between them.
  */
 import type { ChatKeys } from './chat-keys';
 import { loadE2ee } from './chat-keys';
 
 export type SafetyNumber =
-  /** `peerIk`: the identity key of the peer the number was made from (what "Mark as verified" marks). */
+  /** `peerIk`: the identity key of the peer the number was made from (what "Mark as confirmed" marks). */
   { kind: 'number'; groups: string[]; peerIk: string } | { kind: 'nokeys' } | { kind: 'peer-nokeys' };
 
 export async function safetyNumberOf(keys: ChatKeys, me: string, peerId: string): Promise<SafetyNumber> {

@@ -37,20 +37,20 @@ function RequestPending({
   );
 }
 
-/** In place of the composer when a verified peer's security code changed (Signal's behaviour). */
+/** In place of the composer when a confirmed peer's security code changed (Signal's behaviour). */
 function CodeChanged({ handle, onVerify, onAccept }: { handle: string; onVerify(): void; onAccept(): void }) {
   return (
     <section aria-label="Security code changed" className="border-t border-border bg-background p-4">
       <p className="flex items-start gap-2 text-sm">
         <ShieldAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
         <span>
-          {handle}&rsquo;s security code changed since you verified it. Compare the new code with {handle}, or accept it
-          to keep chatting.
+          {handle}&rsquo;s security code changed since you confirmed it. Compare the new code with {handle}, or accept
+          it to keep chatting.
         </span>
       </p>
       <div className="mt-3 flex justify-end gap-2">
         <Button variant="outline" onClick={onVerify}>
-          Verify
+          Compare
         </Button>
         <Button onClick={onAccept}>Accept</Button>
       </div>

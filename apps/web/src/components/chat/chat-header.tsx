@@ -24,7 +24,7 @@ export function ChatHeader(props: {
   /** The peer's identities and verified mark, for the contact panel. */
   trust?: PeerTrust | null;
   onBack(): void;
-  /** Opens "Verify security code". */
+  /** Opens "Compare security code". */
   onVerify(): void;
 }) {
   const { peer, handle, presence, typing } = props;
@@ -81,8 +81,8 @@ export function ChatHeader(props: {
           <Button
             variant="ghost"
             size="icon"
-            aria-label="Verify security code"
-            title="Verify security code"
+            aria-label="Compare security code"
+            title="Compare security code"
             onClick={props.onVerify}
           >
             <ShieldCheck />

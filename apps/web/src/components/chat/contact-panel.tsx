@@ -42,7 +42,7 @@ function ActionRow(props: {
 
 /**
  * "Contact info", opened from the chat header's name: the peer's picture, name, handle,
- * verified badge and presence, the security code (the header's "Verify security code"
+ * verified badge and presence, the security code (the header's "Compare security code"
  * dialog, `onVerify`) and the chat's Archive/Unarchive and Lock/Unlock, as the chat list
  * offers them (use-chat-flags.ts). A full-screen sheet on a phone, a side sheet from
  * 640 px. Escape or Close closes it, and focus goes back to `returnFocus`.
@@ -115,8 +115,10 @@ export function ContactPanel({
               <ActionRow
                 icon={verified ? ShieldCheck : ShieldQuestion}
                 tint={verified ? 'bg-success/15 text-success' : 'bg-secondary text-primary'}
-                label="Verify security code"
-                detail={verified ? 'End-to-end encrypted · Verified' : 'End-to-end encrypted · Not verified'}
+                label="Compare security code"
+                detail={
+                  verified ? 'End-to-end encrypted · Code confirmed' : 'End-to-end encrypted · Code not confirmed'
+                }
                 onClick={onVerify}
                 end={<ChevronRight className="size-5 shrink-0 text-muted-foreground" aria-hidden />}
               />

@@ -38,7 +38,7 @@ export function E2eeLine() {
   );
 }
 
-/** "@bob's security code changed. Tap to verify." */
+/** "@bob's security code changed. Tap to compare." */
 export function KeyChangeLine({ peerHandle, onVerify }: { peerHandle: string; onVerify(): void }) {
   return (
     <div className="flex justify-center px-3 py-1.5">
@@ -48,7 +48,7 @@ export function KeyChangeLine({ peerHandle, onVerify }: { peerHandle: string; on
         className={`flex items-center gap-1.5 ${PILL} hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring`}
       >
         <ShieldAlert className="size-3.5 shrink-0" aria-hidden />
-        {peerHandle}&rsquo;s security code changed. Tap to verify.
+        {peerHandle}&rsquo;s security code changed. Tap to compare.
       </button>
     </div>
   );

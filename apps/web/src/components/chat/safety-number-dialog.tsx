@@ -15,8 +15,8 @@ import { notifyError } from '@/components/ui/toaster';
 import { useChatClient } from '@/hooks/chat-hooks';
 
 /**
- * "Verify security code": the chat's safety number, to compare with the peer's screen,
- * and the "Mark as verified" switch (kept in this browser; a later change of the peer's
+ * "Compare security code": the chat's safety number, to compare with the peer's screen,
+ * and the "Mark as confirmed" switch (kept in this browser; a later change of the peer's
  * identity then blocks sending until the user looks again).
  */
 export function SafetyNumberDialog({
@@ -67,10 +67,10 @@ export function SafetyNumberDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Verify security code</DialogTitle>
+          <DialogTitle>Compare security code</DialogTitle>
           <DialogDescription>
             Messages with {handle} are end-to-end encrypted. Compare these numbers with the ones on {handle}&rsquo;s
-            screen, in person or on a call: if they match, nobody can read or change your messages on the way.
+            screen, side by side in person: if they match, nobody can read or change your messages on the way.
           </DialogDescription>
         </DialogHeader>
         {number?.kind === 'number' ? (
@@ -97,14 +97,14 @@ export function SafetyNumberDialog({
             <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
               {verified ? (
                 <>
-                  <ShieldCheck className="size-4 text-success" aria-hidden /> You verified {handle}.
+                  <ShieldCheck className="size-4 text-success" aria-hidden /> You confirmed {handle}&rsquo;s code.
                 </>
               ) : (
-                `${handle} is not verified.`
+                `${handle}’s code is not confirmed.`
               )}
             </p>
             <Button variant={verified ? 'outline' : 'default'} disabled={busy} onClick={() => mark(!verified)}>
-              {verified ? 'Clear verification' : 'Mark as verified'}
+              {verified ? 'Clear confirmation' : 'Mark as confirmed'}
             </Button>
           </DialogFooter>
         ) : null}
