@@ -2,7 +2,8 @@
  * The contact panel (issue 15): the peer's name in the chat header opens "Contact info"
  * with their picture, name, handle, verified badge and presence (as the header says it),
  * the security code (the same "Compare security code" dialog as the header's shield), and
- * the chat's Archive/Unarchive and Lock/Unlock with the chat list's rules and toasts. It is a
+ * Mute notifications (for how long, asked in a dialog) and Unmute, and the chat's
+ * Archive/Unarchive and Lock/Unlock with the chat list's rules and toasts. It is a
  * named dialog: Escape closes it and focus goes back to the name. A side sheet at 1280 px,
  * the whole screen at 390 px; axe finds nothing in it, light or dark (the screen behind it
  * is a11y.spec.ts's). Screenshots:
@@ -14,8 +15,9 @@ import { PIN, setPin, toast, write } from './archive-lock-helpers.ts';
 import { runAxe } from './axe.ts';
 import { chatRow, closeToasts, expect, openChat, type Person, test } from './chat-helpers.ts';
 import { shot } from './fixtures.ts';
+import { nodePeer } from './node-peers.ts';
 
-function nameButton(page: Page, peer: Person) {
+function nameButton(page: Page, peer: Pick<Person, 'handle'>) {
   return page.getByRole('heading', { level: 1, name: peer.handle }).getByRole('button');
 }
 
@@ -23,7 +25,7 @@ function panel(page: Page) {
   return page.getByRole('dialog', { name: 'Contact info' });
 }
 
-async function openPanel(page: Page, peer: Person) {
+async function openPanel(page: Page, peer: Pick<Person, 'handle'>) {
   await nameButton(page, peer).click();
   await expect(panel(page)).toBeVisible();
   return panel(page);
@@ -123,6 +125,63 @@ test.describe('contact panel', () => {
     await a.keyboard.press('Escape');
     await a.goto('/home');
     await expect(chatRow(a, bob.handle)).toBeVisible();
+  });
+
+  test('Mute notifications asks for how long, the list shows the chat muted, Unmute undoes it; axe finds nothing in the question', async ({
+    people,
+  }) => {
+    const alice = await people.person('alice');
+    const bob = await nodePeer('bob');
+    try {
+      await bob.send(alice, 'Mute me');
+      const a = alice.page;
+      await openChat(a, bob);
+      let p = await openPanel(a, bob);
+      await expect(p.getByRole('button', { name: /^Mute notifications/ })).toContainText('On');
+      const ask = a.getByRole('dialog', { name: 'Mute notifications' });
+      // The question, looked at and scanned at both sizes, light and dark.
+      const findings: string[] = [];
+      for (const scheme of ['light', 'dark'] as const) {
+        for (const width of [1280, 390]) {
+          await a.emulateMedia({ colorScheme: scheme });
+          await a.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+          await openChat(a, bob);
+          p = await openPanel(a, bob);
+          await p.getByRole('button', { name: /^Mute notifications/ }).click();
+          await expect(ask).toHaveCSS('opacity', '1');
+          const { violations } = await runAxe(a, undefined, '[role="dialog"]');
+          findings.push(
+            ...violations.flatMap((v) => v.nodes.map((n) => `${scheme} @${width}: ${v.id} at ${n.target}`)),
+          );
+          await shot(a, `mute-dialog-${scheme}`);
+          await a.keyboard.press('Escape');
+          await expect(ask).toHaveCount(0);
+          await a.keyboard.press('Escape');
+        }
+      }
+      expect(findings).toEqual([]);
+      await a.emulateMedia({ colorScheme: 'light' });
+      await a.setViewportSize({ width: 1280, height: 800 });
+
+      await openChat(a, bob);
+      p = await openPanel(a, bob);
+      await p.getByRole('button', { name: /^Mute notifications/ }).click();
+      await ask.getByRole('radio', { name: '1 week' }).check();
+      await ask.getByRole('button', { name: 'Mute', exact: true }).click();
+      await expect(toast(a, 'Chat Muted for a Week')).toBeVisible();
+      await expect(p.getByRole('button', { name: /^Unmute notifications/ })).toContainText(/Muted until /);
+      // The list beside the chat says so.
+      await a.keyboard.press('Escape');
+      await expect(chatRow(a, bob.handle).getByRole('img', { name: 'Muted' })).toBeVisible();
+      p = await openPanel(a, bob);
+      await p.getByRole('button', { name: /^Unmute notifications/ }).click();
+      await expect(toast(a, 'Chat Unmuted')).toBeVisible();
+      await expect(p.getByRole('button', { name: /^Mute notifications/ })).toBeVisible();
+      await a.keyboard.press('Escape');
+      await expect(chatRow(a, bob.handle).getByRole('img', { name: 'Muted' })).toHaveCount(0);
+    } finally {
+      await bob.close();
+    }
   });
 
   test('axe finds nothing in it; screenshots light and dark at 1280 and 390', async ({ people }) => {

@@ -1,15 +1,17 @@
-import type { Presence, PublicUser } from '@app/protocol';
+import { type ChatSummary, isMuted, MUTED_ALWAYS, type Presence, type PublicUser } from '@app/protocol';
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { ChevronRight, type LucideIcon, ShieldCheck, ShieldQuestion, X } from 'lucide-react';
+import { Bell, BellOff, ChevronRight, type LucideIcon, ShieldCheck, ShieldQuestion, X } from 'lucide-react';
 import type * as React from 'react';
+import { useState } from 'react';
 import { isVerified, type PeerTrust } from '@/client/keys/peer-trust';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useChatSummary } from '@/hooks/chat-hooks';
 import { FLAG_ACTIONS, flagActionsFor, useChatFlags } from '@/hooks/use-chat-flags';
-import { presenceText } from '@/lib/format-time';
+import { formatDayAndTime, presenceText } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
+import { MuteDialog } from './mute-dialog';
 
 const ROW =
   'flex min-h-12 w-full cursor-pointer items-center gap-3 px-4 py-3 text-left transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring disabled:cursor-default disabled:opacity-50';
@@ -40,10 +42,40 @@ function ActionRow(props: {
   );
 }
 
+/** The chat's notifications: Mute (asking for how long) or Unmute, and until when it is muted. */
+function MuteRow({
+  chat,
+  handle,
+  flags,
+}: {
+  chat: ChatSummary;
+  handle: string;
+  flags: ReturnType<typeof useChatFlags>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const now = Date.now();
+  const muted = isMuted(chat, now);
+  const until = chat.mutedUntil ?? 0;
+  return (
+    <>
+      <ActionRow
+        icon={muted ? BellOff : Bell}
+        tint="bg-secondary text-primary"
+        label={muted ? 'Unmute notifications' : 'Mute notifications'}
+        detail={muted ? (until >= MUTED_ALWAYS ? 'Muted always' : `Muted until ${formatDayAndTime(until, now)}`) : 'On'}
+        disabled={flags.busy}
+        onClick={() => (muted ? void flags.run('unmute') : setAsking(true))}
+      />
+      <MuteDialog handle={handle} open={asking} onOpenChange={setAsking} onMute={(a) => void flags.run(a)} />
+    </>
+  );
+}
+
 /**
  * "Contact info", opened from the chat header's name: the peer's picture, name, handle,
  * verified badge and presence, the security code (the header's "Compare security code"
- * dialog, `onVerify`) and the chat's Archive/Unarchive and Lock/Unlock, as the chat list
+ * dialog, `onVerify`), its notifications (Mute for a while or always, Unmute) and the
+ * chat's Archive/Unarchive and Lock/Unlock, as the chat list
  * offers them (use-chat-flags.ts). A full-screen sheet on a phone, a side sheet from
  * 640 px. Escape or Close closes it, and focus goes back to `returnFocus`.
  */
@@ -123,6 +155,14 @@ export function ContactPanel({
                 end={<ChevronRight className="size-5 shrink-0 text-muted-foreground" aria-hidden />}
               />
             </ul>
+            {summary && !summary.locked ? (
+              <ul
+                aria-label="Notifications"
+                className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-background"
+              >
+                <MuteRow chat={summary} handle={handle} flags={flags} />
+              </ul>
+            ) : null}
             {actions.length > 0 ? (
               <ul
                 aria-label="Chat actions"
