@@ -26,6 +26,7 @@ import {
   tick,
   unreadBadge,
 } from './chat-helpers.ts';
+import { shotSchemes } from './fixtures.ts';
 import { withDb } from './private-server.ts';
 
 /** Noon (local time) `days` days ago. */
@@ -209,6 +210,14 @@ test('new messages are read out, links are http(s) only, and the page has its la
     new RegExp(`^Options for message from you, ${CLOCK.source.slice(1, -1)}$`),
   );
   await shotSizes(b, 'conversation-links');
+
+  // One to three emoji alone are shown large (fewer, larger); with words, as text.
+  for (const t of ['🎉', '👍🏽🔥', 'Nice one 😀']) await send(a, t);
+  const size = (t: string) => bubble(b, t).locator('p');
+  await expect(size('🎉')).toHaveCSS('font-size', '48px');
+  await expect(size('👍🏽🔥')).toHaveCSS('font-size', '36px');
+  await expect(size('Nice one 😀')).toHaveCSS('font-size', '15px');
+  await shotSchemes(b, 'conversation-emoji');
 
   // History loaded when the chat opens is not read out.
   await b.reload();

@@ -6,6 +6,7 @@ import type { UiMessage } from '@/client/conversations/conversation';
 import { isNotice, shownText } from '@/client/crypto/message-crypto';
 import { useShown } from '@/hooks/chat-hooks';
 import { useLongPress } from '@/hooks/use-long-press';
+import { emojiOnlyCount } from '@/lib/emoji-only';
 import { formatClock, formatDateTime } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
 import { LinkedText } from './chat/linked-text';
@@ -18,6 +19,12 @@ function besideBubble(el: HTMLElement, own: boolean): Omit<MenuAnchor, 'returnFo
   return { x: own ? r.right : r.left, y: r.bottom + 4, top: r.top + 4, align: own ? 'end' : 'start' };
 }
 
+/** The text size of a message of 1, 2 or 3 emoji alone. */
+const LARGE_EMOJI_SIZE: Record<number, string> = {
+  1: 'text-5xl leading-tight',
+  2: 'text-4xl leading-tight',
+  3: 'text-3xl leading-tight',
+};
 /**
  * One message: own ones on the right, the peer's on the left, each with its time;
  * own ones with ticks. A button (and a right-click) opens the message menu, except
@@ -51,6 +58,8 @@ export const MessageBubble = memo(function MessageBubble({
   const shown = useShown(message);
   // Deleted, or not verifiable: said in muted italics, with no menu on a deleted one.
   const muted = deleted || isNotice(shown);
+  // One to three emoji alone: shown large, the fewer the larger.
+  const large = muted ? 0 : emojiOnlyCount(shownText(shown));
   const openAtPointer = (e: React.MouseEvent<HTMLElement>) => {
     if (deleted) return;
     e.preventDefault();
@@ -102,6 +111,7 @@ export const MessageBubble = memo(function MessageBubble({
           'min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]',
           // Quieter, and still 4.5:1 against the bubble (an own bubble's text faded to 60% was 3.3:1).
           muted && (own ? 'italic text-bubble-own-foreground/85' : 'italic text-muted-foreground'),
+          large > 0 && LARGE_EMOJI_SIZE[large],
         )}
       >
         {muted ? shownText(shown) : <LinkedText text={shownText(shown)} own={own} />}
