@@ -4,6 +4,7 @@ import { precompressDir } from '@app/server/precompress';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { emojiData } from './emoji-data.ts';
 import { routeChunkGroups, routePreloads } from './route-preloads.ts';
 
 /** Writes .br and .gz beside each built text file for the server to send (README: static files). */
@@ -30,7 +31,7 @@ function precompress(): Plugin {
 const routeChunks = routeChunkGroups();
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), routeChunks.plugin, routePreloads(), precompress()],
+  plugins: [react(), tailwindcss(), routeChunks.plugin, routePreloads(), emojiData(), precompress()],
   // Always defined, so a normal build keeps neither the test-only null cipher's switch nor its
   // code (packages/e2ee/src/message.ts); on only in a build made with PARLEY_TEST_NULL_CIPHER=1.
   // The password KDF's floor (packages/e2ee/src/kdf.ts) is lowered only in a build made with

@@ -1,4 +1,5 @@
 import { setKeepsAtRest } from '@/lib/at-rest';
+import { wipeRecentEmoji } from '@/lib/emoji-recents';
 import { wipeRevisions } from './crypto/revisions';
 import { wipeDrafts } from './drafts/drafts-singleton';
 import { wipeLocalKeys } from './keys/local-keys';
@@ -17,7 +18,7 @@ async function endPushSubscription(): Promise<void> {
 
 /**
  * Deletes what this browser keeps for the signed-in user (sign-out, account deletion):
- * the push subscription, the drafts, the waiting messages, then the keys, and forgets
+ * the push subscription, the drafts, the waiting messages, the recent emoji, then the keys, and forgets
  * whether the session kept them at rest. IndexedDB deletes the records; pieces of them may
  * stay in the profile's files on disk until the browser compacts them, which a page cannot
  * force (docs/threat-model.md says what that leaves).
@@ -26,6 +27,7 @@ export async function wipeLocalData(): Promise<void> {
   await endPushSubscription();
   await wipeDrafts();
   await wipeOutbox();
+  wipeRecentEmoji();
   await wipeRevisions();
   await wipeLocalKeys();
   setKeepsAtRest(null);

@@ -2,6 +2,7 @@ import { Pencil, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChatClient } from '@/client/chat-client';
 import type { UiMessage } from '@/client/conversations/conversation';
+import { EmojiButton } from '@/components/emoji/emoji-button';
 import { useDrafts, useDraftsLoaded } from '@/hooks/draft-hooks';
 import { useAutoGrow } from '@/hooks/use-auto-grow';
 import { useCoarsePointer } from '@/hooks/use-coarse-pointer';
@@ -122,6 +123,24 @@ export function MessageInput({
     onSent();
   };
 
+  /** The composer's text changed (typed, or an emoji put in): kept as the chat's draft, typing told. */
+  const change = (value: string) => {
+    setText(value);
+    setProblem(null);
+    if (editing) return;
+    drafts?.set(peerId, value);
+    if (!client) return;
+    if (value) client.noteTyping(peerId);
+    else client.stopTyping(peerId);
+  };
+  // Where an emoji picked goes: at the cursor, and the next one after it.
+  const caret = useRef(0);
+  const insert = (emoji: string) => {
+    const at = Math.min(caret.current, text.length);
+    change(text.slice(0, at) + emoji + text.slice(at));
+    caret.current = at + emoji.length;
+  };
+
   const describedBy = [shownProblem !== null ? problemId : '', counter ? counterId : ''].join(' ').trim();
 
   return (
@@ -139,12 +158,23 @@ export function MessageInput({
         </div>
       ) : null}
       <form
-        className="flex items-end gap-2 p-3"
+        className="relative flex items-end gap-2 p-3"
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
+        {client ? (
+          <EmojiButton
+            userId={client.userId}
+            onPick={insert}
+            onClosed={() => {
+              const el = inputRef.current;
+              el?.focus();
+              el?.setSelectionRange(caret.current, caret.current);
+            }}
+          />
+        ) : null}
         <textarea
           ref={inputRef}
           rows={1}
@@ -157,15 +187,9 @@ export function MessageInput({
           aria-invalid={shownProblem !== null}
           aria-describedby={describedBy || undefined}
           className="block h-11 min-w-0 flex-1 resize-none overflow-y-hidden rounded-3xl border border-input bg-muted px-4 py-[9px] text-base leading-6 outline-none transition-colors placeholder:text-slate-400 focus-visible:border-focus-ring focus-visible:ring-1 focus-visible:ring-focus-ring md:py-[11px] md:text-sm md:leading-5"
-          onChange={(e) => {
-            const value = e.target.value;
-            setText(value);
-            setProblem(null);
-            if (editing) return;
-            drafts?.set(peerId, value);
-            if (!client) return;
-            if (value) client.noteTyping(peerId);
-            else client.stopTyping(peerId);
+          onChange={(e) => change(e.target.value)}
+          onSelect={(e) => {
+            caret.current = e.currentTarget.selectionStart;
           }}
           onKeyDown={(e) => {
             const native = { ...e, isComposing: e.nativeEvent.isComposing };
