@@ -1,8 +1,8 @@
 import type { Privacy, PrivacyResponse } from '@app/protocol';
 import { useCallback, useEffect, useId, useState } from 'react';
+import { LoadingOrFailed } from '@/components/loading-or-failed';
 import { PageShell } from '@/components/page-shell';
 import { PinSettings } from '@/components/pin-settings';
-import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
@@ -48,17 +48,8 @@ export default function PrivacySettingsPage() {
           <PrivacyToggles state={state} onSaved={setState} />
           <PinSettings state={state} onSaved={setState} onStale={load} />
         </>
-      ) : loadError ? (
-        <div role="alert" className="grid justify-items-center gap-3 py-10 text-center">
-          <p className="text-sm text-muted-foreground">{loadError}</p>
-          <Button variant="outline" onClick={load}>
-            Try again
-          </Button>
-        </div>
       ) : (
-        <div className="flex justify-center py-10">
-          <Spinner />
-        </div>
+        <LoadingOrFailed error={loadError} onRetry={load} />
       )}
     </PageShell>
   );

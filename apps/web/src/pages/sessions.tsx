@@ -6,8 +6,8 @@
 import type { SessionInfo } from '@app/protocol';
 import { LogOut, Monitor, Smartphone } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { LoadingOrFailed } from '@/components/loading-or-failed';
 import { PageShell } from '@/components/page-shell';
-import { Spinner } from '@/components/spinner';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -132,17 +132,8 @@ export default function SessionsPage() {
             <p className="text-sm text-muted-foreground">You are signed in in this browser only.</p>
           )}
         </>
-      ) : loadError ? (
-        <div role="alert" className="grid justify-items-center gap-3 py-10 text-center">
-          <p className="text-sm text-muted-foreground">{loadError}</p>
-          <Button variant="outline" onClick={load}>
-            Try again
-          </Button>
-        </div>
       ) : (
-        <div className="flex justify-center py-10">
-          <Spinner />
-        </div>
+        <LoadingOrFailed error={loadError} onRetry={load} />
       )}
       <Dialog open={confirming} onOpenChange={setConfirming}>
         <DialogContent>
