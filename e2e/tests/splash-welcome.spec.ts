@@ -119,7 +119,7 @@ test.describe('welcome', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Parley' })).toBeVisible();
     await expect(page.getByText(/messaging to stay close/i)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Skip' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Skip', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: "Let's Go!" })).toHaveCount(0);
     await expect(page.getByText('Step 1 of 2')).toBeAttached();
   });
@@ -145,7 +145,7 @@ test.describe('welcome', () => {
     // Forward only: no Back, no Next, no Skip, no step one.
     await expect(page.getByRole('button', { name: /back|previous/i })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Skip' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Skip', exact: true })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Welcome to Parley' })).toHaveCount(0);
   });
 
@@ -159,7 +159,7 @@ test.describe('welcome', () => {
 
   test('Skip goes to /signup from step one', async ({ page }) => {
     await page.goto('/welcome');
-    await page.getByRole('button', { name: 'Skip' }).click();
+    await page.getByRole('button', { name: 'Skip', exact: true }).click();
     await expect(page).toHaveURL(/\/signup$/);
     await expect(page.getByRole('button', { name: 'Sign Up' })).toBeVisible();
   });
