@@ -32,7 +32,7 @@ import { ChatKeys } from './keys/chat-keys';
 import { browserSealing } from './keys/local-keys';
 import { MessageSender } from './message-sender';
 import { NotificationCenter, type NotificationsView } from './notification-center';
-import type { HandOver } from './outbox/outbox';
+import type { HandOver } from './outbox/hand-over';
 import { OwnStatuses } from './own-status';
 import { Receipts } from './receipts';
 import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './socket/chat-socket';

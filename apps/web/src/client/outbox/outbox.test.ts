@@ -6,7 +6,8 @@ import { testSealing } from '@/test/local-sealing';
 import { memoryOutbox } from '@/test/memory-outbox';
 import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, type ConnectionStatus, RequestError } from '../socket/chat-socket';
-import { HAND_OVER_MAX_MS, Outbox, type OutboxHooks } from './outbox';
+import { HAND_OVER_MAX_MS } from './hand-over';
+import { Outbox, type OutboxHooks } from './outbox';
 import type { OutboxEntry, OutboxStore } from './outbox-store';
 import { MAX_ATTEMPTS, retryDelay } from './retry-policy';
 

@@ -25,6 +25,7 @@ import { logged } from '@/lib/log';
 import type { UiMessage } from '../conversations/conversation';
 import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
+import { type HandOver, handedOver } from './hand-over';
 import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox-store';
 import { KEY_RETRIES, MAX_ATTEMPTS, retryDelay, sendFailureKind } from './retry-policy';
 
@@ -78,17 +79,6 @@ interface Pending {
   /** Settles once the composer's draft at rest no longer holds the text (see HandOver); null once it has. */
   handedOver: Promise<unknown> | null;
 }
-
-/**
- * Given a new message's id and a promise of it being stored (`safe`), resolves once the
- * composer's draft at rest no longer holds its text (client/drafts/drafts.ts `sending`):
- * the message is sent only then, so a page reloaded in between never has it both sent and
- * as a draft.
- */
-export type HandOver = (msgId: string, safe: Promise<void>) => Promise<unknown>;
-
-/** Longest a send waits for its hand-over (a stuck IndexedDB must not hold messages back). */
-export const HAND_OVER_MAX_MS = 2000;
 
 export class Outbox {
   /** The createdAt of the newest message queued here (they strictly increase). */
@@ -251,16 +241,9 @@ export class Outbox {
       });
   }
 
-  /** Waits for `p`'s hand-over, at most HAND_OVER_MAX_MS. */
+  /** Waits for `p`'s hand-over (hand-over.ts). */
   private async handedOverOf(p: Pending): Promise<void> {
-    const h = p.handedOver;
-    if (!h) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((r) => {
-      timer = setTimeout(r, HAND_OVER_MAX_MS);
-    });
-    await Promise.race([h.catch(logged('outbox', 'hand a sent text over from its draft')), late]);
-    clearTimeout(timer);
+    if (p.handedOver) await handedOver(p.handedOver);
     p.handedOver = null;
   }
 
