@@ -54,8 +54,14 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
     const schema = `t_${tag}`;
     const source = await startTestServer({
       // The sends below go as fast as they are answered, for as long as the backup takes:
-      // not paced per user (write-pace.test.ts tests that), whatever the machine's speed.
-      config: { rateLimits: { ...LOOSE_LIMITS, userWritesPerSecond: 1000, userWriteBurst: 10_000 } },
+      // neither paced per user (write-pace.test.ts tests that) nor per socket (past its burst
+      // of 100 frames a frame is refused without its id, and the send waiting for its answer
+      // timed out), whatever the machine's speed.
+      config: {
+        rateLimits: { ...LOOSE_LIMITS, userWritesPerSecond: 1000, userWriteBurst: 10_000 },
+        wsFramesPerSecond: 100_000,
+        wsBurst: 100_000,
+      },
       env: url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : {},
     });
     const target = url ? await freshPgDatabase(url, `parley_${tag}`) : null;
