@@ -289,6 +289,8 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
       await expect(page.getByRole('searchbox', { name: 'Search by username' })).toHaveValue(
         bob.user.username.slice(0, 6),
       );
+      // The list filtered to Bob's row first: ArrowDown goes to the first row there is.
+      await expect(page.getByRole('list', { name: 'Chats' }).getByRole('link')).toHaveCount(1);
       await page.keyboard.press('ArrowDown');
       await expectFocus(page, { tag: 'a', href: `/chat/${bob.id}` });
       // Read again until the row's color transition has ended (a ring read mid-way is paler).
