@@ -1,6 +1,6 @@
 import { type ChatSummary, DELETED_ACCOUNT, isMuted } from '@app/protocol';
 import { Archive, BellOff, MoreHorizontal, Pin } from 'lucide-react';
-import { memo, useMemo } from 'react';
+import { memo } from 'react';
 import { NavLink } from 'react-router';
 import { usePresence } from '@/hooks/chat-hooks';
 import { FLAG_ACTIONS, type FlagAction, markActionsFor, useChatFlags } from '@/hooks/use-chat-flags';
@@ -59,17 +59,12 @@ export const ChatRow = memo(function ChatRow({
   const { run, busy } = useChatFlags(chat.peerId, onPinExpired);
   const unread = chat.unreadCount;
   const muted = isMuted(chat, now);
-  const menuKey = menuOf(variant, chat, now).join();
-
-  const actions = useMemo<MenuAction[]>(
-    () =>
-      (menuKey ? (menuKey.split(',') as FlagAction[]) : []).map((a) => ({
-        label: FLAG_ACTIONS[a].label,
-        icon: FLAG_ACTIONS[a].icon,
-        onSelect: () => void run(a),
-      })),
-    [run, menuKey],
-  );
+  // Cheap to make on each render, and ActionMenu reads them only while it is open.
+  const actions: MenuAction[] = menuOf(variant, chat, now).map((a) => ({
+    label: FLAG_ACTIONS[a].label,
+    icon: FLAG_ACTIONS[a].icon,
+    onSelect: () => void run(a),
+  }));
   const inline = INLINE[variant];
   const InlineIcon = inline ? FLAG_ACTIONS[inline].icon : Archive;
   const hasMenu = actions.length > 0;

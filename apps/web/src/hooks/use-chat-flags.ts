@@ -19,7 +19,7 @@ import {
   PinOff,
 } from 'lucide-react';
 import { useCallback, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { RequestError } from '@/client/socket/chat-socket';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { useChatClient } from '@/hooks/chat-hooks';
@@ -85,7 +85,6 @@ export function markActionsFor(chat: ChatSummary, now: number, pinnable: boolean
 export function useChatFlags(peerId: string, onPinExpired?: () => void) {
   const client = useChatClient();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
 
@@ -104,7 +103,8 @@ export function useChatFlags(peerId: string, onPinExpired?: () => void) {
         else await client.setChatFlags(peerId, flags);
         notify(done);
         // Marked unread while open beside the list: closed, or reading it would unmark it.
-        if (action === 'markUnread' && pathname === `/chat/${peerId}`) navigate('/home');
+        // Read when the action is done, not subscribed to: every row of the list has this hook.
+        if (action === 'markUnread' && window.location.pathname === `/chat/${peerId}`) navigate('/home');
         return true;
       } catch (e) {
         if (e instanceof RequestError && e.code === 'pin_required') {
@@ -125,7 +125,7 @@ export function useChatFlags(peerId: string, onPinExpired?: () => void) {
         setBusy(false);
       }
     },
-    [client, peerId, navigate, pathname, onPinExpired],
+    [client, peerId, navigate, onPinExpired],
   );
 
   return { run, busy };

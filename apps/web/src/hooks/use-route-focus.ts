@@ -62,7 +62,8 @@ function routeTarget(frame: number, wanted: string | null): HTMLElement | null {
   return heading();
 }
 
-function focusTarget(el: HTMLElement): void {
+/** Focuses `el`; a heading or landmark is made focusable from script only, without a ring. */
+export function focusTarget(el: HTMLElement): void {
   if (el.tabIndex < 0 && !el.hasAttribute('tabindex')) {
     // A heading: focusable from script only, without the keyboard ring (it is not a control).
     el.setAttribute('tabindex', '-1');
