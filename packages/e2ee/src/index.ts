@@ -9,5 +9,6 @@ export * from './errors.ts';
 export * from './fingerprint.ts';
 export * from './kdf.ts';
 export * from './message.ts';
+export * from './message-content.ts';
 export { PAD_MIN, paddedLength, padmeLength } from './padding.ts';
 export * from './recovery-key.ts';

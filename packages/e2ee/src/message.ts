@@ -8,7 +8,8 @@
  * sender's deletion, sealed as the message's next revision, so a server can drop a message
  * but cannot say its sender deleted it; or 0x03 and the text of a message from before
  * end-to-end encryption, sealed later by its sender (it was in the clear on the server once:
- * its recipient shows it as not encrypted).
+ * its recipient shows it as not encrypted); or 0x04, a text with what travels beside it (a
+ * reply's reference, the forwarded mark: message-content.ts).
  * Wire form: base64url(0x01 ‖ u32 epoch ‖ u16 revision ‖ nonce(12) ‖ ciphertext ‖ tag).
  */
 
@@ -17,6 +18,7 @@ import { concat, fields, fromBase64Url, fromUtf8, toBase64Url, u16, u32, utf8 } 
 import type { CryptoKey } from './crypto-key.ts';
 import { authenticated, E2EEAuthError } from './errors.ts';
 import { hkdfAesKey } from './hkdf.ts';
+import { decodeRich, encodeRich, hasExtras, type MessageContent, RICH_TEXT } from './message-content.ts';
 import { pad, unpad } from './padding.ts';
 
 const FORMAT = 0x01;
@@ -62,19 +64,21 @@ function aad(place: MessagePlace, h: MessageHeader): Uint8Array {
 
 /**
  * What a message revision holds: its text (`clear`: a text from before end-to-end
- * encryption, sealed later), or (a tombstone) its deletion.
+ * encryption, sealed later) with its reply reference and forwarded mark, or (a tombstone)
+ * its deletion.
  */
 export type MessageBody =
-  | { text: string; deleted?: undefined; clear?: true }
-  | { deleted: true; text?: undefined; clear?: undefined };
+  | (MessageContent & { deleted?: undefined; clear?: true })
+  | { deleted: true; text?: undefined; clear?: undefined; reply?: undefined; forwarded?: undefined };
 
+/** Seals a message revision: a text, or a text with a reply reference or forwarded mark. */
 export async function encryptMessage(
   chatKey: CryptoKey,
   place: MessagePlace,
   header: MessageHeader,
-  text: string,
+  content: string | MessageContent,
 ): Promise<string> {
-  return seal(chatKey, place, header, { text });
+  return seal(chatKey, place, header, typeof content === 'string' ? { text: content } : content);
 }
 
 /** A sender's message from before end-to-end encryption, sealed now (its revision 0). */
@@ -105,7 +109,9 @@ async function seal(
   const plain = pad(
     body.deleted
       ? new Uint8Array([DELETED])
-      : concat(new Uint8Array([body.clear ? CLEAR_BEFORE : TEXT]), utf8(body.text)),
+      : !body.clear && hasExtras(body)
+        ? encodeRich(body)
+        : concat(new Uint8Array([body.clear ? CLEAR_BEFORE : TEXT]), utf8(body.text)),
   );
   if (NULL_CIPHER) {
     console.warn('PARLEY TEST BUILD: messages are NOT encrypted (PARLEY_TEST_NULL_CIPHER)');
@@ -150,6 +156,7 @@ export async function decryptMessage(
       : unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
     if (plain[0] === DELETED && plain.length === 1) return { deleted: true, ...header };
     if (plain[0] === CLEAR_BEFORE) return { text: fromUtf8(plain.subarray(1)), clear: true, ...header };
+    if (plain[0] === RICH_TEXT) return { ...decodeRich(plain), ...header };
     if (plain[0] !== TEXT) throw new E2EEAuthError('The message');
     return { text: fromUtf8(plain.subarray(1)), ...header };
   });

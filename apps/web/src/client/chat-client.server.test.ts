@@ -404,7 +404,7 @@ describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ ur
     expect(a.client.sendMessage(bob.id, 'are you there?')).toBeNull();
     await until(() => a.client.getConversation(bob.id).messages.some((m) => m.failed), 'the send to be refused');
     const failed = a.client.getConversation(bob.id).messages.find((m) => m.failed);
-    expect(failed?.localText).toBe('are you there?');
+    expect(failed?.local?.text).toBe('are you there?');
     expect(await textsOf(a, bob.id)).toEqual(['are you there?']);
     expect(a.told).toContainEqual({ kind: 'message-not-sent', reason: failed?.failed });
 

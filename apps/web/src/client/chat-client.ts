@@ -6,6 +6,7 @@
  * notices (notices.ts). Screens read immutable snapshots through chat-hooks.ts, on the UI side.
  * Its place in the web app: docs/architecture.md; a message's way through it: docs/message-path.md.
  */
+import type { MessageContent } from '@app/e2ee';
 import {
   type Access,
   type ChatFlagsChange,
@@ -84,7 +85,7 @@ export class ChatClient {
       socket: this.socket,
       keys: this.keys,
       migrated: (m, text) => {
-        this.crypto.remember(m.chatId, m.id, 0, text, true);
+        this.crypto.remember(m.chatId, m.id, 0, { text }, true);
         this.updates.applyMessage(m);
       },
     });
@@ -283,17 +284,22 @@ export class ChatClient {
    * refuses (blank, too long, not storable) is not queued: returns why (the composer
    * checks first and shows it), or null once queued.
    */
-  sendMessage(peerId: string, text: string): string | null {
-    const queued = this.queueMessage(peerId, text);
+  sendMessage(peerId: string, message: string | MessageContent): string | null {
+    const queued = this.queueMessage(peerId, message);
     return 'problem' in queued ? queued.problem : null;
   }
 
   /**
    * As sendMessage; once queued, `stored` resolves when the message outlives a reload
    * (Outbox.add). With `handOver`, it is sent once that says the composer's draft let go of it.
+   * A message may reply to another, or be forwarded (sealed with it: e2ee message-content.ts).
    */
-  queueMessage(peerId: string, text: string, handOver?: HandOver): { problem: string } | { stored: Promise<void> } {
-    return this.sender.queue(peerId, text, handOver);
+  queueMessage(
+    peerId: string,
+    message: string | MessageContent,
+    handOver?: HandOver,
+  ): { problem: string } | { stored: Promise<void> } {
+    return this.sender.queue(peerId, typeof message === 'string' ? { text: message } : message, handOver);
   }
 
   /** Sends a failed message again (it waits in the outbox until the user retries or deletes it). */

@@ -3,6 +3,7 @@
  * (shown at once, sealed and sent when online; a contact request or a failure told as a
  * notice), edits and deletions sealed and sent at once.
  */
+import type { MessageContent } from '@app/e2ee';
 import { type ChatMessage, chatIdOf } from '@app/protocol';
 import { messageTextError } from '@/lib/message-text';
 import type { UpdateApplier } from './apply-update';
@@ -44,7 +45,7 @@ export class MessageSender {
       userId,
       parts.socket,
       {
-        seal: (to, msgId, text) => crypto.sealSend(userId, to, msgId, text),
+        seal: (to, msgId, content) => crypto.sealSend(userId, to, msgId, content),
         keysMoved: (to) => keys.invalidate(chatIdOf(userId, to), to),
         changed: (peerId) => {
           conversations.get(peerId)?.touch();
@@ -68,11 +69,11 @@ export class MessageSender {
   }
 
   /** Queues a message (see ChatClient.queueMessage): why not, or `stored` once it outlives a reload. */
-  queue(peerId: string, text: string, handOver?: HandOver): { problem: string } | { stored: Promise<void> } {
-    const problem = messageTextError(text);
+  queue(peerId: string, content: MessageContent, handOver?: HandOver): { problem: string } | { stored: Promise<void> } {
+    const problem = messageTextError(content.text);
     if (problem !== null) return { problem };
     this.parts.stopTyping(peerId);
-    return { stored: this.outbox.add(peerId, text, handOver) };
+    return { stored: this.outbox.add(peerId, content, handOver) };
   }
 
   async edit(m: ChatMessage, text: string): Promise<void> {

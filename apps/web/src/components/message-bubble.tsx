@@ -1,16 +1,16 @@
 import { BUBBLE_MAX_WIDTH } from '@app/protocol';
-import { CircleAlert, LockOpen, MoreVertical } from 'lucide-react';
 import type * as React from 'react';
 import { memo, useRef } from 'react';
 import type { UiMessage } from '@/client/conversations/conversation';
-import { isNotice, shownText } from '@/client/crypto/message-crypto';
+import { isNotice, type Shown, shownText } from '@/client/crypto/message-crypto';
 import { useShown } from '@/hooks/chat-hooks';
 import { useLongPress } from '@/hooks/use-long-press';
 import { emojiOnlyCount } from '@/lib/emoji-only';
-import { formatClock, formatDateTime } from '@/lib/format-time';
+import { formatClock } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
+import { BubbleMeta, ForwardedLine, NotSentLine, OptionsButton, ReplyButton } from './chat/bubble-parts';
 import { LinkedText } from './chat/linked-text';
-import { MessageTicks } from './message-ticks';
+import { ReplyQuote } from './chat/reply-quote';
 import { anchorOf, type MenuAnchor } from './ui/action-menu';
 
 /** Where a long press opens the menu: under the bubble (or above it), at its outer edge, not under the finger. */
@@ -19,12 +19,30 @@ function besideBubble(el: HTMLElement, own: boolean): Omit<MenuAnchor, 'returnFo
   return { x: own ? r.right : r.left, y: r.bottom + 4, top: r.top + 4, align: own ? 'end' : 'start' };
 }
 
-/** The text size of a message of 1, 2 or 3 emoji alone. */
+/** One to three emoji alone are shown large, the fewer the larger. */
 const LARGE_EMOJI_SIZE: Record<number, string> = {
   1: 'text-5xl leading-tight',
   2: 'text-4xl leading-tight',
   3: 'text-3xl leading-tight',
 };
+
+/** The words of a bubble: its text with links, or (muted) why there is none. */
+function BubbleText({ shown, muted, own }: { shown: Shown | null; muted: boolean; own: boolean }) {
+  const large = muted ? 0 : emojiOnlyCount(shownText(shown));
+  return (
+    <p
+      className={cn(
+        'min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]',
+        // Quieter, and still 4.5:1 against the bubble (an own bubble's text faded to 60% was 3.3:1).
+        muted && (own ? 'italic text-bubble-own-foreground/85' : 'italic text-muted-foreground'),
+        large > 0 && LARGE_EMOJI_SIZE[large],
+      )}
+    >
+      {muted ? shownText(shown) : <LinkedText text={shownText(shown)} own={own} />}
+    </p>
+  );
+}
+
 /**
  * One message: own ones on the right, the peer's on the left, each with its time;
  * own ones with ticks. A button (and a right-click) opens the message menu, except
@@ -34,7 +52,9 @@ const LARGE_EMOJI_SIZE: Record<number, string> = {
  * under it (the reason as its description and tooltip), which opens the menu too
  * (Retry, Delete). In a group of one sender's messages (conversation-rows.ts) they sit
  * closer, and only the last has the tail. The options button is named after its message:
- * 'Options for message from @bob, 3:04 PM'.
+ * 'Options for message from @bob, 3:04 PM'. A forwarded message says so above its text, and
+ * a reply shows its quote (chat/reply-quote.tsx); with a mouse, a Reply button shows beside
+ * the options button on hover, as WhatsApp Web's does.
  */
 export const MessageBubble = memo(function MessageBubble({
   message,
@@ -42,7 +62,9 @@ export const MessageBubble = memo(function MessageBubble({
   sender,
   first = true,
   last = true,
+  highlighted = false,
   onMenu,
+  onReply,
 }: {
   message: UiMessage;
   own: boolean;
@@ -52,14 +74,16 @@ export const MessageBubble = memo(function MessageBubble({
   first?: boolean;
   /** The last of its group (the tail). */
   last?: boolean;
+  /** Just jumped to (a reply's quote): outlined for a moment. */
+  highlighted?: boolean;
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
+  /** Starts a reply to this message (the hover button). */
+  onReply?: (message: UiMessage) => void;
 }) {
   const { deleted } = message;
   const shown = useShown(message);
   // Deleted, or not verifiable: said in muted italics, with no menu on a deleted one.
   const muted = deleted || isNotice(shown);
-  // One to three emoji alone: shown large, the fewer the larger.
-  const large = muted ? 0 : emojiOnlyCount(shownText(shown));
   const openAtPointer = (e: React.MouseEvent<HTMLElement>) => {
     if (deleted) return;
     e.preventDefault();
@@ -76,19 +100,23 @@ export const MessageBubble = memo(function MessageBubble({
   }, openAtPointer);
 
   const optionsButton = deleted ? null : (
-    <button
+    <OptionsButton
       ref={optionsRef}
-      type="button"
-      aria-label={`Options for message from ${sender}, ${formatClock(message.timestamp)}`}
-      aria-haspopup="menu"
-      onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
-      className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground opacity-0 transition-opacity hover:bg-background hover:text-foreground focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover:opacity-100 pointer-coarse:sr-only pointer-coarse:focus-visible:not-sr-only pointer-coarse:focus-visible:size-11"
-    >
-      <MoreVertical className="size-4" aria-hidden />
-    </button>
+      label={`Options for message from ${sender}, ${formatClock(message.timestamp)}`}
+      onOpen={(e) => onMenu(message, anchorOf(e.currentTarget))}
+    />
   );
 
   const failed = own ? message.failed : undefined;
+  // An open text (not a notice, not deleted): it may carry a reply and the forwarded mark.
+  const text = !deleted && shown?.kind === 'text' ? shown : null;
+  const replyButton =
+    onReply && text && failed === undefined ? (
+      <ReplyButton
+        label={`Reply to message from ${sender}, ${formatClock(message.timestamp)}`}
+        onReply={() => onReply(message)}
+      />
+    ) : null;
 
   const bubble = (
     // A long press and a right-click are shortcuts; the options button is the accessible way to the menu.
@@ -103,43 +131,15 @@ export const MessageBubble = memo(function MessageBubble({
         own ? 'bg-bubble-own text-bubble-own-foreground' : 'bg-bubble-peer text-foreground',
         last && (own ? 'rounded-br-sm' : 'rounded-bl-sm'),
         message.pending && failed === undefined && 'opacity-80',
+        'transition-shadow duration-500',
+        highlighted && 'ring-4 ring-primary/60',
       )}
       data-message-id={message.id}
     >
-      <p
-        className={cn(
-          'min-w-0 flex-auto whitespace-pre-wrap [overflow-wrap:anywhere]',
-          // Quieter, and still 4.5:1 against the bubble (an own bubble's text faded to 60% was 3.3:1).
-          muted && (own ? 'italic text-bubble-own-foreground/85' : 'italic text-muted-foreground'),
-          large > 0 && LARGE_EMOJI_SIZE[large],
-        )}
-      >
-        {muted ? shownText(shown) : <LinkedText text={shownText(shown)} own={own} />}
-      </p>
-      <span
-        className={cn(
-          'ml-auto flex shrink-0 translate-y-0.5 items-center gap-1 text-[11px] leading-none',
-          own ? 'text-bubble-own-foreground/85' : 'text-muted-foreground',
-        )}
-      >
-        {shown?.kind === 'text' && shown.clear ? (
-          // Stored in the clear, from before end-to-end encryption (client/crypto/message-crypto.ts clear()).
-          <span className="flex items-center gap-0.5" title="Sent before end-to-end encryption: stored in the clear">
-            <LockOpen className="size-3" aria-hidden />
-            Not encrypted
-          </span>
-        ) : null}
-        {message.edited && !deleted ? <span className="italic">edited</span> : null}
-        {/* aria-hidden: the list item says the sender and the time first. */}
-        <time
-          aria-hidden
-          dateTime={new Date(message.timestamp).toISOString()}
-          title={formatDateTime(message.timestamp)}
-        >
-          {formatClock(message.timestamp)}
-        </time>
-        {own && !deleted && failed === undefined ? <MessageTicks message={message} /> : null}
-      </span>
+      {text?.forwarded ? <ForwardedLine own={own} /> : null}
+      {text?.reply ? <ReplyQuote reply={text.reply} own={own} /> : null}
+      <BubbleText shown={shown} muted={muted} own={own} />
+      <BubbleMeta message={message} own={own} clear={text?.clear === true} failed={failed !== undefined} />
     </div>
   );
 
@@ -151,9 +151,11 @@ export const MessageBubble = memo(function MessageBubble({
         own ? 'justify-end' : 'justify-start',
       )}
     >
+      {own ? replyButton : null}
       {own ? optionsButton : null}
       {bubble}
       {own ? null : optionsButton}
+      {own ? null : replyButton}
     </div>
   );
   if (failed === undefined) return row;
@@ -161,19 +163,7 @@ export const MessageBubble = memo(function MessageBubble({
   return (
     <>
       {row}
-      <div className="flex justify-end px-3 pb-0.5">
-        <button
-          type="button"
-          aria-haspopup="menu"
-          aria-description={failed}
-          title={failed}
-          onClick={(e) => onMenu(message, anchorOf(e.currentTarget))}
-          className="flex cursor-pointer items-center gap-1 rounded-full px-1.5 py-0.5 text-xs pointer-coarse:min-h-11 font-medium text-destructive hover:bg-destructive/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-        >
-          <CircleAlert className="size-3.5" strokeWidth={2.5} aria-hidden />
-          Not sent
-        </button>
-      </div>
+      <NotSentLine reason={failed} onOpen={(e) => onMenu(message, anchorOf(e.currentTarget))} />
     </>
   );
 });

@@ -10,6 +10,7 @@ import { COMPOSER_MAX_LINES, editsLastOnKey, lastEditable, lengthCounter, sendsO
 import { registerEditCancel } from '@/lib/edit-escape';
 import { messageTextError } from '@/lib/message-text';
 import { cn } from '@/lib/utils';
+import { ReplyBar } from './chat/reply-quote';
 import { Button } from './ui/button';
 import { notifyError } from './ui/toaster';
 
@@ -23,7 +24,9 @@ import { notifyError } from './ui/toaster';
  * the empty composer edits the user's last message, as the message menu's Edit does. It is
  * the element a chat screen focuses when it opens (data-autofocus, use-route-focus.ts). Near the length limit a counter shows; a text the protocol
  * refuses (messageTextSchema: too long, characters that cannot be stored) is not sent: its
- * message is shown under the input, and the text stays there to be corrected.
+ * message is shown under the input, and the text stays there to be corrected. While
+ * replying, the quoted message shows above the input (Escape or its close button stops),
+ * and the next message sent carries the reference, sealed with it.
  */
 export function MessageInput({
   client,
@@ -31,11 +34,19 @@ export function MessageInput({
   editing,
   onEdit,
   onEditDone,
+  replying = null,
+  replySender = '',
+  onReplyDone,
   onSent,
 }: {
   client: ChatClient | null;
   peerId: string;
   editing: UiMessage | null;
+  /** The message being answered (the reply bar above the input). */
+  replying?: UiMessage | null;
+  /** Who wrote it: 'You' or the peer's handle. */
+  replySender?: string;
+  onReplyDone?: () => void;
   /** Enters edit mode for a message (↑ in the empty composer). */
   onEdit?: (message: UiMessage) => void;
   onEditDone: () => void;
@@ -72,6 +83,14 @@ export function MessageInput({
     inputRef.current?.focus();
     return registerEditCancel(() => editDone.current());
   }, [editing]);
+  // Replying: the input takes focus, and Escape anywhere in the chat stops (as it leaves edit mode).
+  const replyDone = useRef(onReplyDone);
+  replyDone.current = onReplyDone;
+  useEffect(() => {
+    if (!replying) return;
+    inputRef.current?.focus();
+    return registerEditCancel(() => replyDone.current?.());
+  }, [replying]);
 
   // Leaving the chat writes its draft at once.
   useEffect(() => () => void drafts?.flush(peerId), [drafts, peerId]);
@@ -81,6 +100,23 @@ export function MessageInput({
   const counter = lengthCounter(text.length);
   // Past the limit the protocol's message shows as the text is typed, not only on sending.
   const shownProblem = problem ?? (counter?.over ? messageTextError(text) : null);
+
+  /** Saves an edit (an unchanged text just leaves edit mode). */
+  const submitEdit = async (c: ChatClient, m: UiMessage, value: string) => {
+    if (value === c.crypto.plainText(m)) {
+      onEditDone();
+      return;
+    }
+    setBusy(true);
+    try {
+      await c.editMessage(m, value);
+      onEditDone();
+    } catch (e) {
+      notifyError('Edit Failed', e instanceof Error ? e.message : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const submit = async () => {
     if (!client || busy) return;
@@ -93,26 +129,17 @@ export function MessageInput({
       return;
     }
     if (editing) {
-      if (value === client.crypto.plainText(editing)) {
-        onEditDone();
-        return;
-      }
-      setBusy(true);
-      try {
-        await client.editMessage(editing, value);
-        onEditDone();
-      } catch (e) {
-        notifyError('Edit Failed', e instanceof Error ? e.message : undefined);
-      } finally {
-        setBusy(false);
-      }
+      await submitEdit(client, editing, value);
       return;
     }
     // The text stays the draft at rest until the outbox has stored it (a reload meanwhile
     // keeps it), and goes out once the draft let go of it.
+    const reply = replying
+      ? { msgId: replying.id, senderId: replying.senderId, excerpt: client.crypto.plainText(replying) ?? '' }
+      : undefined;
     const queued = client.queueMessage(
       peerId,
-      value,
+      reply ? { text: value, reply } : value,
       drafts ? (msgId, stored) => drafts.sending(peerId, value, msgId, stored) : undefined,
     );
     if ('problem' in queued) {
@@ -120,6 +147,7 @@ export function MessageInput({
       return;
     }
     setText('');
+    if (reply) onReplyDone?.();
     onSent();
   };
 
@@ -156,6 +184,16 @@ export function MessageInput({
             <X />
           </Button>
         </div>
+      ) : null}
+      {replying && !editing ? (
+        <ReplyBar
+          message={replying}
+          sender={replySender}
+          onCancel={() => {
+            onReplyDone?.();
+            inputRef.current?.focus();
+          }}
+        />
       ) : null}
       <form
         className="relative flex items-end gap-2 p-3"
@@ -196,6 +234,9 @@ export function MessageInput({
             if (e.key === 'Escape' && editing) {
               e.preventDefault();
               onEditDone();
+            } else if (e.key === 'Escape' && replying) {
+              e.preventDefault();
+              onReplyDone?.();
             } else if (onEdit && client && editsLastOnKey(native, text, editing !== null)) {
               const last = lastEditable(client.getConversation(peerId).messages, client.userId);
               if (!last) return;

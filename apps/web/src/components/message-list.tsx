@@ -2,11 +2,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { MessageCircle } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationView, UiMessage } from '@/client/conversations/conversation';
+import { useJumpToMessage } from '@/hooks/use-jump-to-message';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
 import { useE2eeSince } from '@/hooks/use-public-settings';
 import { Arrivals } from '@/lib/arrivals';
 import { conversationRows, type Row, type UnreadMark, unreadMark } from '@/lib/conversation-rows';
 import { formatClock } from '@/lib/format-time';
+import { ConversationContext, type ConversationLookup } from './chat/conversation-context';
 import { DayLine, E2eeLine, KeyChangeLine, UnreadLine } from './chat/conversation-lines';
 import { IncomingAnnouncer } from './chat/incoming-announcer';
 import { JumpToLatest } from './chat/jump-to-latest';
@@ -37,7 +39,8 @@ function distanceToEnd(el: HTMLElement | null): number {
  * the peer are read out in a polite live region. Scrolling near the top loads the
  * previous page while the rows in view stay put; a new message scrolls smoothly into
  * view when the reader is at the bottom (and always after sending). Away from the
- * bottom, a button jumps back to it, counting the messages that came meanwhile.
+ * bottom, a button jumps back to it, counting the messages that came meanwhile. A reply's
+ * quote jumps to its original (use-jump-to-message.ts), which shows highlighted.
  */
 export function MessageList({
   view,
@@ -52,6 +55,7 @@ export function MessageList({
   onVerify,
   onLoadOlder,
   onMenu,
+  onReply,
 }: {
   view: ConversationView;
   me: string;
@@ -69,6 +73,7 @@ export function MessageList({
   onVerify?: () => void;
   onLoadOlder: () => void;
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
+  onReply?: (message: UiMessage) => void;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
   const { messages } = view;
@@ -119,6 +124,23 @@ export function MessageList({
     if (atEnd.current) setNewCount(0);
     if (up && el.scrollTop < LOAD_OLDER_PX && canLoadOlder) onLoadOlder();
   }, [canLoadOlder, onLoadOlder]);
+
+  const leaveEnd = useCallback(() => {
+    atEnd.current = false;
+    setAway(true);
+  }, []);
+  const { jumpTo, highlighted } = useJumpToMessage({ rows, view, virtualizer, onLoadOlder, onLeaveEnd: leaveEnd });
+  const lookup = useMemo<ConversationLookup>(
+    () => ({
+      byId: new Map(messages.map((m) => [m.id, m])),
+      complete: view.status === 'ready' && !view.hasMore,
+      me,
+      peerId,
+      peerHandle,
+      jumpTo,
+    }),
+    [messages, view.status, view.hasMore, me, peerId, peerHandle, jumpTo],
+  );
 
   // Open at the newest message; once the unread count is known, at the unread line.
   const unreadIndex = rows.findIndex((r) => r.kind === 'unread');
@@ -210,7 +232,9 @@ export function MessageList({
             sender={senderOf(m)}
             first={row.first}
             last={row.last}
+            highlighted={highlighted === m.id}
             onMenu={onMenu}
+            onReply={onReply}
           />
         </>
       );
@@ -222,61 +246,63 @@ export function MessageList({
   };
 
   return (
-    <div className="relative min-h-0 flex-1">
-      <section
-        ref={scrollRef}
-        onScroll={onScroll}
-        className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
-        aria-label={`Conversation with ${peerHandle}`}
-        data-history-scroller
-        tabIndex={-1}
-      >
-        {count === 0 ? (
-          <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-muted-foreground">
-            <MessageCircle className="size-10 text-primary/60" aria-hidden />
-            <p className="text-sm">{emptyText ?? `No messages yet. Say hi to ${peerHandle}!`}</p>
+    <ConversationContext.Provider value={lookup}>
+      <div className="relative min-h-0 flex-1">
+        <section
+          ref={scrollRef}
+          onScroll={onScroll}
+          className="flex h-full flex-col overflow-y-auto overscroll-contain [overflow-anchor:none]"
+          aria-label={`Conversation with ${peerHandle}`}
+          data-history-scroller
+          tabIndex={-1}
+        >
+          {count === 0 ? (
+            <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center text-muted-foreground">
+              <MessageCircle className="size-10 text-primary/60" aria-hidden />
+              <p className="text-sm">{emptyText ?? `No messages yet. Say hi to ${peerHandle}!`}</p>
+            </div>
+          ) : (
+            // mt-auto: a short conversation sits at the bottom, next to the input.
+            <ol
+              aria-label="Messages"
+              className="relative mt-auto w-full shrink-0"
+              style={{ height: virtualizer.getTotalSize() }}
+            >
+              {items.map((item) => (
+                <li
+                  key={item.key}
+                  aria-setsize={count}
+                  aria-posinset={item.index + 1}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute left-0 top-0 w-full"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  {renderRow(rows[item.index])}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        {view.loadingOlder ? (
+          <div className="pointer-events-none absolute inset-x-0 top-2 flex justify-center">
+            <span className="rounded-full bg-background p-1.5 shadow">
+              <Spinner />
+            </span>
           </div>
-        ) : (
-          // mt-auto: a short conversation sits at the bottom, next to the input.
-          <ol
-            aria-label="Messages"
-            className="relative mt-auto w-full shrink-0"
-            style={{ height: virtualizer.getTotalSize() }}
-          >
-            {items.map((item) => (
-              <li
-                key={item.key}
-                aria-setsize={count}
-                aria-posinset={item.index + 1}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className="absolute left-0 top-0 w-full"
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                {renderRow(rows[item.index])}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
-      {view.loadingOlder ? (
-        <div className="pointer-events-none absolute inset-x-0 top-2 flex justify-center">
-          <span className="rounded-full bg-background p-1.5 shadow">
-            <Spinner />
-          </span>
-        </div>
-      ) : null}
-      {away && count > 0 ? (
-        <JumpToLatest
-          count={newCount}
-          onJump={() => {
-            jumpToEnd();
-            // The button goes away: keyboard focus stays in the conversation.
-            scrollRef.current?.focus({ preventScroll: true });
-          }}
-        />
-      ) : null}
-      <IncomingAnnouncer messages={announced} current={messages} handle={peerHandle} />
-    </div>
+        ) : null}
+        {away && count > 0 ? (
+          <JumpToLatest
+            count={newCount}
+            onJump={() => {
+              jumpToEnd();
+              // The button goes away: keyboard focus stays in the conversation.
+              scrollRef.current?.focus({ preventScroll: true });
+            }}
+          />
+        ) : null}
+        <IncomingAnnouncer messages={announced} current={messages} handle={peerHandle} />
+      </div>
+    </ConversationContext.Provider>
   );
 }

@@ -1,8 +1,9 @@
 /**
- * The action menu of a message in a chat: Copy and Info always; Retry and Delete for a
- * message of ours that was not sent; Edit and Delete for one the server has.
+ * The action menu of a message in a chat: Reply and Forward for a message whose text is
+ * open here; Copy and Info always; Retry and Delete for a message of ours that was not
+ * sent; Edit and Delete for one the server has.
  */
-import { Copy, Info, Pencil, RotateCw, Trash2 } from 'lucide-react';
+import { Copy, Forward, Info, Pencil, Reply, RotateCw, Trash2 } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import type { ChatClient } from '@/client/chat-client';
 import { getChatClient } from '@/client/chat-client-singleton';
@@ -35,24 +36,46 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
   const [menu, setMenu] = useState<{ message: UiMessage; anchor: MenuAnchor } | null>(null);
   const [infoId, setInfoId] = useState<string | null>(null);
   const [editing, setEditing] = useState<UiMessage | null>(null);
+  const [replying, setReplying] = useState<UiMessage | null>(null);
+  const [forwarding, setForwarding] = useState<UiMessage | null>(null);
+  const reply = useCallback((m: UiMessage) => {
+    setEditing(null);
+    setReplying(m);
+  }, []);
   const onMenu = useCallback((message: UiMessage, anchor: MenuAnchor) => setMenu({ message, anchor }), []);
   const closeMenu = useCallback(() => setMenu(null), []);
 
   const actions = useMemo<MenuAction[]>(() => {
     if (!menu) return [];
     const m = menu.message;
-    const list: MenuAction[] = [copyAction(m), { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) }];
+    const list: MenuAction[] = [];
+    const open = m.failed === undefined && client?.crypto.plainText(m) != null;
+    if (open) {
+      list.push(
+        { label: 'Reply', icon: Reply, onSelect: () => reply(m) },
+        { label: 'Forward', icon: Forward, onSelect: () => setForwarding(m) },
+      );
+    }
+    list.push(copyAction(m), { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) });
     const mine = myId !== undefined && m.senderId === myId;
     if (mine && m.failed !== undefined) list.push(...unsentActions(m, client));
     else if (mine && !m.pending) {
       list.push(
-        { label: 'Edit', icon: Pencil, onSelect: () => setEditing(m) },
+        {
+          label: 'Edit',
+          icon: Pencil,
+          onSelect: () => {
+            setReplying(null);
+            setEditing(m);
+          },
+        },
         {
           label: 'Delete',
           icon: Trash2,
           destructive: true,
           onSelect: () => {
             if (editing?.id === m.id) setEditing(null);
+            if (replying?.id === m.id) setReplying(null);
             client?.deleteMessage(m).then(
               () => notify('Message Deleted', 'The message has been removed'),
               (e: unknown) => notifyError('Delete Failed', e instanceof Error ? e.message : undefined),
@@ -62,7 +85,21 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
       );
     }
     return list;
-  }, [menu, myId, client, editing]);
+  }, [menu, myId, client, editing, replying, reply]);
 
-  return { menu, actions, onMenu, closeMenu, infoId, setInfoId, editing, setEditing };
+  return {
+    menu,
+    actions,
+    onMenu,
+    closeMenu,
+    infoId,
+    setInfoId,
+    editing,
+    setEditing,
+    replying,
+    reply,
+    setReplying,
+    forwarding,
+    setForwarding,
+  };
 }

@@ -5,6 +5,8 @@ import { isBlocked, setVerified } from '@/client/keys/peer-trust';
 import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
+import { ForwardDialog } from '@/components/chat/forward-dialog';
+import { quotedSender } from '@/components/chat/reply-quote';
 import { SafetyNumberDialog } from '@/components/chat/safety-number-dialog';
 import { usePane } from '@/components/layout/pane-context';
 import { ScreenMain } from '@/components/layout/screen-frame';
@@ -57,7 +59,7 @@ export default function ChatPage(props: { peerId?: string }) {
   const keyChanges = useMemo(() => trust?.changes ?? [], [trust]);
 
   const handle = peer ? `@${peer.username}` : peer === null ? DELETED_ACCOUNT : '';
-  const { infoId, setInfoId, setEditing } = actions;
+  const { infoId, setInfoId, setEditing, setReplying } = actions;
   const info = useMemo(() => (infoId ? (view.messages.find((m) => m.id === infoId) ?? null) : null), [infoId, view]);
   const onLoadOlder = useCallback(() => void client?.loadOlder(peerId), [client, peerId]);
 
@@ -105,6 +107,7 @@ export default function ChatPage(props: { peerId?: string }) {
               onVerify={() => setVerifyOpen(true)}
               onLoadOlder={onLoadOlder}
               onMenu={actions.onMenu}
+              onReply={actions.reply}
             />
           </div>
           {gated ? null : (
@@ -115,6 +118,13 @@ export default function ChatPage(props: { peerId?: string }) {
               handle={handle}
               access={access}
               editing={actions.editing}
+              replying={actions.replying}
+              replySender={
+                actions.replying
+                  ? quotedSender(actions.replying.senderId, { me: me.id, peerId, peerHandle: handle })
+                  : ''
+              }
+              onReplyDone={() => setReplying(null)}
               codeChanged={isBlocked(trust)}
               onVerify={() => setVerifyOpen(true)}
               onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
@@ -133,6 +143,7 @@ export default function ChatPage(props: { peerId?: string }) {
         onClose={actions.closeMenu}
       />
       <MessageInfoDialog message={info} onClose={() => setInfoId(null)} />
+      <ForwardDialog message={actions.forwarding} onClose={() => actions.setForwarding(null)} />
       {peer ? (
         <SafetyNumberDialog
           peerId={peerId}

@@ -1,4 +1,3 @@
-import { type ChatSummary, handleKey } from '@app/protocol';
 import { MessageSquarePlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { FloatingLink } from '@/components/floating-link';
@@ -9,11 +8,7 @@ import { KeysBanner } from '@/components/home/keys-banner';
 import { ScreenFrame } from '@/components/layout/screen-frame';
 import { useChatList, useConnectionStatus, useNotifications } from '@/hooks/chat-hooks';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
-
-/** Case-insensitive substring match on the username (spec: chat list search). */
-function matchesUsername(chat: ChatSummary, query: string): boolean {
-  return (chat.peer?.username ?? '').toLowerCase().includes(handleKey(query));
-}
+import { matchesUsername } from '@/lib/chat-match';
 
 export default function HomePage() {
   const [searchOpen, setSearchOpen] = useState(false);

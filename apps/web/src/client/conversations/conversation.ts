@@ -2,15 +2,16 @@
  * What the screens read from the ChatClient (immutable snapshots) and the pure
  * helpers that keep a conversation's messages ordered.
  */
+import type { MessageContent } from '@app/e2ee';
 import type { ChatMessage, ChatSummary, ResultData } from '@app/protocol';
 
 /**
  * A message as shown: confirmed by the server, or still in the outbox (`pending`). An
  * outbox message that failed has `failed`, the reason it was not sent: it waits for the
- * user to retry or delete it. `localText`: an outbox message's text (it has no ciphertext
- * yet); confirmed messages' text is opened by MessageCrypto.
+ * user to retry or delete it. `local`: what an outbox message says (it has no ciphertext
+ * yet); confirmed messages are opened by MessageCrypto.
  */
-export type UiMessage = ChatMessage & { pending?: true; failed?: string; localText?: string };
+export type UiMessage = ChatMessage & { pending?: true; failed?: string; local?: MessageContent };
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 

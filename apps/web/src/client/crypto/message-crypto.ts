@@ -6,6 +6,8 @@
  * (changed, moved to another message, chat, sender or revision, or under a key whose
  * signature fails) is shown as "This message couldn't be verified", never as bytes.
  */
+
+import type { MessageContent, ReplyRef } from '@app/e2ee';
 import { type ChatMessage, type ChatSummary, chatIdOf, DELETED_TEXT, peerOf } from '@app/protocol';
 import { type ChatKeys, loadE2ee } from '../keys/chat-keys';
 import type { SealedSend } from '../outbox/outbox';
@@ -25,13 +27,16 @@ export interface SealedRef {
   deleted: boolean;
   /** When the server says it was sent (ms): a text in the clear is believed only from before encryption. */
   timestamp: number;
-  /** The text this tab already knows (its own message, sent or waiting). */
-  localText?: string;
+  /** What this tab already knows it says (its own message, sent or waiting). */
+  local?: MessageContent;
 }
 
 export type Shown =
-  /** `clear`: sent before end-to-end encryption, stored in the clear (shown marked "Not encrypted"). */
-  | { kind: 'text'; text: string; clear?: true }
+  /**
+   * `clear`: sent before end-to-end encryption, stored in the clear (shown marked "Not
+   * encrypted"); `reply`, `forwarded`: sealed with the text (e2ee message-content.ts).
+   */
+  | { kind: 'text'; text: string; clear?: true; reply?: ReplyRef; forwarded?: true }
   | { kind: 'opening' }
   | { kind: 'unverified' }
   | { kind: 'deleted' }
@@ -56,9 +61,21 @@ export function isNotice(s: Shown | null): boolean {
   return s !== null && NOTICES.has(s.kind);
 }
 
-/** A text to show (`clear`: from before end-to-end encryption, marked so). */
-function textShown(text: string, clear = false): Shown {
-  return clear ? { kind: 'text', text, clear: true } : { kind: 'text', text };
+/** A text to show, with its reply and forwarded mark (`clear`: from before end-to-end encryption, marked so). */
+function textShown(c: MessageContent, clear = false): Shown {
+  const shown: Shown = { kind: 'text', text: c.text };
+  if (clear) shown.clear = true;
+  if (c.reply) shown.reply = c.reply;
+  if (c.forwarded) shown.forwarded = true;
+  return shown;
+}
+
+/** What `s` says and carries, to seal again (an edit keeps the reply and the forwarded mark). */
+function contentOf(s: Shown, text: string): MessageContent {
+  const c: MessageContent = { text };
+  if (s.kind === 'text' && s.reply) c.reply = s.reply;
+  if (s.kind === 'text' && s.forwarded) c.forwarded = true;
+  return c;
 }
 
 /** The words a bubble or a preview shows for `s` ('' while opening, or withheld). */
@@ -159,11 +176,11 @@ export class MessageCrypto {
   shown(r: SealedRef): Shown {
     const k = MessageCrypto.key(r);
     const hit = this.cache.get(k);
-    const known = r.deleted ? null : (r.localText ?? null);
+    const known = r.deleted ? null : (r.local ?? null);
     if (known !== null) {
       // Text this tab wrote: nothing to open.
-      if (hit?.ct === null && hit.shown.kind === 'text' && hit.shown.text === known) return hit.shown;
-      const shown: Shown = { kind: 'text', text: known };
+      if (hit?.ct === null && hit.shown.kind === 'text' && hit.shown.text === known.text) return hit.shown;
+      const shown = textShown(known);
       this.cache.set(k, { ct: null, shown });
       return shown;
     }
@@ -199,7 +216,7 @@ export class MessageCrypto {
    * keys could not be fetched) throws rather than answering `opening`.
    */
   async read(r: SealedRef): Promise<Shown> {
-    if (!r.deleted && r.localText !== undefined) return { kind: 'text', text: r.localText };
+    if (!r.deleted && r.local !== undefined) return textShown(r.local);
     if (!r.deleted && r.ct === null && r.legacyText === null) return WITHHELD;
     const k = MessageCrypto.key(r);
     const ct = MessageCrypto.content(r);
@@ -233,7 +250,10 @@ export class MessageCrypto {
       let shown: Shown | null;
       if (r.ct !== null) shown = await this.decrypt(r, r.ct);
       else if (r.deleted) shown = bareDeletionAllowed(me.started, r.timestamp) ? DELETED : UNVERIFIED;
-      else shown = (await clearAllowed(me.started, r.timestamp)) ? textShown(r.legacyText ?? '', true) : UNVERIFIED;
+      else
+        shown = (await clearAllowed(me.started, r.timestamp))
+          ? textShown({ text: r.legacyText ?? '' }, true)
+          : UNVERIFIED;
       if (shown?.kind === 'text' || shown?.kind === 'deleted') await this.revisions.saw(r.chatId, r.id, r.rev);
       return shown;
     } catch (e) {
@@ -249,7 +269,7 @@ export class MessageCrypto {
     if (!key) return (await this.keys.locked(r.chatId, epoch)) ? LOCKED : UNVERIFIED;
     const place = { chatId: r.chatId, msgId: r.id, senderId: r.senderId, recipientId: r.recipientId };
     const opened = await e2ee.decryptMessage(key, place, ct, { rev: r.rev });
-    return opened.deleted ? DELETED : textShown(opened.text, opened.clear);
+    return opened.deleted ? DELETED : textShown(opened, opened.clear);
   }
 
   /** Opens everything again (this account's keys changed: earlier ones were unlocked). */
@@ -260,44 +280,51 @@ export class MessageCrypto {
   }
 
   /**
-   * This tab wrote `text` as revision `rev` of a message: no need to open it again (`clear`:
+   * This tab wrote `content` as revision `rev` of a message: no need to open it again (`clear`:
    * a text from before encryption it has just sealed, still shown as not encrypted).
    */
-  remember(chatId: string, msgId: string, rev: number, text: string, clear = false): void {
-    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: textShown(text, clear) });
+  remember(chatId: string, msgId: string, rev: number, content: MessageContent, clear = false): void {
+    this.cache.set(`${chatId}/${msgId}/${rev}`, { ct: null, shown: textShown(content, clear) });
     void this.revisions.saw(chatId, msgId, rev);
   }
 
   /** Seals a new message to `peerId` (with the chat's next key when it needs one). */
-  async seal(me: string, peerId: string, msgId: string, text: string) {
+  async seal(me: string, peerId: string, msgId: string, content: MessageContent) {
     const e2ee = await loadE2ee();
     const sending = await this.keys.sendingKey(peerId);
     const place = { chatId: chatIdOf(me, peerId), msgId, senderId: me, recipientId: peerId };
-    const ct = await e2ee.encryptMessage(sending.key, place, { epoch: sending.epoch, rev: 0 }, text);
+    const ct = await e2ee.encryptMessage(sending.key, place, { epoch: sending.epoch, rev: 0 }, content);
     return { ct, sending };
   }
 
   /** A send for the outbox: sealed, and what to keep once the server has it (the key it brought, the text). */
-  async sealSend(me: string, peerId: string, msgId: string, text: string): Promise<SealedSend> {
-    const { ct, sending } = await this.seal(me, peerId, msgId, text);
+  async sealSend(me: string, peerId: string, msgId: string, content: MessageContent): Promise<SealedSend> {
+    const { ct, sending } = await this.seal(me, peerId, msgId, content);
     return {
       ct,
       ...(sending.chatKey ? { chatKey: sending.chatKey } : {}),
       accepted: () => {
         if (sending.chatKey) this.keys.accepted(sending.chatKey, sending.key);
-        this.remember(chatIdOf(me, peerId), msgId, 0, text);
+        this.remember(chatIdOf(me, peerId), msgId, 0, content);
       },
     };
   }
 
-  /** Seals the next revision of one's own message, under the chat's newest key. */
-  async sealEdit(m: ChatMessage, text: string): Promise<string> {
+  /**
+   * Seals the next revision of one's own message, under the chat's newest key, keeping its
+   * reply and forwarded mark. Returns the ciphertext and what it says.
+   */
+  async sealEdit(m: ChatMessage, text: string): Promise<{ ct: string; content: MessageContent }> {
     await this.keys.assertNotChanged(m.recipientId);
     const e2ee = await loadE2ee();
     const newest = await this.keys.newest(m.chatId);
     if (!newest) throw new Error('This chat has no key yet.');
     const place = { chatId: m.chatId, msgId: m.id, senderId: m.senderId, recipientId: m.recipientId };
-    return e2ee.encryptMessage(newest.key, place, { epoch: newest.epoch, rev: m.rev + 1 }, text);
+    const content = contentOf(this.shown(m), text);
+    return {
+      ct: await e2ee.encryptMessage(newest.key, place, { epoch: newest.epoch, rev: m.rev + 1 }, content),
+      content,
+    };
   }
 
   /**

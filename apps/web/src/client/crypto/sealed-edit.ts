@@ -4,6 +4,7 @@
  * on since this tab fetched it is fetched again and the change sealed again, once. What
  * this tab wrote is remembered (nothing to open).
  */
+import type { MessageContent } from '@app/e2ee';
 import type { ChatMessage } from '@app/protocol';
 import type { ChatKeys } from '../keys/chat-keys';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
@@ -27,11 +28,14 @@ export async function sealedEdit(
   m: ChatMessage,
   text: string,
 ): Promise<ChatMessage> {
-  const r = await retriedOnRekey(keys, m, async () =>
-    socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: await crypto.sealEdit(m, text) }),
-  );
+  let content: MessageContent = { text };
+  const r = await retriedOnRekey(keys, m, async () => {
+    const sealed = await crypto.sealEdit(m, text);
+    content = sealed.content;
+    return socket.request('edit', { chatId: m.chatId, msgId: m.id, ct: sealed.ct });
+  });
   // The revision this tab sealed (not the one the server names: a higher one would make later edits look rolled back).
-  crypto.remember(m.chatId, m.id, m.rev + 1, text);
+  crypto.remember(m.chatId, m.id, m.rev + 1, content);
   return r.message;
 }
 

@@ -33,6 +33,11 @@ const outboxEntrySchema = z
      * plaintext at rest. '' where nothing is at rest (no IndexedDB: the memory stand-in).
      */
     sealed: z.string().optional(),
+    /**
+     * What travels with the text (the message it replies to, the forwarded mark) as JSON,
+     * sealed the same way; absent for a plain text (outbox-extras.ts).
+     */
+    sealedExtras: z.string().optional(),
     /** Entries written before end-to-end encryption held the text itself: sealed when loaded. */
     text: z.string().optional(),
     createdAt: z.number().int().nonnegative(),

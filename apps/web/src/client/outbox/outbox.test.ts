@@ -105,7 +105,7 @@ function harness(answer: Answer, initial: readonly unknown[] = [], options: Harn
     acknowledged: (m) => acknowledged.push(m),
     requested: () => {},
     failed: (text) => failed.push(text),
-    seal: async (to, msgId, text) => {
+    seal: async (to, msgId, { text }) => {
       sealed.push({ to, msgId, text });
       const chatKey = options.chatKey?.();
       return { ct: fakeSeal(text), ...(chatKey ? { chatKey } : {}), accepted: () => accepted.push(msgId) };
@@ -178,7 +178,7 @@ describe('Outbox', () => {
     const [m] = h.outbox.messagesTo(BOB);
     expect(m).toMatchObject({
       id,
-      localText: 'hello',
+      local: { text: 'hello' },
       ct: null,
       pending: true,
       failed: 'The server did not answer in time. Please try again.',
@@ -243,7 +243,7 @@ describe('Outbox', () => {
     h.outbox.add(BOB, 'one');
     await after();
     expect(h.socket.sends).toHaveLength(0);
-    expect(h.outbox.messagesTo(BOB).map((m) => [m.localText, m.pending])).toEqual([['one', true]]);
+    expect(h.outbox.messagesTo(BOB).map((m) => [m.local?.text, m.pending])).toEqual([['one', true]]);
     // Sealed for the server only when it goes.
     expect(h.sealed).toEqual([]);
     h.socket.status = 'online';
@@ -264,7 +264,7 @@ describe('Outbox', () => {
     expect(h.outbox.messagesTo(BOB)).toEqual([
       expect.objectContaining({
         id,
-        localText: 'are you there?',
+        local: { text: 'are you there?' },
         pending: true,
         failed: 'This account is not available',
       }),
@@ -295,14 +295,14 @@ describe('Outbox', () => {
     await after();
     expect(h.socket.sends.filter((s) => s.to === BOB).map((s) => s.text)).toEqual(['too big', 'second', 'third']);
     expect(h.acked().sort()).toEqual(['second', 'third', 'to carol']);
-    expect(h.outbox.messagesTo(BOB).map((m) => [m.localText, m.failed])).toEqual([['too big', 'Message too large']]);
+    expect(h.outbox.messagesTo(BOB).map((m) => [m.local?.text, m.failed])).toEqual([['too big', 'Message too large']]);
     expect(h.outbox.messagesTo(CAROL)).toEqual([]);
 
     // A new message later goes out too.
     h.outbox.add(BOB, 'fourth');
     await after();
     expect(h.acked()).toContain('fourth');
-    expect(h.outbox.messagesTo(BOB).map((m) => m.localText)).toEqual(['too big']);
+    expect(h.outbox.messagesTo(BOB).map((m) => m.local?.text)).toEqual(['too big']);
   });
 
   it('a message waiting to be tried again holds back the next one (order is kept)', async () => {
@@ -423,7 +423,7 @@ describe('Outbox', () => {
     expect(h.outbox.messagesTo(BOB)).toEqual([
       expect.objectContaining({
         id: 'failed-entry-1',
-        localText: 'refused before the reload',
+        local: { text: 'refused before the reload' },
         timestamp: 500,
         failed: 'This account is not available',
       }),
@@ -474,7 +474,7 @@ describe('Outbox', () => {
         acknowledged: (m) => acknowledged.push(textOf(m) as string),
         requested: () => {},
         failed: () => {},
-        seal: async (_to, _msgId, text) => ({ ct: fakeSeal(text), accepted: () => {} }),
+        seal: async (_to, _msgId, { text }) => ({ ct: fakeSeal(text), accepted: () => {} }),
         keysMoved: () => {},
       },
       broken,
@@ -552,7 +552,7 @@ describe('Outbox: end-to-end sealing', () => {
     h.outbox.flush();
     await after(retryDelay(1));
     // canary 1 failed for good, canary 2 is in backoff (holding back canary 3), canary 4 went.
-    expect(h.outbox.messagesTo(BOB).map((m) => [m.localText, m.failed !== undefined])).toEqual([
+    expect(h.outbox.messagesTo(BOB).map((m) => [m.local?.text, m.failed !== undefined])).toEqual([
       [canary(1), true],
       [canary(2), false],
       [canary(3), false],
@@ -590,7 +590,7 @@ describe('Outbox: end-to-end sealing', () => {
     expect(await local.open(h.row('old-entry-1')?.sealed as string)).toBe('written by the previous version');
     expect(JSON.stringify([...h.rows.values()])).not.toContain('previous version');
     expect(h.outbox.messagesTo(BOB)).toEqual([
-      expect.objectContaining({ id: 'old-entry-1', localText: 'written by the previous version', pending: true }),
+      expect.objectContaining({ id: 'old-entry-1', local: { text: 'written by the previous version' }, pending: true }),
     ]);
 
     h.socket.answer = stored;
@@ -706,7 +706,7 @@ describe('Outbox: end-to-end sealing', () => {
     const again = harness(stored, [...h.rows.values()], { local });
     await again.outbox.load();
     await settle();
-    expect(again.outbox.messagesTo(BOB).map((m) => [m.localText, m.failed])).toEqual([
+    expect(again.outbox.messagesTo(BOB).map((m) => [m.local?.text, m.failed])).toEqual([
       ['written before sealing', 'This account is not available'],
     ]);
   });

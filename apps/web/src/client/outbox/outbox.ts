@@ -19,6 +19,7 @@
  *   the user retries it, and no longer holds back later messages to that person.
  */
 
+import type { MessageContent } from '@app/e2ee';
 import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf } from '@app/protocol';
 import { withJitter } from '@/lib/backoff';
 import { logged } from '@/lib/log';
@@ -26,6 +27,7 @@ import type { UiMessage } from '../conversations/conversation';
 import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
 import { type HandOver, handedOver } from './hand-over';
+import { readEntry, sealedEntry } from './outbox-content';
 import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox-store';
 import { KEY_RETRIES, MAX_ATTEMPTS, retryDelay, sendFailureKind } from './retry-policy';
 
@@ -38,7 +40,7 @@ export interface OutboxHooks {
   /** A message failed (refused for good, or too many failed attempts): why, for the user. */
   failed(text: string): void;
   /** Seals a message for the server (end-to-end); `accepted` once the server stored it. */
-  seal(to: string, msgId: string, text: string): Promise<SealedSend>;
+  seal(to: string, msgId: string, content: MessageContent): Promise<SealedSend>;
   /** The server refused the chat's key (out of date, or another won): fetch keys anew. */
   keysMoved(to: string): void;
 }
@@ -60,8 +62,8 @@ export function newMessageId(): string {
 
 interface Pending {
   entry: OutboxEntry;
-  /** The text, in memory only (the stored entry holds it sealed). */
-  text: string;
+  /** What it says, in memory only (the stored entry holds it sealed). */
+  content: MessageContent;
   /** Key refusals in a row (rekey_required, conflict). */
   keyRetries: number;
   /** What the screens show (rebuilt when the entry changes). */
@@ -110,7 +112,7 @@ export class Outbox {
     this.local = local;
   }
 
-  private toMessage(entry: OutboxEntry, text: string): UiMessage {
+  private toMessage(entry: OutboxEntry, content: MessageContent): UiMessage {
     const m: UiMessage = {
       chatId: chatIdOf(this.userId, entry.to),
       id: entry.msgId,
@@ -119,7 +121,7 @@ export class Outbox {
       ct: null,
       rev: 0,
       legacyText: null,
-      localText: text,
+      local: content,
       timestamp: entry.createdAt,
       status: 'sent',
       edited: false,
@@ -132,20 +134,20 @@ export class Outbox {
     return m;
   }
 
-  private track(entry: OutboxEntry, text: string, stored: boolean): Pending {
+  private track(entry: OutboxEntry, content: MessageContent, stored: boolean): Pending {
     let markSafe!: () => void;
     const safe = new Promise<void>((resolve) => {
       markSafe = resolve;
     });
     const p: Pending = {
       entry,
-      text,
+      content,
       keyRetries: 0,
       stored,
       inflight: false,
       attempts: 0,
       timer: null,
-      message: this.toMessage(entry, text),
+      message: this.toMessage(entry, content),
       safe,
       markSafe,
       handedOver: null,
@@ -157,21 +159,7 @@ export class Outbox {
   /** Replaces the entry of `p` (and what is shown of it). */
   private update(p: Pending, entry: OutboxEntry): void {
     p.entry = entry;
-    p.message = this.toMessage(entry, p.text);
-  }
-
-  /** A stored entry and its text: opened, or (an entry from before sealing) re-stored sealed. */
-  private async readEntry(e: OutboxEntry): Promise<{ entry: OutboxEntry; text: string } | null> {
-    const { text, ...rest } = e;
-    if (e.sealed) {
-      const opened = await this.local.open(e.sealed);
-      return opened === null ? null : { entry: rest, text: opened };
-    }
-    if (text === undefined) return null;
-    const sealed = await this.local.seal(text).catch(() => null);
-    const entry = { ...rest, sealed: sealed ?? '' };
-    if (sealed !== null) await this.store.put(entry).catch(logged('outbox', 'store an entry sealed on load'));
-    return { entry, text };
+    p.message = this.toMessage(entry, p.content);
   }
 
   /** Picks up what an earlier page of this user left unsent (and what failed). */
@@ -187,14 +175,14 @@ export class Outbox {
     const peers = new Set<string>();
     for (const e of entries) {
       if (this.pending.has(e.msgId)) continue;
-      const read = await this.readEntry(e).catch(() => null);
+      const read = await readEntry(this.local, this.store, e).catch(() => null);
       if (this.stopped) return;
       // Sealed under another browser key (wiped at a sign-out since): it cannot be read, nor sent.
       if (read === null) {
         this.store.remove(e.msgId).catch(logged('outbox', 'remove an unreadable entry'));
         continue;
       }
-      if (!this.pending.has(e.msgId)) this.track(read.entry, read.text, true);
+      if (!this.pending.has(e.msgId)) this.track(read.entry, read.content, true);
       peers.add(e.to);
     }
     for (const peerId of peers) {
@@ -209,11 +197,11 @@ export class Outbox {
    * Resolves once the message outlives a reload: stored here (by this write or a later
    * one), or once the outbox is done with it (the server has it, or the user deleted it).
    */
-  add(peerId: string, text: string, handOver?: HandOver): Promise<void> {
+  add(peerId: string, message: string | MessageContent, handOver?: HandOver): Promise<void> {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const p = this.track(
       { msgId: newMessageId(), to: peerId, createdAt: this.lastCreatedAt, userId: this.userId },
-      text,
+      typeof message === 'string' ? { text: message } : message,
       false,
     );
     p.handedOver = handOver?.(p.entry.msgId, p.safe) ?? null;
@@ -228,9 +216,9 @@ export class Outbox {
    */
   private storeThenSend(p: Pending): void {
     p.stored = false;
-    (p.entry.sealed !== undefined ? Promise.resolve(p.entry.sealed) : this.local.seal(p.text))
-      .then((sealed) => {
-        p.entry = { ...p.entry, sealed: sealed ?? '' };
+    sealedEntry(this.local, p.entry, p.content)
+      .then((entry) => {
+        p.entry = entry;
         return this.store.put(p.entry);
       })
       .then(p.markSafe, () => {})
@@ -327,7 +315,7 @@ export class Outbox {
   /** Seals `p` for the server (the same id every time: a resend is stored once) and sends it. */
   private async sealAndSend(p: Pending) {
     const { to, msgId } = p.entry;
-    const sealed = await this.hooks.seal(to, msgId, p.text);
+    const sealed = await this.hooks.seal(to, msgId, p.content);
     const r = await this.socket.request('send', {
       to,
       msgId,

@@ -21,6 +21,7 @@ export function ChatBody(props: {
   onVerify(): void;
   onLoadOlder(): void;
   onMenu(message: UiMessage, anchor: MenuAnchor): void;
+  onReply(message: UiMessage): void;
 }) {
   const { view, handle } = props;
   const summary = useChatSummary(props.peerId);
@@ -52,6 +53,7 @@ export function ChatBody(props: {
         onVerify={props.onVerify}
         onLoadOlder={props.onLoadOlder}
         onMenu={props.onMenu}
+        onReply={props.onReply}
       />
     );
   }

@@ -70,6 +70,10 @@ export function ChatComposer(props: {
   handle: string;
   access: Access | undefined;
   editing: UiMessage | null;
+  /** The message being answered, and who wrote it ('You' or the handle). */
+  replying: UiMessage | null;
+  replySender: string;
+  onReplyDone(): void;
   /** A verified peer's identity changed: sending waits for Verify or Accept. */
   codeChanged: boolean;
   onVerify(): void;
@@ -110,6 +114,9 @@ export function ChatComposer(props: {
         editing={props.editing}
         onEdit={props.onEdit}
         onEditDone={props.onEditDone}
+        replying={props.replying}
+        replySender={props.replySender}
+        onReplyDone={props.onReplyDone}
         onSent={props.onSent}
       />
     </>

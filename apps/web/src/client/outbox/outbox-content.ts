@@ -1,0 +1,73 @@
+/**
+ * What an outbox entry says, at rest (outbox-store.ts): its text sealed under this
+ * browser's own key, and beside it, sealed the same way, what travels with the text (the
+ * message it replies to, the forwarded mark) as JSON.
+ */
+import type { MessageContent } from '@app/e2ee';
+import { messageIdSchema, userIdSchema } from '@app/protocol';
+import { z } from 'zod';
+import { logged } from '@/lib/log';
+import type { LocalSealing } from '../keys/local-keys';
+import type { OutboxEntry, OutboxStore } from './outbox-store';
+
+const extrasSchema = z.object({
+  reply: z.object({ msgId: messageIdSchema, senderId: userIdSchema, excerpt: z.string().max(2000) }).optional(),
+  forwarded: z.literal(true).optional(),
+});
+
+type Extras = Omit<MessageContent, 'text'>;
+
+/** The extras of `c` sealed, or undefined when it has none (or nothing is kept at rest). */
+async function sealExtras(local: LocalSealing, c: MessageContent): Promise<string | undefined> {
+  if (!c.reply && !c.forwarded) return undefined;
+  const extras: Extras = {};
+  if (c.reply) extras.reply = c.reply;
+  if (c.forwarded) extras.forwarded = true;
+  return (await local.seal(JSON.stringify(extras))) ?? undefined;
+}
+
+/** The extras sealExtras sealed; null when they cannot be read (another browser's key, or altered). */
+async function openExtras(local: LocalSealing, sealed: string): Promise<Extras | null> {
+  const opened = await local.open(sealed);
+  if (opened === null) return null;
+  try {
+    const parsed = extrasSchema.safeParse(JSON.parse(opened));
+    if (!parsed.success) return null;
+    const extras: Extras = {};
+    if (parsed.data.reply) extras.reply = parsed.data.reply;
+    if (parsed.data.forwarded) extras.forwarded = true;
+    return extras;
+  } catch {
+    return null;
+  }
+}
+
+/** `entry` with `content` sealed into it (a text already sealed is kept). */
+export async function sealedEntry(local: LocalSealing, entry: OutboxEntry, c: MessageContent): Promise<OutboxEntry> {
+  if (entry.sealed !== undefined) return entry;
+  const [sealed, extras] = await Promise.all([local.seal(c.text), sealExtras(local, c)]);
+  return { ...entry, sealed: sealed ?? '', ...(extras ? { sealedExtras: extras } : {}) };
+}
+
+/**
+ * A stored entry and what it says: opened, or (an entry from before sealing) re-stored
+ * sealed. null: it cannot be read here (sealed under another browser key).
+ */
+export async function readEntry(
+  local: LocalSealing,
+  store: OutboxStore,
+  e: OutboxEntry,
+): Promise<{ entry: OutboxEntry; content: MessageContent } | null> {
+  const { text, ...rest } = e;
+  if (e.sealed) {
+    const opened = await local.open(e.sealed);
+    if (opened === null) return null;
+    const extras = e.sealedExtras ? await openExtras(local, e.sealedExtras) : {};
+    return extras === null ? null : { entry: rest, content: { ...extras, text: opened } };
+  }
+  if (text === undefined) return null;
+  const sealed = await local.seal(text).catch(() => null);
+  const entry = { ...rest, sealed: sealed ?? '' };
+  if (sealed !== null) await store.put(entry).catch(logged('outbox', 'store an entry sealed on load'));
+  return { entry, content: { text } };
+}
