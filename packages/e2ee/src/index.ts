@@ -11,4 +11,5 @@ export * from './kdf.ts';
 export * from './message.ts';
 export * from './message-content.ts';
 export { PAD_MIN, paddedLength, padmeLength } from './padding.ts';
+export * from './reaction.ts';
 export * from './recovery-key.ts';

@@ -8,6 +8,7 @@ export * from './export.ts';
 export * from './keys.ts';
 export * from './messages.ts';
 export * from './push.ts';
+export * from './reactions.ts';
 export * from './results.ts';
 export * from './sealed.ts';
 export * from './sessions.ts';

@@ -60,6 +60,11 @@ const PINNED: Record<number, string> = {
    * "Where you're signed in" (sessions.ts, GET and DELETE /api/me/sessions).
    */
   13: 'a05722f2be089c71',
+  /**
+   * Reactions (reactions.ts): the `react` request and its result, the `reaction` update,
+   * `reactions` in a history page.
+   */
+  14: '0e51ab787fbaf526',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { chatMessageSchema, chatSummarySchema, presenceSchema, publicUserSchema } from './chat.ts';
 import { publicKeysSchema } from './keys.ts';
+import { reactionSchema } from './reactions.ts';
 import { chatKeyEnvelopeSchema } from './sealed.ts';
 import { accessSchema, notificationItemSchema } from './social.ts';
 import type { RequestFrame } from './ws.ts';
@@ -25,6 +26,8 @@ export const resultSchemas = {
     hasMore: z.boolean(),
     peer: publicUserSchema.nullable(),
     access: accessSchema,
+    /** The reactions to the page's messages (absent: none). */
+    reactions: z.array(reactionSchema).optional(),
   }),
   chats: z.object({ chats: z.array(chatSummarySchema) }),
   users: z.object({
@@ -42,6 +45,7 @@ export const resultSchemas = {
   chatKeys: z.object({ chatKeys: z.array(chatKeyEnvelopeSchema) }),
   /** The items re-encrypted, by message id (others: not the sender's, not from before, or done already). */
   migrate: z.object({ migrated: z.array(z.string()) }),
+  react: z.object({ reaction: reactionSchema }),
 } satisfies Record<RequestFrame['t'], z.ZodType>;
 
 export type RequestKind = keyof typeof resultSchemas;

@@ -20,6 +20,7 @@ import {
   userIdSchema,
 } from './chat.ts';
 import { muteSchema } from './chat-flags.ts';
+import { reactionSchema, reactSchema } from './reactions.ts';
 import { chatKeyEnvelopeSchema, ciphertextSchema } from './sealed.ts';
 import { accessSchema, notificationItemSchema, privacySchema } from './social.ts';
 import { text } from './text.ts';
@@ -223,6 +224,7 @@ export const upFrameSchema = z.discriminatedUnion('t', [
   respondRequestSchema,
   keysSchema,
   chatKeysSchema,
+  reactSchema,
 ]);
 export type UpFrame = z.infer<typeof upFrameSchema>;
 export type RequestFrame = Extract<UpFrame, { id: string }>;
@@ -268,6 +270,8 @@ export const updateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('accountData'), version: z.number().int().min(1) }),
   /** Whether the user may message `peerId` changed. */
   z.object({ kind: z.literal('access'), peerId: z.string(), access: accessSchema }),
+  /** Someone's reaction to a message of the user's chat, as it is now (reactions.ts). */
+  z.object({ kind: z.literal('reaction'), reaction: reactionSchema }),
 ]);
 export type Update = z.infer<typeof updateSchema>;
 

@@ -71,6 +71,7 @@ const WRITES = [
   'chatFlags',
   'notificationsSeen',
   'respondRequest',
+  'react',
 ] as const satisfies readonly Kind[];
 type Write = (typeof WRITES)[number];
 export const WRITE_KINDS: ReadonlySet<Kind> = new Set(WRITES);
@@ -162,7 +163,25 @@ export const handlers: { [K in Kind]: Handler<K> } = {
     const peer = await s.deps.chat.publicUser(f.peerId);
     const access = f.peerId === s.userId ? { state: 'open' as const } : await s.deps.social.access(s.userId, f.peerId);
     const view = s.view();
-    return { messages: page.messages.map((m) => viewMessage(view, m)), hasMore: page.hasMore, peer, access };
+    const reactions = await s.deps.chat.reactions(
+      chatId,
+      page.messages.map((m) => m.id),
+    );
+    return {
+      messages: page.messages.map((m) => viewMessage(view, m)),
+      hasMore: page.hasMore,
+      peer,
+      access,
+      ...(reactions.length > 0 ? { reactions } : {}),
+    };
+  },
+
+  /** One's reaction to a message of one's own chat (a locked one only under a PIN grant). */
+  async react(s, f, now) {
+    ownChat(s, f.chatId);
+    await assertOpen(s, f.chatId);
+    const r = await s.deps.chat.react(s.userId, f.chatId, f.msgId, f.ct, now, s.tokenHash);
+    return { updates: r.updates, result: () => ({ reaction: r.reaction }) };
   },
 
   async chats(s) {

@@ -70,5 +70,9 @@ export function viewUpdate(v: PrivacyView, u: Update): Update {
     const chat = viewChat(v, u.chat);
     return chat === u.chat ? u : { kind: 'chat', chat };
   }
+  // A reaction in a locked chat: which message, but not the sealed emoji, until the PIN.
+  if (u.kind === 'reaction' && u.reaction.ct !== null && v.locked?.has(u.reaction.chatId) && !v.granted) {
+    return { kind: 'reaction', reaction: { ...u.reaction, ct: null } };
+  }
   return u;
 }

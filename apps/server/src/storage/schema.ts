@@ -257,6 +257,15 @@ export interface ImportIdsTable {
   created_at: number;
 }
 
+/** One person's sealed reaction to one message (migration 014). */
+export interface ReactionsTable {
+  chat_id: string;
+  msg_id: string;
+  user_id: string;
+  ct: string;
+  at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -279,4 +288,5 @@ export interface Database {
   chat_keys: ChatKeysTable;
   push_subscriptions: PushSubscriptionsTable;
   import_ids: ImportIdsTable;
+  reactions: ReactionsTable;
 }

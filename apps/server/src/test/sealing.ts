@@ -13,7 +13,9 @@ import {
   type CryptoKey,
   createChatKey,
   decryptMessage,
+  decryptReaction,
   encryptMessage,
+  encryptReaction,
   encryptTombstone,
   importAccount,
   type MessagePlace,
@@ -21,6 +23,7 @@ import {
   openChatKey,
   type PublicKeys,
   participantsOf,
+  reactionEpoch,
   verifyChatKey,
 } from '@app/e2ee';
 import { type ChatKeyEnvelopeWire, chatIdOf, type ResultData } from '@app/protocol';
@@ -189,6 +192,21 @@ export class Sealer {
     const key = await this.keyFor(item.chatId, messageHeader(item.ct).epoch, ws);
     const opened = await decryptMessage(key, place, item.ct, item.rev === undefined ? {} : { rev: item.rev });
     return opened.text ?? null;
+  }
+
+  /** This person's reaction `emoji` to message `msgId` of `chatId`, sealed under the chat's newest key. */
+  async sealReaction(chatId: string, msgId: string, emoji: string, ws = this.socket()): Promise<string> {
+    await this.serial(chatId, () => this.refresh(chatId, ws));
+    const epoch = this.state(chatId).current;
+    if (epoch === null) throw new Error(`no chat key to react with in ${chatId}`);
+    const key = await this.keyFor(chatId, epoch, ws);
+    return encryptReaction(key, { chatId, msgId, reactorId: this.userId }, epoch, emoji);
+  }
+
+  /** The emoji of a sealed reaction (throws an E2EEAuthError when it does not open). */
+  async openReaction(r: { chatId: string; msgId: string; userId: string; ct: string }, ws = this.socket()) {
+    const key = await this.keyFor(r.chatId, reactionEpoch(r.ct), ws);
+    return decryptReaction(key, { chatId: r.chatId, msgId: r.msgId, reactorId: r.userId }, r.ct);
   }
 
   /** The chat key of `epoch` (fetching the chat's keys when it is not known yet). */

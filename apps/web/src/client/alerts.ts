@@ -3,12 +3,23 @@
  * contact requests and broadcasts, each told once (an update may be replayed after a
  * reconnect).
  */
-import type { ChatMessage, NotificationItem } from '@app/protocol';
+import type { ChatMessage, NotificationItem, Reaction } from '@app/protocol';
 
 export type Alert =
   | { kind: 'message'; message: ChatMessage; locked: boolean }
   | { kind: 'request'; notification: Extract<NotificationItem, { type: 'request' }> }
-  | { kind: 'broadcast'; notification: Extract<NotificationItem, { type: 'admin' }> };
+  | { kind: 'broadcast'; notification: Extract<NotificationItem, { type: 'admin' }> }
+  /** Someone reacted to a message in one of the user's chats. */
+  | { kind: 'reaction'; reaction: Reaction; locked: boolean };
+
+/** What makes an alert news once. */
+function alertKey(a: Alert): string {
+  if (a.kind === 'message') return a.message.id;
+  if (a.kind === 'reaction') return `${a.reaction.msgId}/${a.reaction.userId}@${a.reaction.at}`;
+  // An edited broadcast (new timestamp) is news again.
+  if (a.kind === 'broadcast') return `${a.notification.id}@${a.notification.timestamp}`;
+  return a.notification.id;
+}
 
 export class Alerts {
   private readonly listeners = new Set<(a: Alert) => void>();
@@ -16,13 +27,7 @@ export class Alerts {
   private readonly told = new Set<string>();
 
   tell(a: Alert): void {
-    // An edited broadcast (new timestamp) is news again.
-    const key =
-      a.kind === 'message'
-        ? a.message.id
-        : a.kind === 'broadcast'
-          ? `${a.notification.id}@${a.notification.timestamp}`
-          : a.notification.id;
+    const key = alertKey(a);
     if (this.told.has(key)) return;
     if (this.told.size > 500) this.told.clear();
     this.told.add(key);

@@ -13,6 +13,7 @@ import {
   PRIVACY_DEFAULTS,
   type Privacy,
   type PublicUser,
+  type Reaction,
   summaryAfter,
   type Update,
 } from '@app/protocol';
@@ -21,6 +22,7 @@ import type { ChatList } from './conversations/chat-list';
 import { peerOfMessage } from './conversations/conversation';
 import type { Conversations } from './conversations/conversations';
 import type { NotificationCenter } from './notification-center';
+import type { Reactions } from './reactions';
 import type { Receipts } from './receipts';
 import type { UserDirectory } from './user-directory';
 
@@ -32,6 +34,7 @@ export interface ApplyDeps {
   notifications: NotificationCenter;
   alerts: Alerts;
   receipts: Receipts;
+  reactions: Reactions;
   /** One of our messages is on the server: the outbox lets go of it. */
   settled(msgId: string): void;
   /** A message as the server has it now (the chat list's ticks keep the own ones' state). */
@@ -103,6 +106,9 @@ export class UpdateApplier {
       case 'accountData':
         this.d.accountData(update.version);
         return;
+      case 'reaction':
+        this.applyReaction(update.reaction);
+        return;
       default:
         assertNever(update);
     }
@@ -144,6 +150,22 @@ export class UpdateApplier {
   /** Acknowledges a message that reached this client (sent → delivered). */
   received(m: ChatMessage): void {
     if (m.recipientId === this.d.userId && m.status === 'sent' && !m.deleted) this.d.receipts.delivered(m.chatId, m.id);
+  }
+
+  /**
+   * A reaction as it is now. The peer's new reaction is activity: a browser notification
+   * and the chime, unless the chat is muted, or the reaction is to the peer's own message,
+   * or it is an old one replayed (more than a minute old).
+   */
+  private applyReaction(r: Reaction): void {
+    this.d.reactions.apply(r);
+    this.d.conversations.touchChat(r.chatId);
+    if (r.ct === null || r.userId === this.d.userId || Date.now() - r.at > 60_000) return;
+    const summary = this.d.chats.get(r.chatId);
+    if (summary && isMuted(summary, Date.now())) return;
+    const message = summary ? this.d.conversations.get(summary.peerId)?.find(r.msgId) : undefined;
+    if (message && message.senderId !== this.d.userId) return;
+    this.d.alerts.tell({ kind: 'reaction', reaction: r, locked: summary?.locked === true });
   }
 
   /** A message of a history page: acknowledged if it is new to us, settled if it is ours. */

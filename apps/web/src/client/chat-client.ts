@@ -35,6 +35,7 @@ import { MessageSender } from './message-sender';
 import { NotificationCenter, type NotificationsView } from './notification-center';
 import type { HandOver } from './outbox/hand-over';
 import { OwnStatuses } from './own-status';
+import { Reactions } from './reactions';
 import { Receipts } from './receipts';
 import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './socket/chat-socket';
 import { Typing } from './typing';
@@ -68,6 +69,8 @@ export class ChatClient {
   /** Keys to seal and open messages, and what messages say (end-to-end encryption). */
   readonly keys: ChatKeys;
   readonly crypto: MessageCrypto;
+  /** Reactions to messages, and what each says. */
+  readonly reactions: Reactions;
   private readonly legacy: LegacyMigration;
   /** The state of own messages, for the chat list's ticks. */
   readonly own: OwnStatuses;
@@ -80,6 +83,7 @@ export class ChatClient {
     const changed = () => this.changed();
     this.keys = new ChatKeys(userId, this.socket, env.accountKeys, env.accountData, env.accountDataSeen);
     this.crypto = new MessageCrypto(this.keys, changed, env.revisions ?? new Revisions(userId));
+    this.reactions = new Reactions(this.keys, changed);
     this.legacy = new LegacyMigration({
       userId,
       socket: this.socket,
@@ -117,6 +121,7 @@ export class ChatClient {
         this.legacy.offer(m);
       },
       setAccess: (peerId, access) => this.updates.setAccess(peerId, access),
+      reactions: (chatId, msgIds, reactions) => this.reactions.page(chatId, msgIds, reactions),
       pending: (peerId) => this.sender.outbox.messagesTo(peerId),
       closed: (peerId) => this.stopTyping(peerId),
       changed,
@@ -130,6 +135,7 @@ export class ChatClient {
       notifications: this.notifications,
       alerts: this.alerts,
       receipts: this.receipts,
+      reactions: this.reactions,
       settled: (msgId) => this.sender.outbox.settled(msgId),
       noted: (m) => this.own.note(m),
       setHelpLink: (h) => this.settings.setHelpLink(h),
@@ -141,6 +147,7 @@ export class ChatClient {
         socket: this.socket,
         keys: this.keys,
         crypto: this.crypto,
+        reactions: this.reactions,
         users: this.users,
         updates: this.updates,
         conversations: this.conversations,
@@ -300,6 +307,11 @@ export class ChatClient {
     handOver?: HandOver,
   ): { problem: string } | { stored: Promise<void> } {
     return this.sender.queue(peerId, typeof message === 'string' ? { text: message } : message, handOver);
+  }
+
+  /** Reacts to a message (the same emoji again, or null, takes the reaction back). */
+  react(m: ChatMessage, emoji: string | null): Promise<void> {
+    return this.sender.react(m, emoji);
   }
 
   /** Sends a failed message again (it waits in the outbox until the user retries or deletes it). */

@@ -4,7 +4,7 @@
  * notice), edits and deletions sealed and sent at once.
  */
 import type { MessageContent } from '@app/e2ee';
-import { type ChatMessage, chatIdOf } from '@app/protocol';
+import { type ChatMessage, chatIdOf, peerOf } from '@app/protocol';
 import { messageTextError } from '@/lib/message-text';
 import type { UpdateApplier } from './apply-update';
 import type { Conversations } from './conversations/conversations';
@@ -16,7 +16,8 @@ import type { ClientNotice } from './notices';
 import type { HandOver } from './outbox/hand-over';
 import { Outbox } from './outbox/outbox';
 import type { OutboxStore } from './outbox/outbox-store';
-import type { ChatSocket } from './socket/chat-socket';
+import type { Reactions } from './reactions';
+import { type ChatSocket, RequestError } from './socket/chat-socket';
 import type { UserDirectory } from './user-directory';
 
 /** The parts of the ChatClient that sending touches. */
@@ -25,6 +26,7 @@ export interface SenderParts {
   socket: ChatSocket;
   keys: ChatKeys;
   crypto: MessageCrypto;
+  reactions: Reactions;
   users: UserDirectory;
   updates: UpdateApplier;
   conversations: Conversations;
@@ -87,6 +89,27 @@ export class MessageSender {
   async delete(m: ChatMessage): Promise<void> {
     const { socket, keys, crypto } = this.parts;
     this.parts.updates.applyMessage(await sealedDelete(socket, keys, crypto, m));
+    this.parts.changed();
+  }
+
+  /**
+   * Reacts to a message with `emoji`, sealed under the chat's newest key; the same emoji
+   * again (or null) takes the reaction back. A key that moved on is fetched again, once.
+   */
+  async react(m: ChatMessage, emoji: string | null): Promise<void> {
+    const { socket, keys, reactions, userId } = this.parts;
+    const takeBack = emoji === null || reactions.mine(m.chatId, m.id, userId) === emoji;
+    const request = async () => ({
+      chatId: m.chatId,
+      msgId: m.id,
+      ct: takeBack || emoji === null ? null : await reactions.seal(m.chatId, m.id, userId, emoji),
+    });
+    const r = await socket.request('react', await request()).catch(async (e: unknown) => {
+      if (!(e instanceof RequestError && e.code === 'rekey_required')) throw e;
+      keys.invalidate(m.chatId, peerOf(m.chatId, userId));
+      return socket.request('react', await request());
+    });
+    reactions.apply(r.reaction);
     this.parts.changed();
   }
 }

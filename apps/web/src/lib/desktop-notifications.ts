@@ -68,6 +68,18 @@ export function describeAlert(
       tag: `request-${a.notification.id}`,
     };
   }
+  if (a.kind === 'reaction') {
+    const { reaction: r } = a;
+    const name = usernameOf(r.userId);
+    const who = name ? `@${name}` : 'Someone';
+    return {
+      title: who,
+      // `text`: the emoji, opened here; never a locked chat's.
+      body: a.locked || text === null ? `${who} reacted to your message` : `Reacted ${text} to your message`,
+      path: a.locked ? '/locked' : `/chat/${r.userId}`,
+      tag: `chat-${r.chatId}`,
+    };
+  }
   const m = a.message;
   const name = usernameOf(m.senderId);
   return {
@@ -85,6 +97,14 @@ function isVisible(): boolean {
 
 /** The text an alert's notification may show, opened in this tab (never a locked chat's). */
 async function alertText(client: ChatClient, a: Alert): Promise<string | null> {
+  if (a.kind === 'reaction') {
+    if (a.locked) return null;
+    await client.reactions.opened(a.reaction);
+    return (
+      client.reactions.of(a.reaction.chatId, a.reaction.msgId).find((x) => x.userId === a.reaction.userId)?.emoji ??
+      null
+    );
+  }
   const ref =
     a.kind === 'message' && !a.locked
       ? a.message
@@ -99,7 +119,7 @@ async function alertText(client: ChatClient, a: Alert): Promise<string | null> {
 export function startDesktopNotifications(client: ChatClient, navigate: (path: string) => void): () => void {
   return client.onAlert(async (a) => {
     if (document.visibilityState === 'visible') return;
-    if (a.kind === 'message' && soundEnabled()) playChime();
+    if ((a.kind === 'message' || a.kind === 'reaction') && soundEnabled()) playChime();
     if (!notificationsSupported() || Notification.permission !== 'granted') return;
     const text = await alertText(client, a);
     // Looked at again: the tab may have come to the front while the text opened.

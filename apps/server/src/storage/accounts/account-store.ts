@@ -180,7 +180,14 @@ export class AccountStore {
       await tx.deleteFrom('user_notifications').where('from_id', '=', userId).execute();
       await tx.deleteFrom('contacts').where('user_id', '=', userId).execute();
       await tx.deleteFrom('contacts').where('other_id', '=', userId).execute();
-      // Their messages, chat by chat (every message they sent updated their summary of its chat).
+      // Their reactions, and every reaction to their messages, then the messages themselves,
+      // chat by chat (every message they sent updated their summary of its chat).
+      await tx.deleteFrom('reactions').where('user_id', '=', userId).execute();
+      await tx
+        .deleteFrom('reactions')
+        .where('chat_id', 'in', (eb) => eb.selectFrom('user_chats').select('chat_id').where('user_id', '=', userId))
+        .where('msg_id', 'in', (eb) => eb.selectFrom('messages').select('id').where('sender_id', '=', userId))
+        .execute();
       await tx
         .deleteFrom('messages')
         .where('chat_id', 'in', (eb) => eb.selectFrom('user_chats').select('chat_id').where('user_id', '=', userId))

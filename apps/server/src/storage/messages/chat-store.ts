@@ -38,6 +38,7 @@ import {
   toSummary,
 } from './chat-rows.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
+import { react, reactionsOf } from './reactions.ts';
 import { pgSendBatcher } from './send-batch.ts';
 import { type SendInput, type SendResult, sendProgram } from './send-program.ts';
 import { refreshSummaries } from './summaries.ts';
@@ -242,7 +243,10 @@ export class ChatStore {
         } as const;
         entries.push(...(await refreshSummaries(tx, chatId, [current.senderId, current.recipientId], last)));
       }
-      if (change.deleted) await scrubDeletedFromLog(tx, message);
+      if (change.deleted) {
+        await scrubDeletedFromLog(tx, message);
+        await tx.deleteFrom('reactions').where('chat_id', '=', chatId).where('msg_id', '=', msgId).execute();
+      }
       return { message, updates: await appendLog(tx, entries, now) };
     });
   }
@@ -272,6 +276,16 @@ export class ChatStore {
     session: string | null = null,
   ) {
     return this.rewrite(userId, chatId, msgId, { ct: tombstone, edited: false, deleted: true }, now, session);
+  }
+
+  /** Reacts to a message of `chatId` (null: takes the reaction back), see reactions.ts. */
+  react(userId: string, chatId: string, msgId: string, ct: string | null, now: number, session: string | null = null) {
+    return react(this.db, userId, chatId, msgId, ct, now, session);
+  }
+
+  /** The reactions to these messages (a history page's). */
+  reactions(chatId: string, msgIds: readonly string[]) {
+    return reactionsOf(this.db, chatId, msgIds);
   }
 
   /** The public keys of these users (those who have keys). */

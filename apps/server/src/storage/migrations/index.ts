@@ -12,6 +12,7 @@ import * as m010 from './010-import-ids.ts';
 import * as m011 from './011-account-data.ts';
 import * as m012 from './012-email-login.ts';
 import * as m013 from './013-chat-flags.ts';
+import * as m014 from './014-reactions.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011-account-data': m011,
   '012-email-login': m012,
   '013-chat-flags': m013,
+  '014-reactions': m014,
 };

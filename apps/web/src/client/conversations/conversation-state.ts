@@ -38,6 +38,10 @@ export class ConversationState {
     return this.byId.has(id);
   }
 
+  find(id: string): ChatMessage | undefined {
+    return this.byId.get(id);
+  }
+
   oldest(): ChatMessage | undefined {
     return this.list[0];
   }

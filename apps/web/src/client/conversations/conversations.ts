@@ -3,7 +3,7 @@
  * screen shows, loaded newest first and older on demand, and reloaded after a reconnect
  * that could not resume.
  */
-import { type Access, type ChatMessage, chatIdOf, HISTORY_PAGE, type Update } from '@app/protocol';
+import { type Access, type ChatMessage, chatIdOf, HISTORY_PAGE, type Reaction, type Update } from '@app/protocol';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
 import type { UpdateReplay } from '../update-replay';
 import type { UserDirectory } from '../user-directory';
@@ -20,6 +20,8 @@ export interface ConversationsDeps {
   /** A message of a loaded page (acknowledged if new to us, settled if ours). */
   seen(m: ChatMessage): void;
   setAccess(peerId: string, access: Access): void;
+  /** A loaded page's messages and their reactions. */
+  reactions(chatId: string, msgIds: readonly string[], reactions: readonly Reaction[]): void;
   /** The messages to `peerId` still in the outbox. */
   pending(peerId: string): UiMessage[];
   /** No screen shows the conversation any more. */
@@ -28,8 +30,10 @@ export interface ConversationsDeps {
   destroyed(): boolean;
 }
 
+/** An update a page of the chat may be older than: its messages, and reactions to them. */
 function isMessageOf(chatId: string): (u: Update) => boolean {
-  return (u) => u.kind === 'message' && u.message.chatId === chatId;
+  return (u) =>
+    (u.kind === 'message' && u.message.chatId === chatId) || (u.kind === 'reaction' && u.reaction.chatId === chatId);
 }
 
 export class Conversations {
@@ -67,6 +71,11 @@ export class Conversations {
   view(peerId: string): ConversationView {
     const c = this.map.get(peerId);
     return c ? c.view(() => this.deps.pending(peerId)) : EMPTY_CONVERSATION;
+  }
+
+  /** Something of a chat's messages changed (a reaction): the screens showing it redraw. */
+  touchChat(chatId: string): void {
+    for (const c of this.map.values()) if (c.chatId === chatId) c.touch();
   }
 
   /** A peer changed (profile, access): the screens showing them redraw. */
@@ -113,6 +122,11 @@ export class Conversations {
       this.deps.setAccess(c.peerId, r.access);
       c.locked = false;
       c.replace(r.messages, r.hasMore);
+      this.deps.reactions(
+        c.chatId,
+        r.messages.map((m) => m.id),
+        r.reactions ?? [],
+      );
       ok = true;
       for (const m of r.messages) this.deps.seen(m);
     } catch (e) {
@@ -149,6 +163,11 @@ export class Conversations {
       const r = await socket.request('history', { peerId, before, limit: HISTORY_PAGE });
       if (generation !== c.generation || this.deps.destroyed()) return;
       c.prepend(r.messages, r.hasMore);
+      this.deps.reactions(
+        c.chatId,
+        r.messages.map((m) => m.id),
+        r.reactions ?? [],
+      );
       ok = true;
       for (const m of r.messages) this.deps.seen(m);
     } catch (e) {

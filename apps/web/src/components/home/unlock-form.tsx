@@ -43,6 +43,7 @@ export function UnlockForm({
     try {
       await unlock(values);
       client?.crypto.reset();
+      client?.reactions.reset();
       notify(success);
       done();
     } catch (e) {

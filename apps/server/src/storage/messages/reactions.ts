@@ -1,0 +1,102 @@
+/**
+ * Reactions (protocol reactions.ts): one sealed emoji per person per message, stored,
+ * replaced or taken back in one transaction with the update it logs to both participants.
+ * Only a participant reacts, to a message of that chat that is not deleted, under a key
+ * the chat has (any epoch: both people hold every one). A reaction to the peer's message
+ * is activity for them: their chat is marked unread (every browser of theirs shows it).
+ */
+import { peerOf, REACTION_MSG, type Reaction, type Update } from '@app/protocol';
+import type { Kysely } from 'kysely';
+import { lockPeople } from '../people-locks.ts';
+import type { Database } from '../schema.ts';
+import { appendLog, ChatError, type LoggedUpdate, summaryOf } from './chat-rows.ts';
+
+/** The chat-key epoch a sealed reaction names in its header (bytes 1–4), or null. */
+function reactionEpoch(ct: string): number | null {
+  const bytes = Buffer.from(ct.slice(0, 8), 'base64url');
+  return bytes.length >= 5 && bytes[0] === 0x01 ? bytes.readUInt32BE(1) : null;
+}
+
+export async function react(
+  db: Kysely<Database>,
+  userId: string,
+  chatId: string,
+  msgId: string,
+  ct: string | null,
+  now: number,
+  session: string | null,
+): Promise<{ reaction: Reaction; updates: LoggedUpdate[] }> {
+  return db.transaction().execute(async (tx) => {
+    await lockPeople(tx, userId, peerOf(chatId, userId), session, now);
+    const m = await tx
+      .selectFrom('messages')
+      .select(['sender_id', 'recipient_id', 'deleted'])
+      .where('chat_id', '=', chatId)
+      .where('id', '=', msgId)
+      .executeTakeFirst();
+    if (!m || (m.sender_id !== userId && m.recipient_id !== userId)) {
+      throw new ChatError('not_found', REACTION_MSG.notFound);
+    }
+    if (m.deleted === 1) throw new ChatError('conflict', REACTION_MSG.deleted);
+    const where = { chat_id: chatId, msg_id: msgId, user_id: userId };
+    if (ct === null) {
+      await tx
+        .deleteFrom('reactions')
+        .where('chat_id', '=', chatId)
+        .where('msg_id', '=', msgId)
+        .where('user_id', '=', userId)
+        .execute();
+    } else {
+      const epoch = reactionEpoch(ct);
+      const key =
+        epoch === null
+          ? undefined
+          : await tx
+              .selectFrom('chat_keys')
+              .select('epoch')
+              .where('chat_id', '=', chatId)
+              .where('epoch', '=', epoch)
+              .executeTakeFirst();
+      if (!key) throw new ChatError('rekey_required', "This chat's key is out of date: send a message first");
+      await tx
+        .insertInto('reactions')
+        .values({ ...where, ct, at: now })
+        .onConflict((oc) => oc.columns(['chat_id', 'msg_id', 'user_id']).doUpdateSet({ ct, at: now }))
+        .execute();
+    }
+    const reaction: Reaction = { chatId, msgId, userId, ct, at: now };
+    const update: Update = { kind: 'reaction', reaction };
+    const entries: { userId: string; update: Update }[] = [
+      { userId, update },
+      { userId: peerOf(chatId, userId), update },
+    ];
+    if (ct !== null && m.sender_id !== userId) {
+      const marked = await tx
+        .updateTable('user_chats')
+        .set({ marked_unread: 1 })
+        .where('user_id', '=', m.sender_id)
+        .where('chat_id', '=', chatId)
+        .where('marked_unread', '=', 0)
+        .executeTakeFirst();
+      const chat = Number(marked.numUpdatedRows) > 0 ? await summaryOf(tx, m.sender_id, chatId) : null;
+      if (chat) entries.push({ userId: m.sender_id, update: { kind: 'chat', chat } });
+    }
+    return { reaction, updates: await appendLog(tx, entries, now) };
+  });
+}
+
+/** The reactions to these messages of a chat (for a history page). */
+export async function reactionsOf(
+  db: Kysely<Database>,
+  chatId: string,
+  msgIds: readonly string[],
+): Promise<Reaction[]> {
+  if (msgIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('reactions')
+    .selectAll()
+    .where('chat_id', '=', chatId)
+    .where('msg_id', 'in', msgIds)
+    .execute();
+  return rows.map((r) => ({ chatId: r.chat_id, msgId: r.msg_id, userId: r.user_id, ct: r.ct, at: Number(r.at) }));
+}
