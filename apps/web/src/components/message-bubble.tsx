@@ -8,8 +8,9 @@ import { useLongPress } from '@/hooks/use-long-press';
 import { emojiOnlyCount } from '@/lib/emoji-only';
 import { formatClock } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
-import { BubbleMeta, ForwardedLine, NotSentLine, OptionsButton, ReplyButton } from './chat/bubble-parts';
+import { BubbleMeta, ForwardedLine, HoverButton, NotSentLine, OptionsButton } from './chat/bubble-parts';
 import { LinkedText } from './chat/linked-text';
+import { ReactionChips } from './chat/reaction-chips';
 import { ReplyQuote } from './chat/reply-quote';
 import { anchorOf, type MenuAnchor } from './ui/action-menu';
 
@@ -65,6 +66,7 @@ export const MessageBubble = memo(function MessageBubble({
   highlighted = false,
   onMenu,
   onReply,
+  onReact,
 }: {
   message: UiMessage;
   own: boolean;
@@ -79,6 +81,8 @@ export const MessageBubble = memo(function MessageBubble({
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
   /** Starts a reply to this message (the hover button). */
   onReply?: (message: UiMessage) => void;
+  /** Opens the reaction picker for this message (the hover button). */
+  onReact?: (message: UiMessage, anchor: MenuAnchor) => void;
 }) {
   const { deleted } = message;
   const shown = useShown(message);
@@ -110,12 +114,20 @@ export const MessageBubble = memo(function MessageBubble({
   const failed = own ? message.failed : undefined;
   // An open text (not a notice, not deleted): it may carry a reply and the forwarded mark.
   const text = !deleted && shown?.kind === 'text' ? shown : null;
-  const replyButton =
-    onReply && text && failed === undefined ? (
-      <ReplyButton
-        label={`Reply to message from ${sender}, ${formatClock(message.timestamp)}`}
-        onReply={() => onReply(message)}
-      />
+  const at = `message from ${sender}, ${formatClock(message.timestamp)}`;
+  // With a mouse, beside the bubble on hover: React and Reply (touch screens use the menu).
+  const hoverButtons =
+    text && failed === undefined && !message.pending ? (
+      <>
+        {onReact ? (
+          <HoverButton
+            kind="react"
+            label={`React to ${at}`}
+            onPress={(e) => onReact(message, anchorOf(e.currentTarget))}
+          />
+        ) : null}
+        {onReply ? <HoverButton kind="reply" label={`Reply to ${at}`} onPress={() => onReply(message)} /> : null}
+      </>
     ) : null;
 
   const bubble = (
@@ -151,19 +163,26 @@ export const MessageBubble = memo(function MessageBubble({
         own ? 'justify-end' : 'justify-start',
       )}
     >
-      {own ? replyButton : null}
+      {own ? hoverButtons : null}
       {own ? optionsButton : null}
       {bubble}
       {own ? null : optionsButton}
-      {own ? null : replyButton}
+      {own ? null : hoverButtons}
     </div>
   );
-  if (failed === undefined) return row;
-  // A line under the bubble, at its end: what failed, and the way to its menu (Retry, Delete).
+  if (failed !== undefined) {
+    // A line under the bubble, at its end: what failed, and the way to its menu (Retry, Delete).
+    return (
+      <>
+        {row}
+        <NotSentLine reason={failed} onOpen={(e) => onMenu(message, anchorOf(e.currentTarget))} />
+      </>
+    );
+  }
   return (
     <>
       {row}
-      <NotSentLine reason={failed} onOpen={(e) => onMenu(message, anchorOf(e.currentTarget))} />
+      <ReactionChips message={message} own={own} />
     </>
   );
 });

@@ -56,6 +56,7 @@ export function MessageList({
   onLoadOlder,
   onMenu,
   onReply,
+  onReact,
 }: {
   view: ConversationView;
   me: string;
@@ -74,6 +75,7 @@ export function MessageList({
   onLoadOlder: () => void;
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
   onReply?: (message: UiMessage) => void;
+  onReact?: (message: UiMessage, anchor: MenuAnchor) => void;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
   const { messages } = view;
@@ -235,6 +237,7 @@ export function MessageList({
             highlighted={highlighted === m.id}
             onMenu={onMenu}
             onReply={onReply}
+            onReact={onReact}
           />
         </>
       );

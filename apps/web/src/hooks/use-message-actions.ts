@@ -1,9 +1,9 @@
 /**
- * The action menu of a message in a chat: Reply and Forward for a message whose text is
- * open here; Copy and Info always; Retry and Delete for a message of ours that was not
+ * The action menu of a message in a chat: React, Reply and Forward for a message whose
+ * text is open here (React once the server has it); Copy and Info always; Retry and Delete for a message of ours that was not
  * sent; Edit and Delete for one the server has.
  */
-import { Copy, Forward, Info, Pencil, Reply, RotateCw, Trash2 } from 'lucide-react';
+import { Copy, Forward, Info, Pencil, Reply, RotateCw, SmilePlus, Trash2 } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import type { ChatClient } from '@/client/chat-client';
 import { getChatClient } from '@/client/chat-client-singleton';
@@ -38,6 +38,8 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
   const [editing, setEditing] = useState<UiMessage | null>(null);
   const [replying, setReplying] = useState<UiMessage | null>(null);
   const [forwarding, setForwarding] = useState<UiMessage | null>(null);
+  const [reacting, setReacting] = useState<{ message: UiMessage; anchor: MenuAnchor } | null>(null);
+  const onReact = useCallback((message: UiMessage, anchor: MenuAnchor) => setReacting({ message, anchor }), []);
   const reply = useCallback((m: UiMessage) => {
     setEditing(null);
     setReplying(m);
@@ -50,6 +52,10 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
     const m = menu.message;
     const list: MenuAction[] = [];
     const open = m.failed === undefined && client?.crypto.plainText(m) != null;
+    if (open && !m.pending) {
+      const anchor = menu.anchor;
+      list.push({ label: 'React', icon: SmilePlus, onSelect: () => setReacting({ message: m, anchor }) });
+    }
     if (open) {
       list.push(
         { label: 'Reply', icon: Reply, onSelect: () => reply(m) },
@@ -101,5 +107,8 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
     setReplying,
     forwarding,
     setForwarding,
+    reacting,
+    onReact,
+    closeReacting: () => setReacting(null),
   };
 }

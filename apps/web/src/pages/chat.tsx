@@ -6,6 +6,7 @@ import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
 import { ForwardDialog } from '@/components/chat/forward-dialog';
+import { ReactionPicker } from '@/components/chat/reaction-picker';
 import { quotedSender } from '@/components/chat/reply-quote';
 import { SafetyNumberDialog } from '@/components/chat/safety-number-dialog';
 import { usePane } from '@/components/layout/pane-context';
@@ -108,6 +109,7 @@ export default function ChatPage(props: { peerId?: string }) {
               onLoadOlder={onLoadOlder}
               onMenu={actions.onMenu}
               onReply={actions.reply}
+              onReact={actions.onReact}
             />
           </div>
           {gated ? null : (
@@ -144,6 +146,7 @@ export default function ChatPage(props: { peerId?: string }) {
       />
       <MessageInfoDialog message={info} onClose={() => setInfoId(null)} />
       <ForwardDialog message={actions.forwarding} onClose={() => actions.setForwarding(null)} />
+      <ReactionPicker target={actions.reacting} onClose={actions.closeReacting} />
       {peer ? (
         <SafetyNumberDialog
           peerId={peerId}

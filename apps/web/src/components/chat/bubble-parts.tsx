@@ -1,5 +1,5 @@
-/** Parts of a message bubble (message-bubble.tsx): its "Forwarded" line, its corner of marks and time, the hover Reply button. */
-import { CircleAlert, Forward, LockOpen, MoreVertical, Reply } from 'lucide-react';
+/** Parts of a message bubble (message-bubble.tsx): its "Forwarded" line, its corner of marks and time, the buttons beside it. */
+import { CircleAlert, Forward, LockOpen, MoreVertical, Reply, SmilePlus } from 'lucide-react';
 import type * as React from 'react';
 import type { UiMessage } from '@/client/conversations/conversation';
 import { formatClock, formatDateTime } from '@/lib/format-time';
@@ -61,16 +61,29 @@ export function BubbleMeta({
   );
 }
 
-/** Beside a bubble, shown on hover (or keyboard focus) with a mouse: starts a reply. Touch screens use the menu. */
-export function ReplyButton({ label, onReply }: { label: string; onReply(): void }) {
+/**
+ * Beside a bubble, shown on hover (or keyboard focus) with a mouse: React (the picker) or
+ * Reply. Touch screens use the message menu instead.
+ */
+export function HoverButton({
+  kind,
+  label,
+  onPress,
+}: {
+  kind: 'react' | 'reply';
+  label: string;
+  onPress(e: React.MouseEvent<HTMLButtonElement>): void;
+}) {
+  const Icon = kind === 'react' ? SmilePlus : Reply;
   return (
     <button
       type="button"
       aria-label={label}
-      onClick={onReply}
+      aria-haspopup={kind === 'react' ? 'dialog' : undefined}
+      onClick={onPress}
       className="flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-muted-foreground opacity-0 transition-opacity hover:bg-background hover:text-foreground focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring group-hover:opacity-100 pointer-coarse:hidden"
     >
-      <Reply className="size-4" aria-hidden />
+      <Icon className="size-4" aria-hidden />
     </button>
   );
 }

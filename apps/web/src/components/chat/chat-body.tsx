@@ -22,6 +22,7 @@ export function ChatBody(props: {
   onLoadOlder(): void;
   onMenu(message: UiMessage, anchor: MenuAnchor): void;
   onReply(message: UiMessage): void;
+  onReact(message: UiMessage, anchor: MenuAnchor): void;
 }) {
   const { view, handle } = props;
   const summary = useChatSummary(props.peerId);
@@ -54,6 +55,7 @@ export function ChatBody(props: {
         onLoadOlder={props.onLoadOlder}
         onMenu={props.onMenu}
         onReply={props.onReply}
+        onReact={props.onReact}
       />
     );
   }

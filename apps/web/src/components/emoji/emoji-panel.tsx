@@ -27,12 +27,15 @@ export default function EmojiPanel({
   onPick,
   onClose,
   toggle,
+  placement = 'composer',
 }: {
   userId: string;
   onPick(emoji: string): void;
   onClose(): void;
   /** The button that opens and closes it (a click on it is not a click elsewhere). */
   toggle: HTMLElement | null;
+  /** 'composer': above the composer; 'inline': where its parent puts it (the reaction picker). */
+  placement?: 'composer' | 'inline';
 }) {
   const [recent, setRecent] = useState(() => recentEmoji(userId));
   const panel = useRef<HTMLDivElement>(null);
@@ -55,7 +58,10 @@ export default function EmojiPanel({
       ref={panel}
       role="dialog"
       aria-label="Emoji"
-      className="absolute bottom-full left-2 z-40 mb-2 w-[min(21rem,calc(100vw-1rem))] overflow-hidden rounded-2xl border border-border bg-background shadow-xl"
+      className={cn(
+        'w-[min(21rem,calc(100vw-1rem))] overflow-hidden rounded-2xl bg-background',
+        placement === 'composer' && 'absolute bottom-full left-2 z-40 mb-2 border border-border shadow-xl',
+      )}
       onKeyDown={(e) => {
         if (e.key !== 'Escape') return;
         e.preventDefault();

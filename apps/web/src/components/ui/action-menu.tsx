@@ -43,6 +43,34 @@ export function anchorOf(el: HTMLElement): MenuAnchor {
 }
 
 /**
+ * Where a popup at `anchor` goes to stay inside the viewport (null until measured: render
+ * it hidden at the anchor meanwhile). Opens above what it is anchored to when there is no
+ * room below. A new anchor object measures again (the popup's content grew).
+ */
+export function usePopupPosition(
+  anchor: MenuAnchor | null,
+  ref: React.RefObject<HTMLElement | null>,
+): { left: number; top: number } | null {
+  const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!anchor || !el) {
+      setPos(null);
+      return;
+    }
+    const { width, height } = el.getBoundingClientRect();
+    const margin = 8;
+    let left = anchor.align === 'end' ? anchor.x - width : anchor.x;
+    if (left + width > window.innerWidth - margin) left = anchor.x - width;
+    left = Math.max(margin, left);
+    let top = anchor.y;
+    if (top + height > window.innerHeight - margin) top = Math.max(margin, (anchor.top ?? anchor.y) - height - 8);
+    setPos({ left, top });
+  }, [anchor, ref]);
+  return pos;
+}
+
+/**
  * A small menu of actions in a portal: arrow keys move, Enter selects, Escape or a
  * click elsewhere closes it, and focus goes back where it came from.
  */
@@ -58,24 +86,7 @@ export function ActionMenu({
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
-
-  // Keep the menu inside the viewport.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!anchor || !el) {
-      setPos(null);
-      return;
-    }
-    const { width, height } = el.getBoundingClientRect();
-    const margin = 8;
-    let left = anchor.align === 'end' ? anchor.x - width : anchor.x;
-    if (left + width > window.innerWidth - margin) left = anchor.x - width;
-    left = Math.max(margin, left);
-    let top = anchor.y;
-    if (top + height > window.innerHeight - margin) top = Math.max(margin, (anchor.top ?? anchor.y) - height - 8);
-    setPos({ left, top });
-  }, [anchor]);
+  const pos = usePopupPosition(anchor, ref);
 
   // Focus the first item once the menu is placed: while it is still hidden it cannot take focus.
   useEffect(() => {
