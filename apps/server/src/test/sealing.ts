@@ -18,6 +18,7 @@ import {
   encryptReaction,
   encryptTombstone,
   importAccount,
+  type MessageContent,
   type MessagePlace,
   messageHeader,
   openChatKey,
@@ -117,12 +118,19 @@ export class Sealer {
    * key; when the chat has none yet (or `rekey` was called), under a new key for the next
    * epoch, returned as `chatKey` for the send to bring.
    */
-  seal(peerId: string, msgId: string, text: string, rev = 0, ws = this.socket()): Promise<Sealed> {
+  seal(peerId: string, msgId: string, text: string | MessageContent, rev = 0, ws = this.socket()): Promise<Sealed> {
     const chatId = chatIdOf(this.userId, peerId);
     return this.serial(chatId, () => this.sealNow(chatId, peerId, msgId, text, rev, ws));
   }
 
-  private async sealNow(chatId: string, peerId: string, msgId: string, text: string, rev: number, ws: SealerSocket) {
+  private async sealNow(
+    chatId: string,
+    peerId: string,
+    msgId: string,
+    text: string | MessageContent,
+    rev: number,
+    ws: SealerSocket,
+  ) {
     const st = this.state(chatId);
     if (st.current === null || st.proposal) await this.refresh(chatId, ws);
     const place = { chatId, msgId, senderId: this.userId, recipientId: peerId };
@@ -182,6 +190,11 @@ export class Sealer {
    */
   async open(item: SealedItem, ws = this.socket()): Promise<string | null> {
     if (item.ct === null) return item.legacyText ?? null;
+    return (await this.openContent({ ...item, ct: item.ct }, ws)).text ?? null;
+  }
+
+  /** What a sealed message holds: its text with its reply reference and forwarded mark, or its deletion. */
+  async openContent(item: SealedItem & { ct: string }, ws = this.socket()) {
     const [a, b] = participantsOf(item.chatId);
     const place: MessagePlace = {
       chatId: item.chatId,
@@ -190,8 +203,7 @@ export class Sealer {
       recipientId: item.senderId === a ? b : a,
     };
     const key = await this.keyFor(item.chatId, messageHeader(item.ct).epoch, ws);
-    const opened = await decryptMessage(key, place, item.ct, item.rev === undefined ? {} : { rev: item.rev });
-    return opened.text ?? null;
+    return decryptMessage(key, place, item.ct, item.rev === undefined ? {} : { rev: item.rev });
   }
 
   /** This person's reaction `emoji` to message `msgId` of `chatId`, sealed under the chat's newest key. */

@@ -1,5 +1,6 @@
 /** A real WebSocket client for integration tests: hello/resume, requests, and waiting for frames. */
 import { randomUUID } from 'node:crypto';
+import type { MessageContent } from '@app/e2ee';
 import {
   type ChatMessage,
   type ChatSummary,
@@ -121,7 +122,7 @@ export class WsTestClient {
   /** A `send` frame's body: `text` sealed for `to` (with the chat's next key when it needs one). */
   async sealedSend(
     to: string,
-    text: string,
+    text: string | MessageContent,
     msgId: string = randomUUID(),
   ): Promise<{ to: string; msgId: string } & Sealed> {
     return { to, msgId, ...(await this.sealerOf().seal(to, msgId, text, 0, this)) };
@@ -141,7 +142,7 @@ export class WsTestClient {
    * browser, a send whose new chat key lost a race to the peer's (`conflict`) is sealed
    * again under the winner's key and sent once more, with the same message id.
    */
-  async send(to: string, text: string, msgId: string = randomUUID()): Promise<ResultData['send']> {
+  async send(to: string, text: string | MessageContent, msgId: string = randomUUID()): Promise<ResultData['send']> {
     const s = this.sealerOf();
     const body = await this.sealedSend(to, text, msgId);
     let r: ResultData['send'];
@@ -158,7 +159,7 @@ export class WsTestClient {
   }
 
   /** Sends a sealed message that must be stored (not turned into a contact request). */
-  async sendMessage(to: string, text: string, msgId: string = randomUUID()): Promise<ChatMessage> {
+  async sendMessage(to: string, text: string | MessageContent, msgId: string = randomUUID()): Promise<ChatMessage> {
     const r = await this.send(to, text, msgId);
     if (!('message' in r)) throw new Error(`sent as a contact request: ${JSON.stringify(r)}`);
     return r.message;

@@ -1,0 +1,203 @@
+/**
+ * Replies, reactions and forwards, in a browser beside Node peers (node-peers.ts) who
+ * write, react and read sealed as a browser would: what the user sees of theirs, and what
+ * they get of the user's, live. The reply bar, the quote (following an edit and a
+ * deletion, jumping to an original in older pages), the quick reactions and the chips,
+ * the forward chooser; axe scans and pictures of each new state at 390 and 1280, light
+ * and dark.
+ */
+import { chatIdOf, type Reaction } from '@app/protocol';
+import type { Page } from '@playwright/test';
+import { runAxe } from './axe.ts';
+import { bubble, expect, messageMenu, openChat, openMessageMenu, test } from './chat-helpers.ts';
+import { shot } from './fixtures.ts';
+import { type NodePeer, nodePeer } from './node-peers.ts';
+
+/** axe findings inside `selector` and pictures of the state, light and dark, 1280 and 390 wide. */
+async function scanAndShoot(page: Page, name: string, open: () => Promise<void>, selector?: string): Promise<string[]> {
+  const findings: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await open();
+      const { violations } = await runAxe(page, undefined, selector);
+      findings.push(
+        ...violations.flatMap((v) => v.nodes.map((n) => `${name} ${scheme} @${width}: ${v.id} at ${n.target}`)),
+      );
+      await shot(page, `${name}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return findings;
+}
+
+/** The reactions `peer` holds of message `msgId` from its own socket's history, opened. */
+async function reactionsSeenBy(peer: NodePeer, other: { id: string }, msgId: string): Promise<string[]> {
+  const page = await peer.ws.request('history', { peerId: other.id });
+  const mine = (page.reactions ?? []).filter((r: Reaction) => r.msgId === msgId);
+  return Promise.all(mine.map((r) => peer.ws.sealerOf().openReaction({ ...r, ct: r.ct as string })));
+}
+
+test.describe('replies, reactions and forwards', () => {
+  let peers: NodePeer[] = [];
+  test.afterEach(async () => {
+    await Promise.all(peers.map((p) => p.close()));
+    peers = [];
+  });
+
+  test('reply with the quote following edit and deletion, react and take back, forward to another chat; the peers see it live', async ({
+    people,
+  }) => {
+    const alice = await people.person('alice');
+    const [bob, carol] = [await nodePeer('bob'), await nodePeer('carol')];
+    peers = [bob, carol];
+    await carol.send(alice, 'Hi Alice, Carol here');
+    const question = await bob.ws.sendMessage(alice.id, 'Are we still on for Friday?\nBring the maps');
+    const a = alice.page;
+    await openChat(a, bob);
+    const findings: string[] = [];
+
+    // Reply from the hover button: the bar over the composer, then the quote in the bubble.
+    const original = bubble(a, 'Are we still on for Friday?\nBring the maps');
+    await original.hover();
+    await original
+      .locator('..')
+      .getByRole('button', { name: /^Reply to message from @/ })
+      .click();
+    const composer = a.getByRole('textbox', { name: 'Message', exact: true });
+    await expect(a.getByText(`Replying to ${bob.handle}`)).toBeVisible();
+    await expect(composer).toBeFocused();
+    findings.push(
+      ...(await scanAndShoot(a, 'reply-composer', async () => {
+        await expect(a.getByRole('button', { name: 'Cancel reply' })).toBeVisible();
+      })),
+    );
+    await composer.fill('Yes, 7 pm');
+    await composer.press('Enter');
+    await expect(a.getByRole('button', { name: 'Cancel reply' })).toHaveCount(0);
+    const reply = bubble(a, 'Yes, 7 pm');
+    const quote = reply.getByRole('button', { name: /Go to the original message/ });
+    await expect(quote).toContainText(bob.handle);
+    await expect(quote).toContainText('Are we still on for Friday?');
+    // Bob's socket opens the reply: the reference is inside the seal.
+    await expect
+      .poll(async () => {
+        const page = await bob.ws.request('history', { peerId: alice.id });
+        const m = page.messages.find((x) => x.senderId === alice.id);
+        return m ? (await bob.ws.sealerOf().openContent({ ...m, ct: m.ct as string })).reply?.msgId : null;
+      })
+      .toBe(question.id);
+
+    // Bob reacts to the reply: a chip under it, live.
+    const [replyMsg] = (await bob.ws.request('history', { peerId: alice.id })).messages.filter(
+      (m) => m.senderId === alice.id,
+    );
+    const chatId = chatIdOf(alice.id, bob.id);
+    await bob.ws.request('react', {
+      chatId,
+      msgId: replyMsg?.id,
+      ct: await bob.ws.sealerOf().sealReaction(chatId, replyMsg?.id as string, '👍'),
+    });
+    await expect(reply.locator('xpath=../..').getByRole('button', { name: `👍 1: ${bob.handle}` })).toBeVisible();
+
+    // Alice reacts to Bob's question from the quick row; Bob opens ❤️. The chip takes it back.
+    await original.hover();
+    await original
+      .locator('..')
+      .getByRole('button', { name: /^React to message from @/ })
+      .click();
+    const picker = a.getByRole('dialog', { name: 'React to message' });
+    await expect(picker.getByRole('button', { name: 'React with 👍' })).toBeFocused();
+    findings.push(
+      ...(await scanAndShoot(
+        a,
+        'reaction-picker',
+        async () => {
+          if (!(await picker.isVisible())) {
+            await original.hover();
+            await original
+              .locator('..')
+              .getByRole('button', { name: /^React to message from @/ })
+              .click();
+          }
+          await expect(picker).toBeVisible();
+        },
+        '[role="dialog"][aria-label="React to message"]',
+      )),
+    );
+    await picker.getByRole('button', { name: 'React with ❤️' }).click();
+    await expect(picker).toHaveCount(0);
+    const heart = original.locator('xpath=../..').getByRole('button', { name: '❤️ 1: You' });
+    await expect(heart).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(() => reactionsSeenBy(bob, alice, question.id)).toEqual(['❤️']);
+    findings.push(
+      ...(await scanAndShoot(a, 'reaction-chips', async () => {
+        await expect(heart).toBeVisible();
+      })),
+    );
+    await heart.click();
+    await expect(heart).toHaveCount(0);
+    await expect.poll(() => reactionsSeenBy(bob, alice, question.id)).toEqual([]);
+
+    // Bob edits his question: the quote follows; he deletes it: the quote says so.
+    await bob.ws.editMessage(chatId, question.id, 'Are we still on for Saturday?');
+    await expect(quote).toContainText('Are we still on for Saturday?');
+    await bob.ws.deleteMessage(chatId, question.id);
+    await expect(quote).toContainText('This message deleted');
+
+    // Forward Alice's reply to Carol, from the menu's chooser.
+    await openMessageMenu(a, reply);
+    await messageMenu(a).getByRole('menuitem', { name: 'Forward' }).click();
+    const chooser = a.getByRole('dialog', { name: 'Forward message' });
+    await chooser.getByRole('searchbox', { name: 'Search chats' }).fill(carol.user.username.slice(0, 8));
+    await chooser.getByRole('checkbox', { name: carol.handle }).click();
+    findings.push(
+      ...(await scanAndShoot(
+        a,
+        'forward-dialog',
+        async () => {
+          await expect(chooser.getByRole('button', { name: 'Forward (1)' })).toBeVisible();
+        },
+        '[role="dialog"]',
+      )),
+    );
+    await chooser.getByRole('button', { name: 'Forward (1)' }).click();
+    await expect(chooser).toHaveCount(0);
+    await expect
+      .poll(async () => {
+        const page = await carol.ws.request('history', { peerId: alice.id });
+        const m = page.messages.find((x) => x.senderId === alice.id);
+        if (!m) return null;
+        const c = await carol.ws.sealerOf().openContent({ ...m, ct: m.ct as string });
+        return { text: c.text, forwarded: c.forwarded, reply: c.reply };
+      })
+      .toEqual({ text: 'Yes, 7 pm', forwarded: true, reply: undefined });
+    await openChat(a, carol);
+    await expect(bubble(a, 'Yes, 7 pm')).toContainText('Forwarded');
+    expect(findings).toEqual([]);
+  });
+
+  test('on a phone: a quote whose original is pages back loads them and shows it highlighted', async ({ people }) => {
+    const alice = await people.person('alice');
+    await alice.page.setViewportSize({ width: 390, height: 844 });
+    const bob = await nodePeer('bob');
+    peers = [bob];
+    const first = await bob.ws.sendMessage(alice.id, 'The very first message');
+    for (let i = 0; i < 70; i++) await bob.ws.sendMessage(alice.id, `filler ${i}`);
+    await bob.ws.sendMessage(alice.id, {
+      text: 'Remember this?',
+      reply: { msgId: first.id, senderId: bob.id, excerpt: 'The very first message' },
+    });
+    const a = alice.page;
+    await openChat(a, bob);
+    const quote = bubble(a, 'Remember this?').getByRole('button', { name: /Go to the original message/ });
+    await expect(quote).toContainText('The very first message');
+    await quote.click();
+    const target = bubble(a, 'The very first message');
+    await expect(target).toBeInViewport();
+    await expect(target).toHaveClass(/ring-4/);
+    await shot(a, 'reply-jump-light');
+  });
+});
