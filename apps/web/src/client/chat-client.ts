@@ -37,6 +37,8 @@ import type { HandOver } from './outbox/hand-over';
 import { OwnStatuses } from './own-status';
 import { Reactions } from './reactions';
 import { Receipts } from './receipts';
+import { MessageSearch } from './search/message-search';
+import { indexedDbSearch } from './search/search-store';
 import { ChatSocket, type ConnectionStatus, type SocketHandlers } from './socket/chat-socket';
 import { Typing } from './typing';
 import { UpdateReplay } from './update-replay';
@@ -71,6 +73,8 @@ export class ChatClient {
   readonly crypto: MessageCrypto;
   /** Reactions to messages, and what each says. */
   readonly reactions: Reactions;
+  /** What this browser has read, searchable (search/message-search.ts). */
+  readonly search: MessageSearch;
   private readonly legacy: LegacyMigration;
   /** The state of own messages, for the chat list's ticks. */
   readonly own: OwnStatuses;
@@ -82,7 +86,18 @@ export class ChatClient {
     this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
     const changed = () => this.changed();
     this.keys = new ChatKeys(userId, this.socket, env.accountKeys, env.accountData, env.accountDataSeen);
-    this.crypto = new MessageCrypto(this.keys, changed, env.revisions ?? new Revisions(userId));
+    this.search = new MessageSearch({
+      userId,
+      socket: this.socket,
+      read: (m) => this.crypto.read(m),
+      chats: () => this.chats.view().chats,
+      local: env.localSealing ?? browserSealing,
+      store: env.searchStore ?? indexedDbSearch,
+      changed,
+    });
+    this.crypto = new MessageCrypto(this.keys, changed, env.revisions ?? new Revisions(userId), (r, s) =>
+      this.search.note(r, s),
+    );
     this.reactions = new Reactions(this.keys, changed);
     this.legacy = new LegacyMigration({
       userId,
@@ -186,6 +201,7 @@ export class ChatClient {
     this.typing.destroy();
     this.receipts.stop();
     this.sender.outbox.stop();
+    this.search.stop();
     this.users.stop();
     this.socket.stop();
     this.listeners.clear();
@@ -234,7 +250,9 @@ export class ChatClient {
       this.lastSeq = w.seq;
       this.own.reset();
     }
-    if (!w.resumed || !this.chats.ready) void this.chats.load();
+    const listed = !w.resumed || !this.chats.ready ? this.chats.load() : Promise.resolve();
+    // Once the list is known, older history is indexed for search in the background.
+    void listed.then(() => this.search.start());
     this.conversations.welcomed(w.resumed);
     this.users.resync();
     this.receipts.flush();

@@ -9,6 +9,7 @@ import type { AccountDataHttp, SeenStore } from './keys/account-data';
 import type { LocalSealing } from './keys/local-keys';
 import type { ClientNotice } from './notices';
 import type { OutboxStore } from './outbox/outbox-store';
+import type { SearchStore } from './search/search-store';
 import type { SocketEnv } from './socket/socket-env';
 
 export interface ClientEvents {
@@ -23,6 +24,8 @@ export interface ClientEvents {
 export interface ClientEnv {
   socket?: SocketEnv;
   outboxStore?: OutboxStore;
+  /** Where the search index is kept at rest (default: this browser's IndexedDB, sealed). */
+  searchStore?: SearchStore;
   /** This account's private keys (default: this browser's copy, keys/local-keys.ts). */
   accountKeys?: () => Promise<BundleContents | null>;
   /** How the outbox keeps waiting messages at rest (default: sealed under this browser's key). */

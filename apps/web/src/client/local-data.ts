@@ -4,6 +4,7 @@ import { wipeRevisions } from './crypto/revisions';
 import { wipeDrafts } from './drafts/drafts-singleton';
 import { wipeLocalKeys } from './keys/local-keys';
 import { wipeOutbox } from './outbox/outbox-store';
+import { wipeSearchIndex } from './search/search-store';
 
 /** Ends this browser's push subscription at the push service (the server drops its copy with the session). */
 async function endPushSubscription(): Promise<void> {
@@ -18,7 +19,7 @@ async function endPushSubscription(): Promise<void> {
 
 /**
  * Deletes what this browser keeps for the signed-in user (sign-out, account deletion):
- * the push subscription, the drafts, the waiting messages, the recent emoji, then the keys, and forgets
+ * the push subscription, the drafts, the waiting messages, the search index, the recent emoji, then the keys, and forgets
  * whether the session kept them at rest. IndexedDB deletes the records; pieces of them may
  * stay in the profile's files on disk until the browser compacts them, which a page cannot
  * force (docs/threat-model.md says what that leaves).
@@ -27,6 +28,7 @@ export async function wipeLocalData(): Promise<void> {
   await endPushSubscription();
   await wipeDrafts();
   await wipeOutbox();
+  await wipeSearchIndex();
   wipeRecentEmoji();
   await wipeRevisions();
   await wipeLocalKeys();

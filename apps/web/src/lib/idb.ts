@@ -74,6 +74,33 @@ export class OneStoreDb {
     return this.opening;
   }
 
+  /** The records of `userId`, as stored (unparsed); none where nothing is kept at rest. */
+  async listFor(userId: string): Promise<readonly unknown[]> {
+    const db = await this.open();
+    if (!db) return [];
+    const tx = db.transaction(this.store, 'readonly');
+    const req = tx.objectStore(this.store).index('userId').getAll(userId);
+    await txDone(tx);
+    return req.result as unknown[];
+  }
+
+  /** Stores (or replaces) a record; resolves once it is durable. */
+  async put(record: { userId: string }): Promise<void> {
+    const db = await this.open();
+    if (!db) return;
+    const tx = db.transaction(this.store, 'readwrite');
+    tx.objectStore(this.store).put(record);
+    await txDone(tx);
+  }
+
+  async remove(key: string): Promise<void> {
+    const db = await this.open();
+    if (!db) return;
+    const tx = db.transaction(this.store, 'readwrite');
+    tx.objectStore(this.store).delete(key);
+    await txDone(tx);
+  }
+
   /** Deletes the database; a tab holding it open closes it on versionchange, and the deletion completes then. */
   async wipe(): Promise<void> {
     if (typeof indexedDB === 'undefined') return;

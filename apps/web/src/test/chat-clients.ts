@@ -16,6 +16,7 @@ import type { AccountDataHttp, SeenStore } from '@/client/keys/account-data';
 import type { LocalSealing } from '@/client/keys/local-keys';
 import type { ClientNotice } from '@/client/notices';
 import type { OutboxStore } from '@/client/outbox/outbox-store';
+import type { SearchStore } from '@/client/search/search-store';
 import { testSealing } from './local-sealing';
 import { memoryOutbox } from './memory-outbox';
 import { NodeEnv } from './node-env';
@@ -47,6 +48,8 @@ export interface TestTab {
 export interface TabOptions {
   /** Where its outbox is stored (default: a new one in memory). */
   outboxStore?: OutboxStore;
+  /** Where its search index is kept (default: nowhere, as IndexedDB is not in Node). */
+  searchStore?: SearchStore;
   /** How its outbox seals waiting messages (default: really sealed, under a key of this tab's). */
   localSealing?: LocalSealing;
   /** The account's keys as this browser has them (default: the user's). */
@@ -94,6 +97,7 @@ export function openTab(t: TestServer, user: TestUser, options: TabOptions = {})
     {
       socket: env,
       outboxStore: options.outboxStore ?? memoryOutbox().store,
+      ...(options.searchStore ? { searchStore: options.searchStore } : {}),
       accountKeys: options.accountKeys ?? (async () => user.contents),
       localSealing: options.localSealing ?? testSealing(),
       settings: { refresh: () => {}, setHelpLink: () => {} },
@@ -163,15 +167,16 @@ export function chatOf(a: TestUser, b: TestUser): string {
 }
 
 /**
- * A real server for a suite (on `engine`: '' for SQLite, or a PostgreSQL URL), started
+ * A real server for a suite (on `engine`: '' for SQLite, or a PostgreSQL URL; `config`
+ * over its test defaults), started
  * before its tests and stopped after them with every tab they opened; `t` reads through
  * to it inside a test.
  */
-export function useTabServer(engine: string, tag: string) {
+export function useTabServer(engine: string, tag: string, config: Record<string, unknown> = {}) {
   let server: TestServer | null = null;
   const tabs: TestTab[] = [];
   beforeAll(async () => {
-    server = await startEngineServer(engine, tag, { config: { rateLimits: LOOSE_LIMITS } });
+    server = await startEngineServer(engine, tag, { config: { rateLimits: LOOSE_LIMITS, ...config } });
   });
   afterAll(async () => {
     for (const x of tabs) x.stop();

@@ -148,10 +148,14 @@ export class MessageCrypto {
   private readonly cache = new Map<string, { ct: string | null; shown: Shown }>();
   private readonly revisions: Revisions;
 
-  constructor(keys: ChatKeys, changed: () => void, revisions: Revisions) {
+  /** Told what each message shown says, once it is known (the search index, search/message-search.ts). */
+  private readonly seen: ((r: SealedRef, s: Shown) => void) | undefined;
+
+  constructor(keys: ChatKeys, changed: () => void, revisions: Revisions, seen?: (r: SealedRef, s: Shown) => void) {
     this.keys = keys;
     this.changed = changed;
     this.revisions = revisions;
+    this.seen = seen;
   }
 
   /** What `r` is keyed by beside its revision: its ciphertext, its text in the clear, or a bare deletion. */
@@ -171,9 +175,16 @@ export class MessageCrypto {
 
   /**
    * What to show for `r` now; starts opening it when it is not known yet. The same value
-   * until it changes (React reads it as a snapshot).
+   * until it changes (React reads it as a snapshot). A confirmed message's text (or
+   * deletion) is told to `seen`.
    */
   shown(r: SealedRef): Shown {
+    const s = this.shownNow(r);
+    if (this.seen && r.local === undefined && (s.kind === 'text' || s.kind === 'deleted')) this.seen(r, s);
+    return s;
+  }
+
+  private shownNow(r: SealedRef): Shown {
     const k = MessageCrypto.key(r);
     const hit = this.cache.get(k);
     const known = r.deleted ? null : (r.local ?? null);
