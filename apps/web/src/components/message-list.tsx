@@ -57,6 +57,7 @@ export function MessageList({
   onMenu,
   onReply,
   onReact,
+  jump,
 }: {
   view: ConversationView;
   me: string;
@@ -76,6 +77,8 @@ export function MessageList({
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
   onReply?: (message: UiMessage) => void;
   onReact?: (message: UiMessage, anchor: MenuAnchor) => void;
+  /** A message to go to (a search result): each new object jumps once. */
+  jump?: { msgId: string } | null;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
   const { messages } = view;
@@ -132,6 +135,9 @@ export function MessageList({
     setAway(true);
   }, []);
   const { jumpTo, highlighted } = useJumpToMessage({ rows, view, virtualizer, onLoadOlder, onLeaveEnd: leaveEnd });
+  useEffect(() => {
+    if (jump) jumpTo(jump.msgId);
+  }, [jump, jumpTo]);
   const lookup = useMemo<ConversationLookup>(
     () => ({
       byId: new Map(messages.map((m) => [m.id, m])),

@@ -28,7 +28,7 @@ export function useChatClient(): ChatClient | null {
 }
 
 /** Reads one snapshot of the client; `select` must return the same value until it changes. */
-function useClientValue<T>(select: (c: ChatClient) => T, fallback: T): T {
+export function useClientValue<T>(select: (c: ChatClient) => T, fallback: T): T {
   const client = useChatClient();
   const get = () => (client ? select(client) : fallback);
   return useSyncExternalStore(client ? client.subscribe : noSubscribe, get, get);

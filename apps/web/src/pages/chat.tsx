@@ -1,10 +1,11 @@
-import { DELETED_ACCOUNT } from '@app/protocol';
+import { chatIdOf, DELETED_ACCOUNT } from '@app/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isBlocked, setVerified } from '@/client/keys/peer-trust';
 import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
+import { ChatSearch } from '@/components/chat/chat-search';
 import { ForwardDialog } from '@/components/chat/forward-dialog';
 import { ReactionPicker } from '@/components/chat/reaction-picker';
 import { quotedSender } from '@/components/chat/reply-quote';
@@ -56,6 +57,12 @@ export default function ChatPage(props: { peerId?: string }) {
   const actions = useMessageActions(client, me?.id);
   const [sentCount, setSentCount] = useState(0);
   const [verifyOpen, setVerifyOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // A search result from the chat list opens the chat at its message (once).
+  const [jump, setJump] = useState<{ msgId: string; peerId: string } | null>(() => {
+    const msgId = (location.state as { jumpTo?: unknown } | null)?.jumpTo;
+    return typeof msgId === 'string' ? { msgId, peerId } : null;
+  });
   const trust = usePeerTrust(peer ? peerId : '');
   const keyChanges = useMemo(() => trust?.changes ?? [], [trust]);
 
@@ -90,7 +97,21 @@ export default function ChatPage(props: { peerId?: string }) {
             navigate('/home');
           }}
           onVerify={() => setVerifyOpen(true)}
+          onSearch={gated ? undefined : () => setSearchOpen(true)}
         />
+        {searchOpen && !gated ? (
+          <ChatSearch
+            chatId={chatIdOf(me.id, peerId)}
+            me={me.id}
+            peerId={peerId}
+            peerHandle={handle}
+            onJump={(msgId) => setJump({ msgId, peerId })}
+            onClose={() => {
+              setSearchOpen(false);
+              document.querySelector<HTMLElement>('[data-search-button]')?.focus();
+            }}
+          />
+        ) : null}
         {/* The header stays the page's banner; the conversation and the composer are its main part. */}
         <ScreenMain className="flex min-h-0 flex-1 flex-col">
           <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
@@ -110,6 +131,7 @@ export default function ChatPage(props: { peerId?: string }) {
               onMenu={actions.onMenu}
               onReply={actions.reply}
               onReact={actions.onReact}
+              jump={jump?.peerId === peerId ? jump : null}
             />
           </div>
           {gated ? null : (

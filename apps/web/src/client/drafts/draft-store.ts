@@ -6,7 +6,7 @@
  */
 
 import { OneStoreDb } from '@/lib/idb';
-import type { DraftRecord, DraftStore } from './drafts';
+import type { DraftStore } from './drafts';
 
 const drafts = new OneStoreDb('parley-drafts', 'drafts', 'id');
 export const indexedDbDrafts: DraftStore = {

@@ -23,6 +23,8 @@ export function ChatBody(props: {
   onMenu(message: UiMessage, anchor: MenuAnchor): void;
   onReply(message: UiMessage): void;
   onReact(message: UiMessage, anchor: MenuAnchor): void;
+  /** A message to go to (a search result). */
+  jump: { msgId: string } | null;
 }) {
   const { view, handle } = props;
   const summary = useChatSummary(props.peerId);
@@ -56,6 +58,7 @@ export function ChatBody(props: {
         onMenu={props.onMenu}
         onReply={props.onReply}
         onReact={props.onReact}
+        jump={props.jump}
       />
     );
   }

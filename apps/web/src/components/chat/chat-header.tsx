@@ -1,6 +1,6 @@
 import type { Presence, PublicUser } from '@app/protocol';
 import { DELETED_ACCOUNT } from '@app/protocol';
-import { ArrowLeft, ShieldCheck } from 'lucide-react';
+import { ArrowLeft, Search, ShieldCheck } from 'lucide-react';
 import { useRef, useState } from 'react';
 import type { PeerTrust } from '@/client/keys/peer-trust';
 import { ConnectionBar } from '@/components/connection-bar';
@@ -26,6 +26,8 @@ export function ChatHeader(props: {
   onBack(): void;
   /** Opens "Compare security code". */
   onVerify(): void;
+  /** Opens "Search in chat" (none: no button). */
+  onSearch?: () => void;
 }) {
   const { peer, handle, presence, typing } = props;
   const [panelOpen, setPanelOpen] = useState(false);
@@ -77,6 +79,18 @@ export function ChatHeader(props: {
             ) : null}
           </div>
         </div>
+        {props.onSearch ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label="Search in chat"
+            title="Search in chat"
+            data-search-button
+            onClick={props.onSearch}
+          >
+            <Search />
+          </Button>
+        ) : null}
         {peer ? (
           <Button
             variant="ghost"

@@ -7,6 +7,7 @@ import { EmptyState as EmptyStateBase } from '@/components/empty-state';
 import { ScreenMain } from '@/components/layout/screen-frame';
 import { Spinner } from '@/components/spinner';
 import { ListAnnouncer } from './list-announcer';
+import { MessageResults } from './message-results';
 
 function EmptyState({ title, text }: { title: string; text: string }) {
   return <EmptyStateBase icon={MessageCircle} title={title} text={text} />;
@@ -67,6 +68,7 @@ export function HomeChatList(props: {
           hidden={props.hidden}
         />
       )}
+      <MessageResults query={props.query} now={props.now} />
     </ScreenMain>
   );
 }
