@@ -43,11 +43,11 @@ test.describe('message menu', () => {
     await expect(bubble(a, 'Yours to read')).toBeVisible();
 
     let menu = await openMessageMenu(a, bubble(a, 'Mine to change'));
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info', 'Edit', 'Delete']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info', 'Edit', 'Delete']);
     // The keyboard works in it: focus on the first item, arrows move, Escape returns focus.
-    await expect(menu.getByRole('menuitem', { name: 'Copy' })).toBeFocused();
+    await expect(menu.getByRole('menuitem', { name: 'Reply' })).toBeFocused();
     await a.keyboard.press('ArrowDown');
-    await expect(menu.getByRole('menuitem', { name: 'Info' })).toBeFocused();
+    await expect(menu.getByRole('menuitem', { name: 'React' })).toBeFocused();
     await a.keyboard.press('ArrowUp');
     await a.keyboard.press('ArrowUp');
     await expect(menu.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
@@ -56,22 +56,22 @@ test.describe('message menu', () => {
     await expect(optionsButton(bubble(a, 'Mine to change'))).toBeFocused();
 
     menu = await openMessageMenu(a, bubble(a, 'Yours to read'));
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info']);
     await a.keyboard.press('Escape');
     await expect(messageMenu(a)).toHaveCount(0);
 
     // A right-click on the bubble opens the same menu (and a click elsewhere closes it).
     menu = await openMessageMenu(a, bubble(a, 'Mine to change'), 'right-click');
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info', 'Edit', 'Delete']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info', 'Edit', 'Delete']);
     // (Not on the header's name: that opens the contact panel.)
     await a.getByRole('region', { name: /^Conversation with / }).click({ position: { x: 2, y: 2 } });
     await expect(messageMenu(a)).toHaveCount(0);
     menu = await openMessageMenu(a, bubble(a, 'Yours to read'), 'right-click');
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info']);
 
     // Bob sees the mirror image.
     menu = await openMessageMenu(bob.page, bubble(bob.page, 'Mine to change'), 'right-click');
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info']);
   });
 
   test('Info shows the text and Sent; Delivered and Read appear once bob has read it', async ({ people }) => {

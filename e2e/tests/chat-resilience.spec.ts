@@ -31,9 +31,9 @@ test.describe('resilience', () => {
     for (const text of ['In the tunnel', 'Still in the tunnel']) {
       await expect(tick(bubble(alice.page, text), 'Pending')).toBeVisible();
     }
-    // A waiting message can be copied or inspected, not edited or deleted yet.
+    // A waiting message can be replied to, forwarded, copied or inspected, not reacted to, edited or deleted yet.
     const menu = await openMessageMenu(alice.page, bubble(alice.page, 'In the tunnel'));
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'Forward', 'Copy', 'Info']);
     await menu.getByRole('menuitem', { name: 'Info' }).click();
     await expect(alice.page.getByRole('dialog', { name: 'Message info' })).toContainText('Waiting to be sent');
     await alice.page.keyboard.press('Escape');

@@ -108,7 +108,7 @@ test('keyboard only: sign in, Ctrl+K to a chat, send, ↑ to edit, the message m
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu', { name: 'Message options' });
   await expect(menu).toBeVisible();
-  await expectFocus(page, { role: 'menuitem', name: 'Copy' });
+  await expectFocus(page, { role: 'menuitem', name: 'Reply' });
   // Escape closes the menu first (the chat stays open), focus back on the options button.
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
@@ -116,8 +116,9 @@ test('keyboard only: sign in, Ctrl+K to a chat, send, ↑ to edit, the message m
   await expectFocus(page, { name: optionsName });
   // A dialog from the menu: Info; Escape closes it and focus is back on the options button.
   await page.keyboard.press('Enter');
-  await expectFocus(page, { role: 'menuitem', name: 'Copy' });
-  await page.keyboard.press('ArrowDown');
+  await expectFocus(page, { role: 'menuitem', name: 'Reply' });
+  // Up from the first item wraps to the last: Delete, Edit, then Info.
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
   await expectFocus(page, { role: 'menuitem', name: 'Info' });
   await page.keyboard.press('Enter');
   const info = page.getByRole('dialog', { name: 'Message info' });
@@ -314,7 +315,8 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
       await expectFocus(page, { tag: 'button', name: expect.stringMatching(/^Options for message from you, /) });
       await shot(page, `keys-ring-options-${scheme}`);
       await page.keyboard.press('Enter');
-      await page.keyboard.press('ArrowDown');
+      await expectFocus(page, { role: 'menuitem', name: 'Reply' });
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
       await expectFocus(page, { role: 'menuitem', name: 'Info' });
       await expect.poll(async () => (await ringContrast(page)).ratio).toBeGreaterThanOrEqual(3);
       expect((await ringContrast(page)).style).toBe('solid');

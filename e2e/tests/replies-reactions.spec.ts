@@ -192,6 +192,8 @@ test.describe('replies, reactions and forwards', () => {
     });
     const a = alice.page;
     await openChat(a, bob);
+    // It opens at the unread line, 72 messages up: down to the newest first.
+    await a.getByRole('button', { name: 'Jump to latest message' }).click();
     const quote = bubble(a, 'Remember this?').getByRole('button', { name: /Go to the original message/ });
     await expect(quote).toContainText('The very first message');
     await quote.click();

@@ -117,8 +117,8 @@ test.describe('touch screens', () => {
     const b = await held.boundingBox();
     if (!m || !b) throw new Error('no boxes');
     expect(m.y >= b.y + b.height || m.y + m.height <= b.y, 'the menu leaves the bubble in sight').toBe(true);
-    await expect(menu.getByRole('menuitem')).toHaveText(['Copy', 'Info']);
-    await expect(menu.getByRole('menuitem', { name: 'Copy' })).toBeFocused();
+    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info']);
+    await expect(menu.getByRole('menuitem', { name: 'Reply' })).toBeFocused();
     await closeToasts(page);
     await shot(page, 'touch-menu-light');
     await page.emulateMedia({ colorScheme: 'dark' });

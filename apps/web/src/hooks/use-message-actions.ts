@@ -1,5 +1,5 @@
 /**
- * The action menu of a message in a chat: React, Reply and Forward for a message whose
+ * The action menu of a message in a chat: Reply, React and Forward for a message whose
  * text is open here (React once the server has it); Copy and Info always; Retry and Delete for a message of ours that was not
  * sent; Edit and Delete for one the server has.
  */
@@ -52,15 +52,12 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
     const m = menu.message;
     const list: MenuAction[] = [];
     const open = m.failed === undefined && client?.crypto.plainText(m) != null;
-    if (open && !m.pending) {
-      const anchor = menu.anchor;
-      list.push({ label: 'React', icon: SmilePlus, onSelect: () => setReacting({ message: m, anchor }) });
-    }
     if (open) {
-      list.push(
-        { label: 'Reply', icon: Reply, onSelect: () => reply(m) },
-        { label: 'Forward', icon: Forward, onSelect: () => setForwarding(m) },
-      );
+      const anchor = menu.anchor;
+      list.push({ label: 'Reply', icon: Reply, onSelect: () => reply(m) });
+      // A reaction needs the message on the server.
+      if (!m.pending) list.push({ label: 'React', icon: SmilePlus, onSelect: () => setReacting({ message: m, anchor }) });
+      list.push({ label: 'Forward', icon: Forward, onSelect: () => setForwarding(m) });
     }
     list.push(copyAction(m), { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) });
     const mine = myId !== undefined && m.senderId === myId;
