@@ -43,7 +43,15 @@ test.describe('message menu', () => {
     await expect(bubble(a, 'Yours to read')).toBeVisible();
 
     let menu = await openMessageMenu(a, bubble(a, 'Mine to change'));
-    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info', 'Edit', 'Delete']);
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'Reply',
+      'React',
+      'Forward',
+      'Copy',
+      'Info',
+      'Edit',
+      'Delete',
+    ]);
     // The keyboard works in it: focus on the first item, arrows move, Escape returns focus.
     await expect(menu.getByRole('menuitem', { name: 'Reply' })).toBeFocused();
     await a.keyboard.press('ArrowDown');
@@ -62,7 +70,15 @@ test.describe('message menu', () => {
 
     // A right-click on the bubble opens the same menu (and a click elsewhere closes it).
     menu = await openMessageMenu(a, bubble(a, 'Mine to change'), 'right-click');
-    await expect(menu.getByRole('menuitem')).toHaveText(['Reply', 'React', 'Forward', 'Copy', 'Info', 'Edit', 'Delete']);
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'Reply',
+      'React',
+      'Forward',
+      'Copy',
+      'Info',
+      'Edit',
+      'Delete',
+    ]);
     // (Not on the header's name: that opens the contact panel.)
     await a.getByRole('region', { name: /^Conversation with / }).click({ position: { x: 2, y: 2 } });
     await expect(messageMenu(a)).toHaveCount(0);

@@ -56,7 +56,8 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
       const anchor = menu.anchor;
       list.push({ label: 'Reply', icon: Reply, onSelect: () => reply(m) });
       // A reaction needs the message on the server.
-      if (!m.pending) list.push({ label: 'React', icon: SmilePlus, onSelect: () => setReacting({ message: m, anchor }) });
+      if (!m.pending)
+        list.push({ label: 'React', icon: SmilePlus, onSelect: () => setReacting({ message: m, anchor }) });
       list.push({ label: 'Forward', icon: Forward, onSelect: () => setForwarding(m) });
     }
     list.push(copyAction(m), { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) });

@@ -65,12 +65,17 @@ function PickerPopup({ message, anchor, onClose }: { message: UiMessage; anchor:
     if (pos && !more) ref.current?.querySelector<HTMLElement>('[data-quick]')?.focus();
   }, [pos, more]);
 
+  // A click elsewhere, or a new window size (the message moved), closes it.
   useEffect(() => {
     const away = (e: PointerEvent) => {
       if (!ref.current?.contains(e.target as Node)) onClose();
     };
     document.addEventListener('pointerdown', away, true);
-    return () => document.removeEventListener('pointerdown', away, true);
+    window.addEventListener('resize', onClose);
+    return () => {
+      document.removeEventListener('pointerdown', away, true);
+      window.removeEventListener('resize', onClose);
+    };
   }, [onClose]);
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>) => {
