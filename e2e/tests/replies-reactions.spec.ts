@@ -13,6 +13,11 @@ import { bubble, expect, messageMenu, openChat, openMessageMenu, test } from './
 import { shot } from './fixtures.ts';
 import { type NodePeer, nodePeer } from './node-peers.ts';
 
+/** Two frames: a resize's events have been dispatched (a window's resize fires before its next frame). */
+function framesLater(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
 /** axe findings inside `selector` and pictures of the state, light and dark, 1280 and 390 wide. */
 async function scanAndShoot(page: Page, name: string, open: () => Promise<void>, selector?: string): Promise<string[]> {
   const findings: string[] = [];
@@ -20,6 +25,7 @@ async function scanAndShoot(page: Page, name: string, open: () => Promise<void>,
     for (const width of [1280, 390]) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await framesLater(page);
       await open();
       const { violations } = await runAxe(page, undefined, selector);
       findings.push(
@@ -30,6 +36,7 @@ async function scanAndShoot(page: Page, name: string, open: () => Promise<void>,
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
+  await framesLater(page);
   return findings;
 }
 
@@ -110,23 +117,23 @@ test.describe('replies, reactions and forwards', () => {
       .click();
     const picker = a.getByRole('dialog', { name: 'React to message' });
     await expect(picker.getByRole('button', { name: 'React with 👍' })).toBeFocused();
+    // A resize closes the picker a moment later: opened until it stays.
+    const openPicker = () =>
+      expect(async () => {
+        if (!(await picker.isVisible())) {
+          await original.hover();
+          await original
+            .locator('..')
+            .getByRole('button', { name: /^React to message from @/ })
+            .click();
+        }
+        await expect(picker).toBeVisible({ timeout: 500 });
+      }).toPass();
     findings.push(
-      ...(await scanAndShoot(
-        a,
-        'reaction-picker',
-        async () => {
-          if (!(await picker.isVisible())) {
-            await original.hover();
-            await original
-              .locator('..')
-              .getByRole('button', { name: /^React to message from @/ })
-              .click();
-          }
-          await expect(picker).toBeVisible();
-        },
-        '[role="dialog"][aria-label="React to message"]',
-      )),
+      ...(await scanAndShoot(a, 'reaction-picker', openPicker, '[role="dialog"][aria-label="React to message"]')),
     );
+    // The last resize closed the picker (the message moved): open it again.
+    await openPicker();
     await picker.getByRole('button', { name: 'React with ❤️' }).click();
     await expect(picker).toHaveCount(0);
     const heart = original.locator('xpath=../..').getByRole('button', { name: '❤️ 1: You' });

@@ -56,7 +56,7 @@ export function ChatSearch({
             setQuery(e.target.value);
             setListOpen(true);
           }}
-          onFocus={() => setListOpen(true)}
+          onClick={() => setListOpen(true)}
           className="h-9 min-w-0 flex-1 rounded-lg border border-input bg-muted px-3 text-base outline-none focus-visible:border-focus-ring focus-visible:ring-1 focus-visible:ring-focus-ring md:text-sm"
         />
         <p role="status" className="shrink-0 text-xs text-muted-foreground">
@@ -83,7 +83,9 @@ export function ChatSearch({
                   <button
                     type="button"
                     onClick={() => {
+                      // The list folds away; focus stays in the search (Escape ends it).
                       setListOpen(false);
+                      input.current?.focus({ preventScroll: true });
                       onJump(h.message.msgId);
                     }}
                     className="flex w-full cursor-pointer items-start gap-3 px-4 py-3 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"

@@ -21,7 +21,6 @@ function HitLink({ hit, me, now }: { hit: SearchHit; me: string; now: number }) 
     <Link
       to={`/chat/${peerId}`}
       state={{ jumpTo: hit.message.msgId }}
-      aria-label={`${sender} in ${chat}: ${hit.message.text.slice(0, 120)}`}
       className="flex items-start gap-3 px-4 py-3 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
     >
       <SearchHitText hit={hit} sender={sender === 'You' ? `You · ${chat}` : sender} now={now} />
