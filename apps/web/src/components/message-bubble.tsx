@@ -22,9 +22,9 @@ function besideBubble(el: HTMLElement, own: boolean): Omit<MenuAnchor, 'returnFo
 
 /** One to three emoji alone are shown large, the fewer the larger. */
 const LARGE_EMOJI_SIZE: Record<number, string> = {
-  1: 'text-5xl leading-tight',
-  2: 'text-4xl leading-tight',
-  3: 'text-3xl leading-tight',
+  1: 'font-emoji text-5xl leading-tight',
+  2: 'font-emoji text-4xl leading-tight',
+  3: 'font-emoji text-3xl leading-tight',
 };
 
 /** The words of a bubble: its text with links, or (muted) why there is none. */

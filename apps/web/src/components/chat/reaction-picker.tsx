@@ -122,7 +122,7 @@ function PickerPopup({ message, anchor, onClose }: { message: UiMessage; anchor:
               aria-pressed={mine === emoji}
               onClick={() => pick(emoji)}
               className={cn(
-                'flex size-10 cursor-pointer items-center justify-center rounded-full text-2xl transition-transform hover:scale-110 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                'flex size-10 cursor-pointer items-center justify-center rounded-full font-emoji text-2xl transition-transform hover:scale-110 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
                 mine === emoji && 'bg-primary/15',
               )}
             >
