@@ -1,7 +1,8 @@
 /**
  * The scan for message text at rest (docs/e2ee.md), shared by every at-rest test:
  * the conversation that leaves unique canaries (sent, non-ASCII, edited, deleted, a
- * reply, a stranger's request, one unsent in the outbox), the scan of raw bytes in every
+ * reply quoting one, a forward, a reaction, a stranger's request, one unsent in the outbox,
+ * and the search index that holds them all), the scan of raw bytes in every
  * encoding a text could take, and what each browser keeps in IndexedDB.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,6 +12,7 @@ import type { Page } from '@playwright/test';
 import { openHome, rowMenu, setPin, write } from './archive-lock-helpers.ts';
 import {
   bubble,
+  bubbles,
   chatRow,
   expect,
   openChat,
@@ -97,6 +99,9 @@ export function makeCanaries() {
     edited: `${c}-edited`,
     deleted: `${c}-deleted`,
     reply: `${c}-reply`,
+    forwarded: `${c}-forwarded`,
+    /** The tail of 🏳️‍🌈 (ZWJ and 🌈), the reaction: seven bytes no other text holds. */
+    reaction: '\u200D\u{1F308}',
     request: `${c}-request`,
     locked: `${c}-locked`,
     unsent: `${c}-unsent`,
@@ -106,7 +111,7 @@ export function makeCanaries() {
 export type Canaries = ReturnType<typeof makeCanaries>;
 
 /** The canaries a server stores whatever its cipher (all but the deleted one and the one never sent). */
-export const STORED = ['any', 'sent', 'unicode', 'edited', 'reply', 'request', 'locked'];
+export const STORED = ['any', 'sent', 'unicode', 'edited', 'reply', 'forwarded', 'reaction', 'request', 'locked'];
 
 /**
  * The conversation: Alice sends four messages to Bob (one non-ASCII), edits one and
@@ -120,8 +125,40 @@ export async function leaveCanaries(alice: Person, bob: Person, carol: Person, c
   await openChat(bob.page, alice);
   for (const t of [canaries.sent, canaries.unicode, beforeEdit, canaries.deleted]) await send(alice.page, t);
   await expect(bubble(bob.page, canaries.deleted)).toBeVisible();
+  // Bob replies to the first (its excerpt sealed in the reply), and writes one Alice forwards back.
+  const quoted = bubble(bob.page, canaries.sent);
+  await quoted.hover();
+  await quoted
+    .locator('..')
+    .getByRole('button', { name: /^Reply to message from @/ })
+    .click();
   await send(bob.page, canaries.reply);
-  await expect(bubble(alice.page, canaries.reply)).toBeVisible();
+  await expect(bubble(alice.page, canaries.reply).getByRole('button', { name: /Go to the original/ })).toContainText(
+    canaries.sent,
+  );
+  await send(bob.page, canaries.forwarded);
+  {
+    const forward = await openMessageMenu(alice.page, bubble(alice.page, canaries.forwarded));
+    await forward.getByRole('menuitem', { name: 'Forward' }).click();
+    const chooser = alice.page.getByRole('dialog', { name: 'Forward message' });
+    await chooser.getByRole('checkbox', { name: bob.handle }).click();
+    await chooser.getByRole('button', { name: 'Forward (1)' }).click();
+    await expect(bubbles(bob.page).filter({ hasText: 'Forwarded' })).toHaveCount(1);
+  }
+  // Alice reacts to the reply with 🏳️‍🌈, from the full picker.
+  const replied = bubble(alice.page, canaries.reply);
+  await replied.hover();
+  await replied
+    .locator('..')
+    .getByRole('button', { name: /^React to message from @/ })
+    .click();
+  const picker = alice.page.getByRole('dialog', { name: 'React to message' });
+  await picker.getByRole('button', { name: 'More reactions' }).click();
+  await picker.getByLabel('Search emoji').fill('rainbow flag');
+  await picker.getByLabel('rainbow flag').first().click();
+  await expect(
+    bubble(bob.page, canaries.reply).locator('xpath=../..').getByRole('button', { name: /1: @/ }),
+  ).toBeVisible();
 
   let menu = await openMessageMenu(alice.page, bubble(alice.page, beforeEdit));
   await menu.getByRole('menuitem', { name: 'Edit' }).click();
@@ -142,6 +179,11 @@ export async function leaveCanaries(alice: Person, bob: Person, carol: Person, c
   await sendRequest(carol, bob, canaries.request);
   await bob.page.goto('/notifications');
   await expect(bob.page.getByText(canaries.request)).toBeVisible();
+
+  // Alice's search index holds the chat, sealed (written a moment after it changed).
+  await expect
+    .poll(async () => /"db":"parley-search","store":"chats","rows":\[\{/.test(await indexedDbDump(alice.page)))
+    .toBe(true);
 
   await alice.context.setOffline(true);
   await send(alice.page, canaries.unsent);

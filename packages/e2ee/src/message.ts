@@ -19,6 +19,7 @@ import type { CryptoKey } from './crypto-key.ts';
 import { authenticated, E2EEAuthError } from './errors.ts';
 import { hkdfAesKey } from './hkdf.ts';
 import { decodeRich, encodeRich, hasExtras, type MessageContent, RICH_TEXT } from './message-content.ts';
+import { NULL_CIPHER, nullOpen, nullSeal } from './null-cipher.ts';
 import { pad, unpad } from './padding.ts';
 
 const FORMAT = 0x01;
@@ -28,18 +29,6 @@ const CLEAR_BEFORE = 0x03;
 const LABEL = 'parley/msg/v1';
 const HEADER_BYTES = 7;
 export const MESSAGE_OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES;
-
-/**
- * The test-only null cipher, a build-time constant. apps/web's Vite config always defines
- * it: `false`, unless the build ran with PARLEY_TEST_NULL_CIPHER=1, so a normal build
- * holds neither the switch nor the code behind it (the minifier drops both). When on,
- * messages carry their padded plaintext where the AES-GCM output goes (a zero nonce and
- * tag around it, same header and length, so the server takes them): the browser test
- * that builds the web app so proves its scan for plaintext at rest can fail
- * (e2e/tests/e2ee-at-rest.spec.ts). Anything else (Node, Vitest) leaves it undefined: off.
- */
-declare const __PARLEY_TEST_NULL_CIPHER__: boolean | undefined;
-const NULL_CIPHER = typeof __PARLEY_TEST_NULL_CIPHER__ !== 'undefined' && __PARLEY_TEST_NULL_CIPHER__ === true;
 
 /** Who and where a message is: what the server says about it, and what its AAD binds. */
 export interface MessagePlace {
@@ -113,11 +102,8 @@ async function seal(
         ? encodeRich(body)
         : concat(new Uint8Array([body.clear ? CLEAR_BEFORE : TEXT]), utf8(body.text)),
   );
-  if (NULL_CIPHER) {
-    console.warn('PARLEY TEST BUILD: messages are NOT encrypted (PARLEY_TEST_NULL_CIPHER)');
-    const open = concat(new Uint8Array(NONCE_BYTES), plain, new Uint8Array(TAG_BYTES));
-    return toBase64Url(concat(new Uint8Array([FORMAT]), u32(header.epoch), u16(header.rev), open));
-  }
+  if (NULL_CIPHER)
+    return toBase64Url(concat(new Uint8Array([FORMAT]), u32(header.epoch), u16(header.rev), nullSeal(plain)));
   const sealed = await aeadSeal(await messageKey(chatKey, place, header.rev), plain, aad(place, header));
   return toBase64Url(concat(new Uint8Array([FORMAT]), u32(header.epoch), u16(header.rev), sealed));
 }
@@ -152,7 +138,7 @@ export async function decryptMessage(
     if (expected?.rev !== undefined && expected.rev !== header.rev) throw new E2EEAuthError('The message');
     const data = fromBase64Url(ct).subarray(HEADER_BYTES);
     const plain = NULL_CIPHER
-      ? unpad(data.subarray(NONCE_BYTES, data.length - TAG_BYTES))
+      ? unpad(nullOpen(data))
       : unpad(await aeadOpen(await messageKey(chatKey, place, header.rev), data, aad(place, header)));
     if (plain[0] === DELETED && plain.length === 1) return { deleted: true, ...header };
     if (plain[0] === CLEAR_BEFORE) return { text: fromUtf8(plain.subarray(1)), clear: true, ...header };

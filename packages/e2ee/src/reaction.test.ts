@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { E2EEAuthError } from './errors.ts';
 import { hkdfKey } from './hkdf.ts';
 import { decryptReaction, encryptReaction, type ReactionPlace, reactionEpoch } from './reaction.ts';
@@ -41,5 +41,24 @@ describe('reaction sealing', () => {
     const k = await hkdfKey(new Uint8Array(32).fill(5));
     await expect(encryptReaction(k, place, 1, '')).rejects.toThrow(RangeError);
     await expect(encryptReaction(k, place, 1, '👍'.repeat(16))).rejects.toThrow(RangeError);
+  });
+});
+
+describe('the test-only null cipher', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('when a test build turns it on, leaves the emoji in the clear at the same length, and reads it back', async () => {
+    vi.stubGlobal('__PARLEY_TEST_NULL_CIPHER__', true);
+    vi.resetModules();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const nulled = await import('./reaction.ts');
+    const k = await hkdfKey(new Uint8Array(32).fill(5));
+    const ct = await nulled.encryptReaction(k, place, 1, '🦩');
+    expect(Buffer.from(ct, 'base64url').includes(Buffer.from('🦩'))).toBe(true);
+    expect(ct).toHaveLength(REACTION_CT_LENGTH);
+    expect(await nulled.decryptReaction(k, place, ct)).toBe('🦩');
   });
 });

@@ -91,6 +91,39 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
     await bobWs.close();
   });
 
+  it('a reply, a forward and a reaction cross live, sealed, between the servers', async () => {
+    const alice = await signUp(a);
+    const bob = await signUp(b);
+    const aliceWs = await WsTestClient.connect(a, alice.client.cookie);
+    const bobWs = await WsTestClient.connect(b, bob.client.cookie);
+    const first = await aliceWs.sendMessage(bob.user.id, 'Are we on for Friday?');
+    const reply = await bobWs.sendMessage(alice.user.id, {
+      text: 'Yes',
+      reply: { msgId: first.id, senderId: alice.user.id, excerpt: 'Are we on for Friday?' },
+    });
+    await aliceWs.waitFor(() => messages(aliceWs, reply.id).length > 0);
+    const got = messages(aliceWs, reply.id)[0]?.update;
+    if (got?.kind !== 'message') throw new Error('no reply');
+    expect(
+      await aliceWs.sealerOf().openContent({ ...got.message, ct: got.message.ct as string }, aliceWs),
+    ).toMatchObject({
+      text: 'Yes',
+      reply: { msgId: first.id },
+    });
+    const fwd = await aliceWs.sendMessage(bob.user.id, { text: 'Yes', forwarded: true });
+    await bobWs.waitFor(() => messages(bobWs, fwd.id).length > 0);
+
+    const ct = await aliceWs.sealerOf().sealReaction(first.chatId, reply.id, '👍', aliceWs);
+    await aliceWs.request('react', { chatId: first.chatId, msgId: reply.id, ct });
+    await bobWs.waitFor(() => bobWs.updates().some((u) => u.update.kind === 'reaction' && u.update.reaction.ct === ct));
+    const [r] = bobWs.updates().flatMap((u) => (u.update.kind === 'reaction' ? [u.update.reaction] : []));
+    expect(await bobWs.sealerOf().openReaction({ ...r, ct } as never, bobWs)).toBe('👍');
+    // A reaction to Bob's message is activity for him, on his server too.
+    await bobWs.waitFor(() => bobWs.updates().some((u) => u.update.kind === 'chat' && u.update.chat.markedUnread));
+    await aliceWs.close();
+    await bobWs.close();
+  });
+
   it('presence: online while a socket is open on either server, offline with lastSeen after the last', async () => {
     const alice = await signUp(a);
     const bob = await signUp(b);
