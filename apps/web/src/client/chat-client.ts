@@ -152,7 +152,10 @@ export class ChatClient {
       receipts: this.receipts,
       reactions: this.reactions,
       settled: (msgId) => this.sender.outbox.settled(msgId),
-      noted: (m) => this.own.note(m),
+      noted: (m) => {
+        this.own.note(m);
+        this.search.updated(m);
+      },
       setHelpLink: (h) => this.settings.setHelpLink(h),
       accountData: (version) => this.keys.data.refresh(version),
     });

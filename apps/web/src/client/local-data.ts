@@ -1,5 +1,6 @@
 import { setKeepsAtRest } from '@/lib/at-rest';
 import { wipeRecentEmoji } from '@/lib/emoji-recents';
+import { getChatClient } from './chat-client-singleton';
 import { wipeRevisions } from './crypto/revisions';
 import { wipeDrafts } from './drafts/drafts-singleton';
 import { wipeLocalKeys } from './keys/local-keys';
@@ -25,6 +26,8 @@ async function endPushSubscription(): Promise<void> {
  * force (docs/threat-model.md says what that leaves).
  */
 export async function wipeLocalData(): Promise<void> {
+  // Nothing indexed, nor written back, after this.
+  getChatClient()?.search.stop();
   await endPushSubscription();
   await wipeDrafts();
   await wipeOutbox();

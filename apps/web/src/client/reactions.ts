@@ -6,9 +6,10 @@
  * is left out, never shown as bytes. A message's list is the same array until it changes,
  * so React reads it as a snapshot.
  */
-import type { Reaction } from '@app/protocol';
+import { peerOf, type Reaction } from '@app/protocol';
 import type { ChatKeys } from './keys/chat-keys';
 import { loadE2ee } from './keys/chat-keys';
+import { RequestError } from './socket/chat-socket';
 
 /** One person's reaction as shown: who, which emoji, when. */
 export interface ShownReaction {
@@ -22,7 +23,7 @@ const NONE: readonly ShownReaction[] = Object.freeze([]);
 export class Reactions {
   /** chatId → msgId → userId → the sealed reaction. */
   private readonly sealed = new Map<string, Map<string, Map<string, Reaction>>>();
-  /** What each ciphertext says: its emoji, null (does not open), or a promise while opening. */
+  /** What each ciphertext says: its emoji, or null (it does not open here). */
   private readonly emojiOf = new Map<string, string | null>();
   /** chatId/msgId → the shown list, rebuilt when it changes. */
   private readonly shownCache = new Map<string, readonly ShownReaction[]>();
@@ -58,7 +59,10 @@ export class Reactions {
     this.shownCache.delete(`${r.chatId}/${r.msgId}`);
   }
 
-  /** A history page: its messages' reactions are what it says, unless an update since is newer. */
+  /**
+   * A history page: its messages' reactions are what it says (updates that came while it
+   * loaded are applied again after it: Conversations' replay).
+   */
   page(chatId: string, msgIds: readonly string[], reactions: readonly Reaction[]): void {
     for (const msgId of msgIds) {
       const m = this.messageMap(chatId, msgId);
@@ -82,11 +86,9 @@ export class Reactions {
     const m = this.sealed.get(chatId)?.get(msgId);
     if (!m || m.size === 0) return NONE;
     const out: ShownReaction[] = [];
-    let opening = false;
     for (const r of m.values()) {
       const ct = r.ct as string;
       if (!this.emojiOf.has(ct)) {
-        opening = true;
         this.open(r);
         continue;
       }
@@ -95,8 +97,8 @@ export class Reactions {
     }
     out.sort((a, b) => a.at - b.at);
     const list = out.length === 0 ? NONE : out;
-    // Kept only once everything opened (or failed): until then, asked again at each change.
-    if (!opening) this.shownCache.set(k, list);
+    // The same list until something changes (one still opening drops it when it is open).
+    this.shownCache.set(k, list);
     return list;
   }
 
@@ -114,24 +116,34 @@ export class Reactions {
     const ct = r.ct as string;
     if (this.opening.has(ct)) return;
     const job = (async () => {
-      let emoji: string | null = null;
+      // null: it does not open here (not a participant's, changed or moved, no key for it);
+      // undefined: not checked now (its keys could not be fetched), tried again when next shown.
+      let emoji: string | null | undefined = null;
       try {
-        const e2ee = await loadE2ee();
-        const key = await this.keys.keyFor(r.chatId, e2ee.reactionEpoch(ct));
-        if (key) emoji = await e2ee.decryptReaction(key, { chatId: r.chatId, msgId: r.msgId, reactorId: r.userId }, ct);
-      } catch {
-        emoji = null;
+        const [a, b] = r.chatId.split('_');
+        if (r.userId === a || r.userId === b) {
+          const e2ee = await loadE2ee();
+          const key = await this.keys.keyFor(r.chatId, e2ee.reactionEpoch(ct));
+          if (key)
+            emoji = await e2ee.decryptReaction(key, { chatId: r.chatId, msgId: r.msgId, reactorId: r.userId }, ct);
+        }
+      } catch (e) {
+        emoji = e instanceof RequestError ? undefined : null;
       }
       this.opening.delete(ct);
-      this.emojiOf.set(ct, emoji);
+      if (emoji !== undefined) this.emojiOf.set(ct, emoji);
       this.shownCache.delete(`${r.chatId}/${r.msgId}`);
-      this.changed();
+      if (emoji !== undefined) this.changed();
     })();
     this.opening.set(ct, job);
   }
 
-  /** Seals `emoji` as `me`'s reaction to a message, under the chat's newest key. */
+  /**
+   * Seals `emoji` as `me`'s reaction to a message, under the chat's newest key; refused,
+   * as a send is, while the peer's identity changed since the user confirmed it.
+   */
   async seal(chatId: string, msgId: string, me: string, emoji: string): Promise<string> {
+    await this.keys.assertNotChanged(peerOf(chatId, me));
     const e2ee = await loadE2ee();
     const newest = await this.keys.newest(chatId);
     if (!newest) throw new Error('This chat has no key yet.');

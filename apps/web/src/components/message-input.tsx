@@ -1,3 +1,4 @@
+import { replyExcerpt } from '@app/e2ee/message-content';
 import { Pencil, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChatClient } from '@/client/chat-client';
@@ -135,7 +136,11 @@ export function MessageInput({
     // The text stays the draft at rest until the outbox has stored it (a reload meanwhile
     // keeps it), and goes out once the draft let go of it.
     const reply = replying
-      ? { msgId: replying.id, senderId: replying.senderId, excerpt: client.crypto.plainText(replying) ?? '' }
+      ? {
+          msgId: replying.id,
+          senderId: replying.senderId,
+          excerpt: replyExcerpt(client.crypto.plainText(replying) ?? ''),
+        }
       : undefined;
     const queued = client.queueMessage(
       peerId,

@@ -16,11 +16,12 @@ const IDLE: SearchStatus = { indexing: false, paused: false, done: 0, total: 0 }
 export function useMessageSearch(query: string, chatId?: string, limit = 50): SearchHit[] {
   const client = useChatClient();
   const settled = useDebouncedValue(query.trim(), 150);
-  const size = useClientValue((c) => c.search.index.size, 0);
+  const version = useClientValue((c) => c.search.index.version, 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: searched again whenever the index changed
   return useMemo(() => {
-    if (!client || !settled || size < 0) return NO_HITS;
+    if (!client || !settled) return NO_HITS;
     return client.search.search(settled, chatId === undefined ? { limit } : { chatId, limit });
-  }, [client, settled, chatId, limit, size]);
+  }, [client, settled, chatId, limit, version]);
 }
 
 export function useSearchStatus(): SearchStatus {

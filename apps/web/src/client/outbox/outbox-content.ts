@@ -4,14 +4,18 @@
  * message it replies to, the forwarded mark) as JSON.
  */
 import type { MessageContent } from '@app/e2ee';
+import { REPLY_EXCERPT_MAX } from '@app/e2ee/message-content';
 import { messageIdSchema, userIdSchema } from '@app/protocol';
 import { z } from 'zod';
 import { logged } from '@/lib/log';
 import type { LocalSealing } from '../keys/local-keys';
 import type { OutboxEntry, OutboxStore } from './outbox-store';
 
+/** An excerpt is at most REPLY_EXCERPT_MAX code points: twice as many UTF-16 units at most. */
 const extrasSchema = z.object({
-  reply: z.object({ msgId: messageIdSchema, senderId: userIdSchema, excerpt: z.string().max(2000) }).optional(),
+  reply: z
+    .object({ msgId: messageIdSchema, senderId: userIdSchema, excerpt: z.string().max(2 * REPLY_EXCERPT_MAX) })
+    .optional(),
   forwarded: z.literal(true).optional(),
 });
 
@@ -26,19 +30,22 @@ async function sealExtras(local: LocalSealing, c: MessageContent): Promise<strin
   return (await local.seal(JSON.stringify(extras))) ?? undefined;
 }
 
-/** The extras sealExtras sealed; null when they cannot be read (another browser's key, or altered). */
+/**
+ * The extras sealExtras sealed; null when they cannot be opened (another browser's key).
+ * Extras that open but do not parse (another version's) are dropped: the text still goes.
+ */
 async function openExtras(local: LocalSealing, sealed: string): Promise<Extras | null> {
   const opened = await local.open(sealed);
   if (opened === null) return null;
   try {
     const parsed = extrasSchema.safeParse(JSON.parse(opened));
-    if (!parsed.success) return null;
+    if (!parsed.success) return {};
     const extras: Extras = {};
     if (parsed.data.reply) extras.reply = parsed.data.reply;
     if (parsed.data.forwarded) extras.forwarded = true;
     return extras;
   } catch {
-    return null;
+    return {};
   }
 }
 

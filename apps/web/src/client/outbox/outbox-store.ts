@@ -35,7 +35,7 @@ const outboxEntrySchema = z
     sealed: z.string().optional(),
     /**
      * What travels with the text (the message it replies to, the forwarded mark) as JSON,
-     * sealed the same way; absent for a plain text (outbox-extras.ts).
+     * sealed the same way; absent for a plain text (outbox-content.ts).
      */
     sealedExtras: z.string().optional(),
     /** Entries written before end-to-end encryption held the text itself: sealed when loaded. */

@@ -75,6 +75,7 @@ export class MessageSearch {
 
   /** What a tab showed of a message: its text goes in (or replaces an older revision), a deletion out. */
   note(r: SealedRef, s: Shown): void {
+    if (this.stopped) return;
     if (s.kind === 'text') {
       const changed = this.index.put({
         chatId: r.chatId,
@@ -88,16 +89,20 @@ export class MessageSearch {
     } else if (s.kind === 'deleted' && this.index.remove(r.chatId, r.id)) this.save(r.chatId);
   }
 
+  /**
+   * A message as the server has it now (an update): a deletion leaves the index at once; an
+   * edit drops the older text (the new one goes in when it is opened).
+   */
+  updated(m: ChatMessage): void {
+    if (this.stopped || !this.index.has(m.chatId, m.id, 0) || this.index.has(m.chatId, m.id, m.rev)) return;
+    if (this.index.remove(m.chatId, m.id)) this.save(m.chatId);
+  }
+
   search(query: string, options: { chatId?: string; limit?: number } = {}): SearchHit[] {
     if (options.chatId !== undefined) return this.index.search(query, options);
-    // From the chat list: not in locked chats (they stay behind their PIN).
-    const locked = new Set(
-      this.d
-        .chats()
-        .filter((c) => c.locked)
-        .map((c) => c.chatId),
-    );
-    return this.index.search(query, { ...options, include: (id) => !locked.has(id) });
+    // From the chat list: only chats on it and not locked (locked ones stay behind their PIN).
+    const open = new Set(this.d.chats().flatMap((c) => (c.locked ? [] : [c.chatId])));
+    return this.index.search(query, { ...options, include: (id) => open.has(id) });
   }
 
   getStatus(): SearchStatus {
@@ -116,10 +121,12 @@ export class MessageSearch {
     this.start();
   }
 
+  /** Stops for good (sign-out, or the tab's client replaced): nothing is read, indexed or written after. */
   stop(): void {
     this.stopped = true;
     this.wake?.();
     for (const t of this.saves.values()) clearTimeout(t);
+    this.saves.clear();
   }
 
   /** Starts a round of background indexing (when online, not paused, and none runs). */
@@ -157,20 +164,10 @@ export class MessageSearch {
     for (;;) {
       await this.gap();
       if (this.stopped || this.d.socket.status !== 'online') return;
-      let page: { messages: ChatMessage[]; hasMore: boolean };
-      try {
-        page = await this.d.socket.request('history', {
-          peerId: c.peerId,
-          limit: HISTORY_PAGE,
-          ...(before ? { before } : {}),
-        });
-      } catch (e) {
-        // Locked since, or gone: on to the next chat. Offline: the next round goes on.
-        if (e instanceof RequestError && (e.code === 'locked' || e.code === 'not_found')) return;
-        throw e;
-      }
-      let fresh = 0;
-      for (const m of page.messages) if (await this.indexMessage(m)) fresh += 1;
+      const page = await this.page(c.peerId, before);
+      if (!page) return;
+      const fresh = await this.indexPage(page.messages);
+      if (fresh === null) return;
       const oldest = page.messages[0];
       if (!page.hasMore || !oldest) {
         this.complete.add(c.chatId);
@@ -180,6 +177,26 @@ export class MessageSearch {
       if (fresh === 0 && this.complete.has(c.chatId)) return;
       before = { timestamp: oldest.timestamp, id: oldest.id };
     }
+  }
+
+  /** A page of history before `before`; null when the chat is locked or gone meanwhile (offline throws). */
+  private async page(peerId: string, before?: { timestamp: number; id: string }) {
+    try {
+      return await this.d.socket.request('history', { peerId, limit: HISTORY_PAGE, ...(before ? { before } : {}) });
+    } catch (e) {
+      if (e instanceof RequestError && (e.code === 'locked' || e.code === 'not_found')) return null;
+      throw e;
+    }
+  }
+
+  /** Indexes a page's messages: how many were new, or null once stopped. */
+  private async indexPage(messages: readonly ChatMessage[]): Promise<number | null> {
+    let fresh = 0;
+    for (const m of messages) {
+      if (this.stopped) return null;
+      if (await this.indexMessage(m)) fresh += 1;
+    }
+    return fresh;
   }
 
   /** Opens and indexes one message unless held at this revision already; whether it was new. */
@@ -211,6 +228,7 @@ export class MessageSearch {
 
   /** Writes a chat's part of the index a moment after its last change. */
   private save(chatId: string): void {
+    if (this.stopped) return;
     const t = this.saves.get(chatId);
     if (t) clearTimeout(t);
     this.saves.set(

@@ -37,9 +37,15 @@ export function fold(s: string): string {
 export class SearchIndex {
   private readonly chats = new Map<string, Map<string, Entry>>();
   private count = 0;
+  private changes = 0;
 
   get size(): number {
     return this.count;
+  }
+
+  /** Goes up with every change (a screen searches again when it does). */
+  get version(): number {
+    return this.changes;
   }
 
   /** Adds or replaces a message (an older revision than the one held is ignored). Returns whether it changed. */
@@ -53,6 +59,7 @@ export class SearchIndex {
     if (held && (held.rev > m.rev || (held.rev === m.rev && held.text === m.text))) return false;
     if (!held) this.count += 1;
     chat.set(m.msgId, { ...m, folded: fold(m.text) });
+    this.changes += 1;
     return true;
   }
 
@@ -64,38 +71,16 @@ export class SearchIndex {
   /** Drops a message (deleted). Returns whether it was held. */
   remove(chatId: string, msgId: string): boolean {
     const removed = this.chats.get(chatId)?.delete(msgId) ?? false;
-    if (removed) this.count -= 1;
+    if (removed) {
+      this.count -= 1;
+      this.changes += 1;
+    }
     return removed;
   }
 
   /** The messages held of a chat (to store them). */
   messagesOf(chatId: string): IndexedMessage[] {
     return [...(this.chats.get(chatId)?.values() ?? [])].map(({ folded: _, ...m }) => m);
-  }
-
-  /** The oldest message held of a chat (where background indexing goes on from). */
-  oldestOf(chatId: string): IndexedMessage | null {
-    let oldest: Entry | null = null;
-    for (const e of this.chats.get(chatId)?.values() ?? []) {
-      if (!oldest || e.timestamp < oldest.timestamp || (e.timestamp === oldest.timestamp && e.msgId < oldest.msgId))
-        oldest = e;
-    }
-    return oldest;
-  }
-
-  chatIds(): string[] {
-    return [...this.chats.keys()];
-  }
-
-  /** Forgets a chat (removed from the list), or everything. */
-  clear(chatId?: string): void {
-    if (chatId === undefined) {
-      this.chats.clear();
-      this.count = 0;
-      return;
-    }
-    this.count -= this.chats.get(chatId)?.size ?? 0;
-    this.chats.delete(chatId);
   }
 
   /**

@@ -64,7 +64,10 @@ describe.each(ENGINES)('message search ($name)', ({ url }) => {
     a.stop();
     const a2 = tab(alice, { searchStore: store, localSealing: sealing });
     await a2.client.search.load();
-    expect(a2.client.search.search('needle')).toHaveLength(1);
+    expect(a2.client.search.search('needle', { chatId: chatIdOf(alice.id, bob.id) })).toHaveLength(1);
+    // From the list, once the list says the chat is there (and not locked).
+    await online(a2);
+    await until(() => a2.client.search.search('needle').length === 1, 'the list search');
     // Another browser key (keys wiped at a sign-out since) opens nothing.
     const a3 = tab(alice, { searchStore: store, localSealing: testSealing() });
     await a3.client.search.load();

@@ -50,7 +50,9 @@ function Chip({ group, onPress }: { group: Group; onPress(): void }) {
         group.mine ? 'border-primary bg-primary/15' : 'border-border bg-background',
       )}
     >
-      <span aria-hidden className="font-emoji">{group.emoji}</span>
+      <span aria-hidden className="font-emoji">
+        {group.emoji}
+      </span>
       {group.count > 1 ? <span className="text-xs tabular-nums text-muted-foreground">{group.count}</span> : null}
     </button>
   );

@@ -6,6 +6,7 @@
  * the whole history does not hold says it cannot be found.
  */
 import type { ReplyRef } from '@app/e2ee';
+import { replyExcerpt } from '@app/e2ee/message-content';
 import { DELETED_TEXT } from '@app/protocol';
 import { Reply, X } from 'lucide-react';
 import type { UiMessage } from '@/client/conversations/conversation';
@@ -15,11 +16,6 @@ import { cn } from '@/lib/utils';
 import { useConversationLookup } from './conversation-context';
 
 export const NOT_FOUND_TEXT = 'Original message not found';
-
-/** The first line of `text`, trimmed. */
-function firstLine(text: string): string {
-  return text.trim().split('\n', 1)[0]?.trim() ?? '';
-}
 
 /** Who wrote a quoted message: 'You', the peer's handle, or (a reference to neither) 'Unknown'. */
 export function quotedSender(senderId: string, who: { me: string; peerId: string; peerHandle: string }): string {
@@ -33,7 +29,7 @@ function useQuotedText(original: UiMessage | undefined): string | null {
   if (!original) return null;
   if (original.deleted || shown?.kind === 'deleted') return DELETED_TEXT;
   if (!shown || shown.kind === 'opening' || shown.kind === 'withheld') return null;
-  return shown.kind === 'text' ? firstLine(shown.text) : shownText(shown);
+  return shown.kind === 'text' ? replyExcerpt(shown.text) : shownText(shown);
 }
 
 export function ReplyQuote({ reply, own }: { reply: ReplyRef; own: boolean }) {
