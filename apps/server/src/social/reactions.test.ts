@@ -90,6 +90,35 @@ describe.each(ENGINES)('reactions on $name', ({ url }) => {
     expect(updatesOf(carol.ws, 'reaction')).toHaveLength(0);
   });
 
+  it('taking back nothing logs nothing; a deleted account takes its reactions and those to its messages with it', async () => {
+    const { alice, bob, chatId, msgId } = await chat();
+    const seq = bob.ws.lastSeq;
+    await bob.ws.request('react', { chatId, msgId, ct: null });
+    await settle(bob.ws);
+    expect(updatesOf(bob.ws, 'reaction', seq)).toHaveLength(0);
+
+    const bobs = await bob.ws.sendMessage(alice.user.id, 'and one of mine');
+    // The same message id in another chat: its reactions are not Bob's to take.
+    const carol = await person();
+    const carolChat = chatIdOf(alice.user.id, carol.user.id);
+    const sameId = await carol.ws.sendMessage(alice.user.id, 'same id, other chat', bobs.id);
+    await alice.ws.request('react', {
+      chatId: carolChat,
+      msgId: sameId.id,
+      ct: await alice.sealer.sealReaction(carolChat, sameId.id, '🙂'),
+    });
+    await bob.ws.request('react', { chatId, msgId, ct: await bob.sealer.sealReaction(chatId, msgId, '👍') });
+    await alice.ws.request('react', {
+      chatId,
+      msgId: bobs.id,
+      ct: await alice.sealer.sealReaction(chatId, bobs.id, '❤️'),
+    });
+    await t.server.ctx.store.deleteUser(bob.user.id);
+    const left = await t.server.ctx.store.db.selectFrom('reactions').select(['chat_id', 'msg_id']).execute();
+    expect(left.filter((r) => r.chat_id === chatId)).toEqual([]);
+    expect(left.filter((r) => r.chat_id === carolChat)).toEqual([{ chat_id: carolChat, msg_id: sameId.id }]);
+  });
+
   it('in a locked chat: a socket without the PIN hears which message, not the emoji, and cannot react', async () => {
     const { alice, bob, chatId, msgId } = await chat();
     await setPin(alice, '123456');

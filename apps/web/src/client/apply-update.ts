@@ -161,6 +161,8 @@ export class UpdateApplier {
     this.d.reactions.apply(r);
     this.d.conversations.touchChat(r.chatId);
     if (r.ct === null || r.userId === this.d.userId || Date.now() - r.at > 60_000) return;
+    // Only the peer of that chat reacts in it (whatever the server says).
+    if (!r.chatId.split('_').includes(r.userId)) return;
     const summary = this.d.chats.get(r.chatId);
     if (summary && isMuted(summary, Date.now())) return;
     const message = summary ? this.d.conversations.get(summary.peerId)?.find(r.msgId) : undefined;

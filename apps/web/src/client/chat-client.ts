@@ -91,6 +91,7 @@ export class ChatClient {
       socket: this.socket,
       read: (m) => this.crypto.read(m),
       chats: () => this.chats.view().chats,
+      listReady: () => this.chats.ready,
       local: env.localSealing ?? browserSealing,
       store: env.searchStore ?? indexedDbSearch,
       changed,
@@ -219,6 +220,8 @@ export class ChatClient {
 
   private changed(): void {
     if (this.destroyed) return;
+    // The search's round waits for the chat list (a no-op once it has started).
+    this.search.start();
     for (const l of [...this.listeners]) l();
   }
 
@@ -253,9 +256,9 @@ export class ChatClient {
       this.lastSeq = w.seq;
       this.own.reset();
     }
-    const listed = !w.resumed || !this.chats.ready ? this.chats.load() : Promise.resolve();
-    // Once the list is known, older history is indexed for search in the background.
-    void listed.then(() => this.search.start());
+    if (!w.resumed || !this.chats.ready) void this.chats.load();
+    // Once the list is loaded, older history is indexed for search in the background.
+    this.search.roundDue();
     this.conversations.welcomed(w.resumed);
     this.users.resync();
     this.receipts.flush();

@@ -122,6 +122,8 @@ export function startDesktopNotifications(client: ChatClient, navigate: (path: s
     if ((a.kind === 'message' || a.kind === 'reaction') && soundEnabled()) playChime();
     if (!notificationsSupported() || Notification.permission !== 'granted') return;
     const text = await alertText(client, a);
+    // A reaction that does not open here is not told (it may not be the peer's at all).
+    if (a.kind === 'reaction' && !a.locked && text === null) return;
     // Looked at again: the tab may have come to the front while the text opened.
     if (isVisible()) return;
     const d = describeAlert(a, (id) => client.getUser(id)?.username, text);

@@ -58,11 +58,15 @@ export default function ChatPage(props: { peerId?: string }) {
   const [sentCount, setSentCount] = useState(0);
   const [verifyOpen, setVerifyOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // A search result from the chat list opens the chat at its message (once).
-  const [jump, setJump] = useState<{ msgId: string; peerId: string } | null>(() => {
-    const msgId = (location.state as { jumpTo?: unknown } | null)?.jumpTo;
-    return typeof msgId === 'string' ? { msgId, peerId } : null;
-  });
+  // A search result from the chat list opens the chat at its message: each time one is
+  // chosen (a new history entry), also when this chat is already open beside the list.
+  const [jump, setJump] = useState<{ msgId: string; peerId: string } | null>(null);
+  const asked = (location.state as { jumpTo?: unknown } | null)?.jumpTo;
+  const [jumpedFor, setJumpedFor] = useState<string | null>(null);
+  if (typeof asked === 'string' && jumpedFor !== location.key) {
+    setJumpedFor(location.key);
+    setJump({ msgId: asked, peerId });
+  }
   const trust = usePeerTrust(peer ? peerId : '');
   const keyChanges = useMemo(() => trust?.changes ?? [], [trust]);
 

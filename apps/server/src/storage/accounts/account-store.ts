@@ -185,8 +185,15 @@ export class AccountStore {
       await tx.deleteFrom('reactions').where('user_id', '=', userId).execute();
       await tx
         .deleteFrom('reactions')
-        .where('chat_id', 'in', (eb) => eb.selectFrom('user_chats').select('chat_id').where('user_id', '=', userId))
-        .where('msg_id', 'in', (eb) => eb.selectFrom('messages').select('id').where('sender_id', '=', userId))
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('messages as m')
+              .select('m.id')
+              .whereRef('m.chat_id', '=', 'reactions.chat_id')
+              .whereRef('m.id', '=', 'reactions.msg_id')
+              .where('m.sender_id', '=', userId),
+          ),
+        )
         .execute();
       await tx
         .deleteFrom('messages')

@@ -40,12 +40,14 @@ export async function react(
     if (m.deleted === 1) throw new ChatError('conflict', REACTION_MSG.deleted);
     const where = { chat_id: chatId, msg_id: msgId, user_id: userId };
     if (ct === null) {
-      await tx
+      const gone = await tx
         .deleteFrom('reactions')
         .where('chat_id', '=', chatId)
         .where('msg_id', '=', msgId)
         .where('user_id', '=', userId)
-        .execute();
+        .executeTakeFirst();
+      // Nothing to take back: nothing changed, nothing logged.
+      if (Number(gone.numDeletedRows) === 0) return { reaction: { chatId, msgId, userId, ct, at: now }, updates: [] };
     } else {
       const epoch = reactionEpoch(ct);
       const key =

@@ -36,6 +36,8 @@ export interface MessageSearchDeps {
   read(m: SealedRef): Promise<Shown>;
   /** The user's chats now (the chat list). */
   chats(): readonly ChatSummary[];
+  /** The chat list is loaded. */
+  listReady(): boolean;
   local: LocalSealing;
   store: SearchStore;
   changed(): void;
@@ -50,6 +52,8 @@ export class MessageSearch {
   private readonly saves = new Map<string, ReturnType<typeof setTimeout>>();
   private status: SearchStatus = IDLE;
   private running = false;
+  /** A round is due (set at each connection, cleared when it starts). */
+  private due = false;
   private paused = false;
   private stopped = false;
   private wake: (() => void) | null = null;
@@ -129,9 +133,17 @@ export class MessageSearch {
     this.saves.clear();
   }
 
-  /** Starts a round of background indexing (when online, not paused, and none runs). */
+  /** A round of background indexing is due (a new connection): it starts once the chat list is loaded. */
+  roundDue(): void {
+    this.due = true;
+    this.start();
+  }
+
+  /** Starts the round that is due, when online, the list is loaded, not paused, and none runs. */
   start(): void {
-    if (this.running || this.paused || this.stopped || this.d.socket.status !== 'online') return;
+    if (!this.due || this.running || this.paused || this.stopped) return;
+    if (this.d.socket.status !== 'online' || !this.d.listReady()) return;
+    this.due = false;
     this.running = true;
     void this.round()
       .catch(logged('search', 'index older messages'))
