@@ -3,7 +3,6 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { LoadingOrFailed } from '@/components/loading-or-failed';
 import { PageShell } from '@/components/page-shell';
 import { PinSettings } from '@/components/pin-settings';
-import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { notify, notifyError } from '@/components/ui/toaster';

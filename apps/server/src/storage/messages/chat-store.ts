@@ -8,13 +8,12 @@ import {
   type ChatMessage,
   type ChatSummary,
   chatIdOf,
-  handleKey,
   type PublicUser,
   peerOf,
   UPDATE_LOG_KEEP,
   type Update,
 } from '@app/protocol';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { KeyStore } from '../accounts/key-store.ts';
 import { type Db, SEND_CONNECTIONS } from '../db.ts';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
@@ -29,12 +28,10 @@ import {
   ChatError,
   joinedUser,
   type LoggedUpdate,
-  PUBLIC_COLUMNS,
   parsePayload,
   publicUserOf,
   summaryOf,
   toMessage,
-  toPublicUser,
   toSummary,
 } from './chat-rows.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
@@ -42,6 +39,7 @@ import { react, reactionsOf } from './reactions.ts';
 import { pgSendBatcher } from './send-batch.ts';
 import { type SendInput, type SendResult, sendProgram } from './send-program.ts';
 import { refreshSummaries } from './summaries.ts';
+import { searchUsers } from './user-search.ts';
 
 /** The message `userId` may change: theirs, and not deleted. */
 function ownMessage(current: ChatMessage | null, userId: string): ChatMessage {
@@ -384,21 +382,9 @@ export class ChatStore {
     });
   }
 
-  /** Users other than `me` whose handle contains `query` (any case), by handle, a page at a time. */
-  async searchUsers(me: string, query: string, after: string | undefined, limit: number): Promise<PublicUser[]> {
-    const needle = handleKey(query);
-    let q = this.db
-      .selectFrom('users')
-      .select([...PUBLIC_COLUMNS, 'username_lower'])
-      .where('id', '!=', me)
-      .where('blocked', '=', 0);
-    if (needle) {
-      const escaped = needle.replace(/[\\%_]/g, (c) => `\\${c}`);
-      q = q.where(sql<boolean>`username_lower LIKE ${`%${escaped}%`} ESCAPE '\\'`);
-    }
-    if (after) q = q.where('username_lower', '>', after);
-    const rows = await q.orderBy('username_lower').limit(limit).execute();
-    return rows.map(toPublicUser);
+  /** Users other than `me` whose handle contains `query` (user-search.ts). */
+  searchUsers(me: string, query: string, after: string | undefined, limit: number): Promise<PublicUser[]> {
+    return searchUsers(this.db, me, query, after, limit);
   }
 
   /** Drops log entries beyond the newest UPDATE_LOG_KEEP of a user. */

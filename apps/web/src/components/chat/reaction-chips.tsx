@@ -10,9 +10,9 @@ import type { ShownReaction } from '@/client/reactions';
 import { notify } from '@/components/ui/toaster';
 import { useReactions } from '@/hooks/chat-hooks';
 import { useLongPress } from '@/hooks/use-long-press';
+import { useReact } from '@/hooks/use-react';
 import { cn } from '@/lib/utils';
 import { useConversationLookup } from './conversation-context';
-import { useReact } from './reaction-picker';
 
 interface Group {
   emoji: string;

@@ -12,24 +12,14 @@ import { createPortal } from 'react-dom';
 import type { UiMessage } from '@/client/conversations/conversation';
 import { Spinner } from '@/components/spinner';
 import { type MenuAnchor, usePopupPosition } from '@/components/ui/action-menu';
-import { notifyError } from '@/components/ui/toaster';
 import { useChatClient, useReactions } from '@/hooks/chat-hooks';
+import { useReact } from '@/hooks/use-react';
 import { cn } from '@/lib/utils';
 
 const EmojiPanel = lazy(() => import('../emoji/emoji-panel'));
 
 /** The quick row (WhatsApp's six). */
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
-
-/** Reacts to `m` with `emoji` (or takes it back), telling the user when it fails. */
-export function useReact(): (m: UiMessage, emoji: string) => void {
-  const client = useChatClient();
-  return (m, emoji) => {
-    client
-      ?.react(m, emoji)
-      .catch((e: unknown) => notifyError('Reaction Failed', e instanceof Error ? e.message : undefined));
-  };
-}
 
 export function ReactionPicker({
   target,
