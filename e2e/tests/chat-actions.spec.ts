@@ -34,7 +34,7 @@ async function talking(people: People, text: string, opts: PersonOptions = {}) {
 const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
 
 test.describe('message menu', () => {
-  test('own messages offer Copy, Info, Edit, Delete; the peer’s only Copy and Info; right-click opens it too', async ({
+  test('own messages offer Reply, React, Forward, Copy, Info, Edit, Delete; the peer’s no Edit or Delete; right-click opens it too', async ({
     people,
   }) => {
     const { alice, bob } = await talking(people, 'Mine to change');
