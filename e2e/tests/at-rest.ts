@@ -143,7 +143,8 @@ export async function leaveCanaries(alice: Person, bob: Person, carol: Person, c
     const chooser = alice.page.getByRole('dialog', { name: 'Forward message' });
     await chooser.getByRole('checkbox', { name: bob.handle }).click();
     await chooser.getByRole('button', { name: 'Forward (1)' }).click();
-    await expect(bubbles(bob.page).filter({ hasText: 'Forwarded' })).toHaveCount(1);
+    // (The line itself, exactly: the canary's own text ends in '-forwarded'.)
+    await expect(bubbles(bob.page).filter({ has: bob.page.getByText('Forwarded', { exact: true }) })).toHaveCount(1);
   }
   // Alice reacts to the reply with 🏳️‍🌈, from the full picker.
   const replied = bubble(alice.page, canaries.reply);

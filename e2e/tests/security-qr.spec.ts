@@ -64,7 +64,9 @@ test('scan the other screen’s code: the same code confirms it, another says it
     // Another code first (someone else's, or a server in between): it does not match.
     const wrong = `PARLEY-SC1:${digits.slice(0, 55)}${digits.slice(55) === '00000' ? '11111' : '00000'}`;
     browsers.push(await browserFilming(wrong, testInfo.outputPath('wrong.y4m')));
-    let page = await (await (browsers[0] as Browser).newContext({ baseURL: E2E_BASE_URL })).newPage();
+    let page = await (
+      await (browsers[0] as Browser).newContext({ baseURL: E2E_BASE_URL, permissions: ['camera'] })
+    ).newPage();
     await signInViaApi(page, alice.user.username, alice.user.password);
     await openChat(page, bob);
     let scanDialog = await openCompare(page);
@@ -74,7 +76,9 @@ test('scan the other screen’s code: the same code confirms it, another says it
 
     // The other screen's code (the same digits): confirmed.
     browsers.push(await browserFilming(`PARLEY-SC1:${digits}`, testInfo.outputPath('right.y4m')));
-    page = await (await (browsers[1] as Browser).newContext({ baseURL: E2E_BASE_URL })).newPage();
+    page = await (
+      await (browsers[1] as Browser).newContext({ baseURL: E2E_BASE_URL, permissions: ['camera'] })
+    ).newPage();
     await signInViaApi(page, alice.user.username, alice.user.password);
     await openChat(page, bob);
     scanDialog = await openCompare(page);

@@ -21,6 +21,10 @@ function expectSecurityHeaders(res: TestResponse): void {
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   expect(res.headers.get('x-frame-options')).toBe('DENY');
+  // The camera for this origin only (Scan code), nothing else of the device's.
+  expect(res.headers.get('permissions-policy')).toBe(
+    'camera=(self), microphone=(), geolocation=(), payment=(), usb=()',
+  );
 }
 
 describe('security headers on every response', () => {

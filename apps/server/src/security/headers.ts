@@ -33,7 +33,8 @@ export function registerSecurityHeaders(app: FastifyInstance, opts: { https: boo
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('cross-origin-resource-policy', 'same-origin');
-    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');
+    // The camera for this origin only: "Scan code" reads the other screen's security code.
+    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()');
     if (opts.https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
