@@ -71,7 +71,7 @@ test('after one visit the app opens with the network cut', async ({ page, contex
   await context.setOffline(false);
 });
 
-test('a push shows "New message from @bob", one of a locked chat names no one, anything else shows nothing', async () => {
+test('a push shows "New message from @bob", one of a locked chat names no one, a reaction "@carol reacted", anything else nothing', async () => {
   // A full browser of its own: the headless shell shows no notifications, and a browser that
   // tried to reach a push service for another test is no place to count this one's.
   const browser = await chromium.launch({ executablePath: CHROMIUM_FULL, args: CHROMIUM_ARGS });
@@ -122,10 +122,15 @@ async function pushShown(page: Page): Promise<void> {
   await expect
     .poll(async () => (await titles()).map((n) => n.title).sort())
     .toEqual(['New message', 'New message from @bob']);
+  // A reaction to one of the user's messages (in a chat of its own, so its own notification).
+  await deliver({ t: 'reaction', peerId: 'peer00000000000000003', from: '@carol' });
+  await expect
+    .poll(async () => (await titles()).map((n) => n.title).sort())
+    .toEqual(['@carol reacted to your message', 'New message', 'New message from @bob']);
   // Something that is not a push of ours shows nothing.
   await deliver({ t: 'other' });
   await page.waitForTimeout(300);
-  expect(await titles()).toHaveLength(2);
+  expect(await titles()).toHaveLength(3);
 }
 
 test('Settings offers push notifications; without a reachable push service it says so and stays off', async ({

@@ -86,7 +86,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(staleWhileRevalidate(event));
 });
 
-/** A push names who wrote (or no one, for a locked chat), never what: the server has no text. */
+/** A push names who wrote or reacted (or no one, for a locked chat), never what: the server has no text. */
 self.addEventListener('push', (event) => {
   let data = null;
   try {
@@ -94,8 +94,16 @@ self.addEventListener('push', (event) => {
   } catch {
     data = null;
   }
-  if (!data || data.t !== 'message' || typeof data.peerId !== 'string') return;
-  const title = typeof data.from === 'string' ? `New message from ${data.from}` : 'New message';
+  if (!data || (data.t !== 'message' && data.t !== 'reaction') || typeof data.peerId !== 'string') return;
+  const from = typeof data.from === 'string' ? data.from : null;
+  const title =
+    data.t === 'reaction'
+      ? from
+        ? `${from} reacted to your message`
+        : 'New reaction'
+      : from
+        ? `New message from ${from}`
+        : 'New message';
   event.waitUntil(
     self.registration.showNotification(title, {
       tag: `chat-${data.peerId}`,

@@ -61,10 +61,11 @@ const PINNED: Record<number, string> = {
    */
   13: 'a05722f2be089c71',
   /**
-   * Reactions (reactions.ts): the `react` request and its result, the `reaction` update,
-   * `reactions` in a history page.
+   * Reactions (reactions.ts): the `react` request and its result, the `reaction` update
+   * (with the user's summary when it is activity for them), `reactions` in a history page,
+   * and pushes for reactions (`t: 'reaction'`).
    */
-  14: '0e51ab787fbaf526',
+  14: '4252d80a8283a376',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -38,9 +38,10 @@ export const pushStateSchema = z.object({
 });
 export type PushState = z.infer<typeof pushStateSchema>;
 
-/** What a push carries (encrypted to the browser): who wrote, never what. */
+/** What a push carries (encrypted to the browser): who wrote or reacted, never what. */
 export const pushPayloadSchema = z.object({
-  t: z.literal('message'),
+  /** A new message, or a reaction to one of the user's messages. */
+  t: z.enum(['message', 'reaction']),
   /** The chat to open. */
   peerId: z.string(),
   /** The sender's @handle, or null for a locked chat (its activity stays hidden). */

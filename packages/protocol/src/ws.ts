@@ -270,8 +270,12 @@ export const updateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('accountData'), version: z.number().int().min(1) }),
   /** Whether the user may message `peerId` changed. */
   z.object({ kind: z.literal('access'), peerId: z.string(), access: accessSchema }),
-  /** Someone's reaction to a message of the user's chat, as it is now (reactions.ts). */
-  z.object({ kind: z.literal('reaction'), reaction: reactionSchema }),
+  /**
+   * Someone's reaction to a message of the user's chat, as it is now (reactions.ts). A new
+   * reaction to the user's own message carries the user's summary of the chat (marked
+   * unread: it is activity for them).
+   */
+  z.object({ kind: z.literal('reaction'), reaction: reactionSchema, chat: chatSummarySchema.optional() }),
 ]);
 export type Update = z.infer<typeof updateSchema>;
 

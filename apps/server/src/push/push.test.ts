@@ -2,7 +2,7 @@
  * Web Push against a real server and a push service on loopback that checks VAPID and
  * decrypts like a browser (src/test/push-endpoint.ts): who may subscribe to what, a push
  * for a message while no tab is open and none while one is, nothing of a locked chat, none
- * for a muted one, a
+ * for a muted one, one for a reaction to the user's own message, a
  * subscription gone at the push service removed, and one that ends with its session.
  */
 import { API, pushPayloadSchema, pushStateSchema } from '@app/protocol';
@@ -123,6 +123,32 @@ describe('web push', () => {
     await a.sendMessage(bob.user.id, 'unmuted');
     await settled();
     expect(pushes()).toHaveLength(1);
+    await a.close();
+  });
+
+  it('pushes "@alice reacted" for a reaction to bob’s own message only, naming no one in a locked chat', async () => {
+    const alice = await signUp(t);
+    const bob = await signUp(t);
+    const a = await WsTestClient.connect(t, alice.client.cookie);
+    const b = await WsTestClient.connect(t, bob.client.cookie);
+    const hers = await a.sendMessage(bob.user.id, 'lunch?');
+    const his = await b.sendMessage(alice.user.id, 'yes');
+    await b.close();
+    const sub = await subscribed(bob.client);
+    const pushes = () => push.received.filter((x) => sub.endpoint.endsWith(x.path)).map((x) => JSON.parse(x.text));
+    const react = async (msgId: string) =>
+      a.request('react', {
+        chatId: his.chatId,
+        msgId,
+        ct: await a.sealerOf().sealReaction(his.chatId, msgId, '👍', a),
+      });
+    // To her own message: not bob's news.
+    await react(hers.id);
+    await settled();
+    expect(pushes()).toEqual([]);
+    await react(his.id);
+    await settled();
+    expect(pushes()).toEqual([{ t: 'reaction', peerId: alice.user.id, from: `@${alice.user.username}` }]);
     await a.close();
   });
 

@@ -2,7 +2,8 @@
  * Web Push for messages while no tab is open (RFC 8030 delivery, RFC 8291 encryption,
  * RFC 8292 VAPID, all done by the `web-push` package). After a message is stored, its
  * recipient's browsers are pushed "New message from @bob" when the recipient has no socket
- * open on any process; a tab that is open tells its user itself. The payload names the
+ * open on any process (and "@bob reacted to your message" for a reaction to one of theirs);
+ * a tab that is open tells its user itself. The payload names the
  * sender and the chat, never the text (the server has only ciphertext), and nothing at all
  * of a locked chat; a muted chat pushes nothing. A subscription the push service says is
  * gone (404, 410) is removed.
@@ -59,20 +60,28 @@ export class PushSender {
     this.agent = opts.ca ? new Agent({ ca: [...rootCertificates, opts.ca], keepAlive: true }) : undefined;
   }
 
-  /** Committed log entries: each new message's recipient entry may call for a push. */
+  /**
+   * Committed log entries: each new message's recipient entry may call for a push, and each
+   * new reaction to a message of the one it goes to (both carry that user's summary).
+   */
   published(updates: readonly LoggedUpdate[]): void {
     for (const { userId, update } of updates) {
       // A new message carries the summary it made (a receipt or an edit does not).
-      if (update.kind !== 'message' || !update.chat || update.message.recipientId !== userId) continue;
-      const { chat, message } = update;
-      // A muted chat pushes nothing (its messages wait for the user to look).
-      if (isMuted(chat, Date.now())) continue;
+      const pushed =
+        update.kind === 'message' && update.chat && update.message.recipientId === userId
+          ? { t: 'message' as const, chat: update.chat, from: update.message.senderId }
+          : update.kind === 'reaction' && update.chat && update.reaction.userId !== userId
+            ? { t: 'reaction' as const, chat: update.chat, from: update.reaction.userId }
+            : null;
+      // A muted chat pushes nothing (its activity waits for the user to look).
+      if (!pushed || isMuted(pushed.chat, Date.now())) continue;
+      const { chat } = pushed;
       const payload: PushPayload = {
-        t: 'message',
-        peerId: message.senderId,
+        t: pushed.t,
+        peerId: pushed.from,
         from: chat.locked || !chat.peer ? null : `@${chat.peer.username}`,
       };
-      const job = this.notify(userId, payload, topicOf(message.chatId)).finally(() => this.inFlight.delete(job));
+      const job = this.notify(userId, payload, topicOf(chat.chatId)).finally(() => this.inFlight.delete(job));
       this.inFlight.add(job);
     }
   }

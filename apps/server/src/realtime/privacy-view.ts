@@ -70,9 +70,13 @@ export function viewUpdate(v: PrivacyView, u: Update): Update {
     const chat = viewChat(v, u.chat);
     return chat === u.chat ? u : { kind: 'chat', chat };
   }
-  // A reaction in a locked chat: which message, but not the sealed emoji, until the PIN.
-  if (u.kind === 'reaction' && u.reaction.ct !== null && v.locked?.has(u.reaction.chatId) && !v.granted) {
-    return { kind: 'reaction', reaction: { ...u.reaction, ct: null } };
+  if (u.kind === 'reaction') {
+    // In a locked chat: which message, but not the sealed emoji, until the PIN.
+    const hide = u.reaction.ct !== null && (v.locked?.has(u.reaction.chatId) || u.chat?.locked) && !v.granted;
+    const reaction = hide ? { ...u.reaction, ct: null } : u.reaction;
+    const chat = u.chat ? viewChat(v, u.chat) : undefined;
+    if (reaction === u.reaction && chat === u.chat) return u;
+    return chat ? { kind: 'reaction', reaction, chat } : { kind: 'reaction', reaction };
   }
   return u;
 }

@@ -119,7 +119,8 @@ describe.skipIf(Boolean(SCALE_OUT_SKIP))('two servers on PostgreSQL and Redis', 
     const [r] = bobWs.updates().flatMap((u) => (u.update.kind === 'reaction' ? [u.update.reaction] : []));
     expect(await bobWs.sealerOf().openReaction({ ...r, ct } as never, bobWs)).toBe('👍');
     // A reaction to Bob's message is activity for him, on his server too.
-    await bobWs.waitFor(() => bobWs.updates().some((u) => u.update.kind === 'chat' && u.update.chat.markedUnread));
+    const withChat = bobWs.updates().find((u) => u.update.kind === 'reaction' && u.update.reaction.ct === ct);
+    expect(withChat?.update.kind === 'reaction' && withChat.update.chat?.markedUnread).toBe(true);
     await aliceWs.close();
     await bobWs.close();
   });

@@ -107,6 +107,8 @@ export class UpdateApplier {
         this.d.accountData(update.version);
         return;
       case 'reaction':
+        // A reaction to the user's message carries their summary (marked unread).
+        if (update.chat) this.applySummary(update.chat);
         this.applyReaction(update.reaction);
         return;
       default:

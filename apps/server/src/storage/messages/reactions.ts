@@ -68,21 +68,23 @@ export async function react(
     }
     const reaction: Reaction = { chatId, msgId, userId, ct, at: now };
     const update: Update = { kind: 'reaction', reaction };
-    const entries: { userId: string; update: Update }[] = [
-      { userId, update },
-      { userId: peerOf(chatId, userId), update },
-    ];
-    if (ct !== null && m.sender_id !== userId) {
-      const marked = await tx
+    const peerId = peerOf(chatId, userId);
+    // A new reaction to the peer's message is activity for them: their chat marked unread,
+    // and its summary with the update (the push service names who reacted from it).
+    const activity = ct !== null && m.sender_id === peerId;
+    if (activity) {
+      await tx
         .updateTable('user_chats')
         .set({ marked_unread: 1 })
-        .where('user_id', '=', m.sender_id)
+        .where('user_id', '=', peerId)
         .where('chat_id', '=', chatId)
-        .where('marked_unread', '=', 0)
-        .executeTakeFirst();
-      const chat = Number(marked.numUpdatedRows) > 0 ? await summaryOf(tx, m.sender_id, chatId) : null;
-      if (chat) entries.push({ userId: m.sender_id, update: { kind: 'chat', chat } });
+        .execute();
     }
+    const chat = activity ? await summaryOf(tx, peerId, chatId) : null;
+    const entries: { userId: string; update: Update }[] = [
+      { userId, update },
+      { userId: peerId, update: chat ? { ...update, chat } : update },
+    ];
     return { reaction, updates: await appendLog(tx, entries, now) };
   });
 }
