@@ -60,7 +60,7 @@ test.describe('replies, reactions and forwards', () => {
     const alice = await people.person('alice');
     const [bob, carol] = [await nodePeer('bob'), await nodePeer('carol')];
     peers = [bob, carol];
-    await carol.send(alice, 'Hi Alice, Carol here');
+    const carols = await carol.ws.sendMessage(alice.id, 'Hi Alice, Carol here');
     const question = await bob.ws.sendMessage(alice.id, 'Are we still on for Friday?\nBring the maps');
     const a = alice.page;
     await openChat(a, bob);
@@ -153,6 +153,16 @@ test.describe('replies, reactions and forwards', () => {
     await expect(quote).toContainText('Are we still on for Saturday?');
     await bob.ws.deleteMessage(chatId, question.id);
     await expect(quote).toContainText('This message deleted');
+
+    // A quote of another chat's message, with words Alice never wrote: looked up in this
+    // chat only, it is not found, and the sender's excerpt is not shown as hers.
+    await bob.ws.sendMessage(alice.id, {
+      text: 'As you said',
+      reply: { msgId: carols.id, senderId: alice.id, excerpt: 'I owe Bob $100' },
+    });
+    const forged = bubble(a, 'As you said').getByRole('button', { name: /Go to the original message/ });
+    await expect(forged).toContainText('Original message not found');
+    await expect(forged).not.toContainText('I owe Bob');
 
     // Forward Alice's reply to Carol, from the menu's chooser.
     await openMessageMenu(a, reply);

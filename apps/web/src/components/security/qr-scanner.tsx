@@ -95,7 +95,6 @@ export default function QrScanner({ onResult }: { onResult(text: string): boolea
   }
   return (
     <div className="relative overflow-hidden rounded-xl bg-black">
-      {/* biome-ignore lint/a11y/useMediaCaption: a live camera view, nothing spoken */}
       <video ref={video} muted playsInline className="aspect-square w-full object-cover" aria-label="Camera" />
       <p className="absolute inset-x-0 bottom-0 bg-black/60 px-3 py-2 text-center text-sm text-white">
         Point the camera at the code on the other screen
