@@ -15,7 +15,6 @@ import {
   opened,
   shown,
   type TestTab,
-  type TestUser,
   textsNow,
   textsOf,
   until,
@@ -46,18 +45,7 @@ function flipMiddle(ct: string): string {
 }
 
 describe.each(ENGINES)('the web ChatClient against a real server ($name)', ({ url }) => {
-  const { t, tab } = useTabServer(url, 'webclient');
-
-  /** Two users, each with a tab online and the conversation with the other open. */
-  async function pair(): Promise<[TestUser, TestUser, TestTab, TestTab]> {
-    const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(alice);
-    const b = tab(bob);
-    await Promise.all([online(a), online(b)]);
-    a.client.openConversation(bob.id);
-    b.client.openConversation(alice.id);
-    return [alice, bob, a, b];
-  }
+  const { t, tab, pair } = useTabServer(url, 'webclient');
 
   /** Changes a stored message's ciphertext in the server's database (as someone with access to it could). */
   async function overwriteStored(chatId: string, msgId: string, change: (ct: string) => string): Promise<void> {

@@ -18,7 +18,7 @@ function emojiOf(tab: TestTab, chatId: string, msgId: string): string[] {
 }
 
 describe.each(ENGINES)('reactions in the web client ($name)', ({ url }) => {
-  const { t, tab } = useTabServer(url, 'reactclient');
+  const { t, tab, pair } = useTabServer(url, 'reactclient');
 
   /** Moves a stored reaction to another message (as someone with the database could). */
   async function moveStored(chatId: string, from: string, to: string): Promise<void> {
@@ -41,12 +41,7 @@ describe.each(ENGINES)('reactions in the web client ($name)', ({ url }) => {
   }
 
   it('a reaction reaches the peer live and after a reload; the same emoji takes it back, another replaces it', async () => {
-    const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(alice);
-    const b = tab(bob);
-    await Promise.all([online(a), online(b)]);
-    a.client.openConversation(bob.id);
-    b.client.openConversation(alice.id);
+    const [alice, bob, a, b] = await pair();
     const alerts: Alert[] = [];
     a.client.onAlert((x) => alerts.push(x));
     a.client.sendMessage(bob.id, 'Lunch at noon?');

@@ -17,7 +17,7 @@ function asText(s: Shown | undefined) {
 }
 
 describe.each(ENGINES)('replies and forwards ($name)', ({ url }) => {
-  const { t, tab } = useTabServer(url, 'replies');
+  const { t, tab, pair } = useTabServer(url, 'replies');
 
   async function users(n: number): Promise<TestUser[]> {
     const out: TestUser[] = [];
@@ -26,12 +26,7 @@ describe.each(ENGINES)('replies and forwards ($name)', ({ url }) => {
   }
 
   it('a reply carries its original sealed: the peer opens the reference, an edit keeps it, the server sees no link', async () => {
-    const [alice, bob] = (await users(2)) as [TestUser, TestUser];
-    const a = tab(alice);
-    const b = tab(bob);
-    await Promise.all([online(a), online(b)]);
-    a.client.openConversation(bob.id);
-    b.client.openConversation(alice.id);
+    const [alice, bob, a, b] = await pair();
 
     a.client.sendMessage(bob.id, 'Are we still on for Friday?\nBring the maps');
     await until(() => shown(b, alice.id).length === 1, "Alice's question");

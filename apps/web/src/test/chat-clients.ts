@@ -190,5 +190,15 @@ export function useTabServer(engine: string, tag: string, config: Record<string,
     tabs.push(x);
     return x;
   };
-  return { t, tab };
+  /** Two new users, each with a tab online and the conversation with the other open. */
+  const pair = async (): Promise<[TestUser, TestUser, TestTab, TestTab]> => {
+    const [alice, bob] = [await newUser(t), await newUser(t)];
+    const a = tab(alice);
+    const b = tab(bob);
+    await Promise.all([online(a), online(b)]);
+    a.client.openConversation(bob.id);
+    b.client.openConversation(alice.id);
+    return [alice, bob, a, b];
+  };
+  return { t, tab, pair };
 }

@@ -19,7 +19,7 @@ function render(tab: TestTab, peerId: string): void {
 
 describe.each(ENGINES)('message search ($name)', ({ url }) => {
   // A writer sends 120 messages at once: not paced per socket (past its burst a frame is refused).
-  const { t, tab } = useTabServer(url, 'search', {
+  const { t, tab, pair } = useTabServer(url, 'search', {
     rateLimits: { ...LOOSE_LIMITS, userWritesPerSecond: 1000, userWriteBurst: 10_000 },
     wsFramesPerSecond: 100_000,
     wsBurst: 100_000,
@@ -75,12 +75,7 @@ describe.each(ENGINES)('message search ($name)', ({ url }) => {
   }, 60_000);
 
   it('an edit and a deletion shown in the chat change the index; a locked chat is not searched from the list', async () => {
-    const [alice, bob] = [await newUser(t), await newUser(t)];
-    const a = tab(alice);
-    const b = tab(bob);
-    await Promise.all([online(a), online(b)]);
-    a.client.openConversation(bob.id);
-    b.client.openConversation(alice.id);
+    const [alice, bob, a, b] = await pair();
     b.client.sendMessage(alice.id, 'meet at the lighthouse');
     b.client.sendMessage(alice.id, 'bring a torch');
     await until(() => shown(b, alice.id).length === 2, 'sent');
