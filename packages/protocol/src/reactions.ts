@@ -13,10 +13,27 @@ import { chatIdSchema, messageIdSchema } from './chat.ts';
  */
 export const REACTION_CT_LENGTH = 130;
 
+/**
+ * The chat-key epoch a sealed reaction names in its clear header (format 0x01, u32 epoch),
+ * or null when it has no such header. What the server checks; the browser authenticates.
+ */
+export function reactionEpoch(ct: string): number | null {
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(atob(ct.slice(0, 8).replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+  if (bytes.length < 5 || bytes[0] !== 0x01) return null;
+  const epoch = new DataView(bytes.buffer).getUint32(1);
+  return epoch >= 1 ? epoch : null;
+}
+
 export const reactionCiphertextSchema = z
   .string({ error: 'Invalid reaction' })
   .length(REACTION_CT_LENGTH, { error: 'Invalid reaction' })
-  .regex(/^[A-Za-z0-9_-]*$/, { error: 'Invalid reaction' });
+  .regex(/^[A-Za-z0-9_-]*$/, { error: 'Invalid reaction' })
+  .refine((ct) => reactionEpoch(ct) !== null, { error: 'Invalid reaction' });
 
 /** One person's reaction to one message, as stored and relayed. */
 export const reactionSchema = z.object({

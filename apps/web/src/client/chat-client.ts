@@ -220,8 +220,6 @@ export class ChatClient {
 
   private changed(): void {
     if (this.destroyed) return;
-    // The search's round waits for the chat list (a no-op once it has started).
-    this.search.start();
     for (const l of [...this.listeners]) l();
   }
 
@@ -256,9 +254,9 @@ export class ChatClient {
       this.lastSeq = w.seq;
       this.own.reset();
     }
-    if (!w.resumed || !this.chats.ready) void this.chats.load();
+    const listed = !w.resumed || !this.chats.ready ? this.chats.load() : Promise.resolve();
     // Once the list is loaded, older history is indexed for search in the background.
-    this.search.roundDue();
+    void listed.then(() => this.search.roundDue());
     this.conversations.welcomed(w.resumed);
     this.users.resync();
     this.receipts.flush();

@@ -18,7 +18,8 @@ export interface ShownReaction {
   at: number;
 }
 
-const NONE: readonly ShownReaction[] = Object.freeze([]);
+/** No reactions (one array for every message without any). */
+export const NO_REACTIONS: readonly ShownReaction[] = Object.freeze([]);
 
 export class Reactions {
   /** chatId → msgId → userId → the sealed reaction. */
@@ -51,11 +52,10 @@ export class Reactions {
 
   /** A reaction as it is now (an update, or the answer to one's own). An older one than held is ignored. */
   apply(r: Reaction): void {
-    const m = this.messageMap(r.chatId, r.msgId);
-    const held = m.get(r.userId);
+    const held = this.sealed.get(r.chatId)?.get(r.msgId)?.get(r.userId);
     if (held && held.at > r.at) return;
-    if (r.ct === null) m.delete(r.userId);
-    else m.set(r.userId, r);
+    if (r.ct === null) this.sealed.get(r.chatId)?.get(r.msgId)?.delete(r.userId);
+    else this.messageMap(r.chatId, r.msgId).set(r.userId, r);
     this.shownCache.delete(`${r.chatId}/${r.msgId}`);
   }
 
@@ -64,10 +64,9 @@ export class Reactions {
    * loaded are applied again after it: Conversations' replay).
    */
   page(chatId: string, msgIds: readonly string[], reactions: readonly Reaction[]): void {
+    const chat = this.sealed.get(chatId);
     for (const msgId of msgIds) {
-      const m = this.messageMap(chatId, msgId);
-      for (const [userId, r] of m)
-        if (!reactions.some((x) => x.msgId === msgId && x.userId === userId)) m.delete(r.userId);
+      chat?.delete(msgId);
       this.shownCache.delete(`${chatId}/${msgId}`);
     }
     for (const r of reactions) this.apply(r);
@@ -84,7 +83,7 @@ export class Reactions {
     const hit = this.shownCache.get(k);
     if (hit) return hit;
     const m = this.sealed.get(chatId)?.get(msgId);
-    if (!m || m.size === 0) return NONE;
+    if (!m || m.size === 0) return NO_REACTIONS;
     const out: ShownReaction[] = [];
     for (const r of m.values()) {
       const ct = r.ct as string;
@@ -96,7 +95,7 @@ export class Reactions {
       if (emoji) out.push({ userId: r.userId, emoji, at: r.at });
     }
     out.sort((a, b) => a.at - b.at);
-    const list = out.length === 0 ? NONE : out;
+    const list = out.length === 0 ? NO_REACTIONS : out;
     // The same list until something changes (one still opening drops it when it is open).
     this.shownCache.set(k, list);
     return list;

@@ -18,7 +18,7 @@ import {
 } from '@/client/conversations/conversation';
 import { refOfRequest, refOfSummary, type SealedRef, type Shown } from '@/client/crypto/message-crypto';
 import { EMPTY_NOTIFICATIONS, type NotificationsView } from '@/client/notification-center';
-import type { ShownReaction } from '@/client/reactions';
+import { NO_REACTIONS, type ShownReaction } from '@/client/reactions';
 import type { ConnectionStatus } from '@/client/socket/chat-socket';
 
 const noSubscribe = () => () => {};
@@ -38,8 +38,6 @@ export function useClientValue<T>(select: (c: ChatClient) => T, fallback: T): T 
 export function useShown(ref: SealedRef | null): Shown | null {
   return useClientValue((c) => (ref ? c.crypto.shown(ref) : null), null);
 }
-
-const NO_REACTIONS: readonly ShownReaction[] = [];
 
 /** The reactions to a message that opened here, oldest first. */
 export function useReactions(m: { chatId: string; id: string }): readonly ShownReaction[] {

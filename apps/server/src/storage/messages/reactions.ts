@@ -5,17 +5,11 @@
  * the chat has (any epoch: both people hold every one). A reaction to the peer's message
  * is activity for them: their chat is marked unread (every browser of theirs shows it).
  */
-import { peerOf, REACTION_MSG, type Reaction, type Update } from '@app/protocol';
+import { peerOf, REACTION_MSG, type Reaction, reactionEpoch, type Update } from '@app/protocol';
 import type { Kysely } from 'kysely';
 import { lockPeople } from '../people-locks.ts';
 import type { Database } from '../schema.ts';
 import { appendLog, ChatError, type LoggedUpdate, summaryOf } from './chat-rows.ts';
-
-/** The chat-key epoch a sealed reaction names in its header (bytes 1–4), or null. */
-function reactionEpoch(ct: string): number | null {
-  const bytes = Buffer.from(ct.slice(0, 8), 'base64url');
-  return bytes.length >= 5 && bytes[0] === 0x01 ? bytes.readUInt32BE(1) : null;
-}
 
 export async function react(
   db: Kysely<Database>,

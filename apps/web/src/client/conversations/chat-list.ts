@@ -56,6 +56,7 @@ export class ChatList {
   private status: LoadStatus = 'idle';
   private error: string | null = null;
   private cached: ChatListView | null = null;
+  private loading: Promise<void> | null = null;
   private readonly deps: ChatListDeps;
 
   constructor(deps: ChatListDeps) {
@@ -95,8 +96,15 @@ export class ChatList {
     return this.cached;
   }
 
-  async load(): Promise<void> {
-    if (this.status === 'loading') return;
+  /** Loads (or reloads) the list; a load under way is joined, not started again. */
+  load(): Promise<void> {
+    this.loading ??= this.fetch().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  private async fetch(): Promise<void> {
     const { socket, users, replay } = this.deps;
     this.status = 'loading';
     this.cached = null;

@@ -133,7 +133,7 @@ export class MessageSearch {
     this.saves.clear();
   }
 
-  /** A round of background indexing is due (a new connection): it starts once the chat list is loaded. */
+  /** A round of background indexing is due (a new connection, its chat list loaded). */
   roundDue(): void {
     this.due = true;
     this.start();

@@ -6,6 +6,7 @@
 import { peerOf } from '@app/protocol';
 import { Link } from 'react-router';
 import type { SearchHit } from '@/client/search/search-index';
+import { quotedSender } from '@/components/chat/reply-quote';
 import { IndexingStatus } from '@/components/search/indexing-status';
 import { SearchHitText } from '@/components/search/search-hit-row';
 import { useChatClient } from '@/hooks/chat-hooks';
@@ -15,15 +16,15 @@ function HitLink({ hit, me, now }: { hit: SearchHit; me: string; now: number }) 
   const client = useChatClient();
   const peerId = peerOf(hit.message.chatId, me);
   const peer = client?.getUser(peerId);
-  const sender = hit.message.senderId === me ? 'You' : peer ? `@${peer.username}` : 'Someone';
-  const chat = peer ? `@${peer.username}` : 'a chat';
+  const handle = peer ? `@${peer.username}` : 'Someone';
+  const sender = quotedSender(hit.message.senderId, { me, peerId, peerHandle: handle });
   return (
     <Link
       to={`/chat/${peerId}`}
       state={{ jumpTo: hit.message.msgId }}
       className="flex items-start gap-3 px-4 py-3 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
     >
-      <SearchHitText hit={hit} sender={sender === 'You' ? `You · ${chat}` : sender} now={now} />
+      <SearchHitText hit={hit} sender={sender === 'You' ? `You · ${handle}` : sender} now={now} />
     </Link>
   );
 }
