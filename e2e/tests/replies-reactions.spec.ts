@@ -196,27 +196,52 @@ test.describe('replies, reactions and forwards', () => {
     expect(findings).toEqual([]);
   });
 
-  test('on a phone: a quote whose original is pages back loads them and shows it highlighted', async ({ people }) => {
+  test('on a phone: a quote whose original is pages back loads the page around it, and the newest comes back at once', async ({
+    people,
+  }) => {
     const alice = await people.person('alice');
     await alice.page.setViewportSize({ width: 390, height: 844 });
     const bob = await nodePeer('bob');
     peers = [bob];
     const first = await bob.ws.sendMessage(alice.id, 'The very first message');
-    for (let i = 0; i < 70; i++) await bob.ws.sendMessage(alice.id, `filler ${i}`);
+    for (let i = 0; i < 130; i++) {
+      // Past the burst of 100 writes, at the sustained 20 a second.
+      if (i > 90) await new Promise((r) => setTimeout(r, 55));
+      await bob.ws.sendMessage(alice.id, `filler ${i}`);
+    }
     await bob.ws.sendMessage(alice.id, {
       text: 'Remember this?',
       reply: { msgId: first.id, senderId: bob.id, excerpt: 'The very first message' },
     });
     const a = alice.page;
+    // The history pages the browser asks for, from a reload on.
+    const asked: Record<string, unknown>[] = [];
+    a.on('websocket', (ws) =>
+      ws.on('framesent', ({ payload }) => {
+        const f = JSON.parse(String(payload));
+        if (f.t === 'history') asked.push(f);
+      }),
+    );
+    await a.reload();
     await openChat(a, bob);
-    // It opens at the unread line, 72 messages up: down to the newest first.
+    // It opens at the unread line, far up: down to the newest first.
     await a.getByRole('button', { name: 'Jump to latest message' }).click();
     const quote = bubble(a, 'Remember this?').getByRole('button', { name: /Go to the original message/ });
     await expect(quote).toContainText('The very first message');
+    await expect(quote).toBeInViewport();
+    const before = asked.length;
     await quote.click();
     const target = bubble(a, 'The very first message');
     await expect(target).toBeInViewport();
     await expect(target).toHaveClass(/ring-4/);
+    // One page, around the original: not the two pages between.
+    expect(asked.slice(before).map((f) => ({ around: f.around, before: f.before }))).toEqual([
+      { around: first.id, before: undefined },
+    ]);
     await shot(a, 'reply-jump-light');
+    // The window is far from the newest: the bottom button brings the newest back.
+    await a.getByRole('button', { name: 'Jump to latest message' }).click();
+    await expect(bubble(a, 'Remember this?')).toBeInViewport();
+    await expect(a.getByRole('button', { name: 'Jump to latest message' })).toHaveCount(0);
   });
 });

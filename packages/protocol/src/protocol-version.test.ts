@@ -66,6 +66,11 @@ const PINNED: Record<number, string> = {
    * and pushes for reactions (`t: 'reaction'`).
    */
   14: '4252d80a8283a376',
+  /**
+   * History pages read downwards (`after`) and around a message (`around`), with `hasNewer`
+   * in every page: a jump far back loads the pages around the message, not every page between.
+   */
+  15: 'c4a01d2101feabb8',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -23,7 +23,10 @@ export const resultSchemas = {
   read: count,
   history: z.object({
     messages: z.array(chatMessageSchema),
+    /** Older messages exist before the page. */
     hasMore: z.boolean(),
+    /** Newer messages exist after the page (never for the newest page). */
+    hasNewer: z.boolean(),
     peer: publicUserSchema.nullable(),
     access: accessSchema,
     /** The reactions to the page's messages (absent: none). */

@@ -130,14 +130,29 @@ export const readSchema = z.strictObject({
   peerId: userIdSchema,
 });
 
-export const historySchema = z.strictObject({
-  t: z.literal('history'),
-  id: requestId,
-  peerId: userIdSchema,
-  /** Messages strictly older than this (timestamp, id) position; omitted for the newest page. */
-  before: z.strictObject({ timestamp: z.number().int().nonnegative(), id: messageIdSchema }).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
-});
+/** A position in a chat's history: a message's (timestamp, id), the order the server keeps. */
+const historyCursorSchema = z.strictObject({ timestamp: z.number().int().nonnegative(), id: messageIdSchema });
+
+/**
+ * A page of a chat's history, oldest first. At most one of `before`, `after` and `around`;
+ * none: the newest page.
+ */
+export const historySchema = z
+  .strictObject({
+    t: z.literal('history'),
+    id: requestId,
+    peerId: userIdSchema,
+    /** Messages strictly older than this position. */
+    before: historyCursorSchema.optional(),
+    /** Messages strictly newer than this position (a window away from the newest, read downwards). */
+    after: historyCursorSchema.optional(),
+    /** The page around this message of the chat (half older, half from it on): a jump far back. */
+    around: messageIdSchema.optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  })
+  .refine((f) => [f.before, f.after, f.around].filter((x) => x !== undefined).length <= 1, {
+    message: 'At most one of before, after and around',
+  });
 
 export const chatsSchema = z.strictObject({ t: z.literal('chats'), id: requestId });
 

@@ -159,7 +159,8 @@ export const handlers: { [K in Kind]: Handler<K> } = {
   async history(s, f) {
     const chatId = chatIdOf(s.userId, f.peerId);
     await assertOpen(s, chatId);
-    const page = await s.deps.chat.history(chatId, f.limit ?? HISTORY_PAGE, f.before);
+    const where = f.before ? { before: f.before } : f.after ? { after: f.after } : f.around ? { around: f.around } : {};
+    const page = await s.deps.chat.history(chatId, f.limit ?? HISTORY_PAGE, where);
     const peer = await s.deps.chat.publicUser(f.peerId);
     const access = f.peerId === s.userId ? { state: 'open' as const } : await s.deps.social.access(s.userId, f.peerId);
     const view = s.view();
@@ -170,6 +171,7 @@ export const handlers: { [K in Kind]: Handler<K> } = {
     return {
       messages: page.messages.map((m) => viewMessage(view, m)),
       hasMore: page.hasMore,
+      hasNewer: page.hasNewer,
       peer,
       access,
       ...(reactions.length > 0 ? { reactions } : {}),

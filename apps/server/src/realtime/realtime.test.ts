@@ -193,6 +193,14 @@ describe('permissions and status', () => {
     expect((await eveWs.requestError('chatKeys', { chatId })).code).toBe('not_found');
     expect((await eveWs.requestError('delivered', { chatId, msgIds: [id] })).code).toBe('not_found');
     expect((await eveWs.request('history', { peerId: a.user.id })).messages).toEqual([]);
+    // A message of someone else's chat is not found around in one's own (its place is not told).
+    expect((await eveWs.requestError('history', { peerId: a.user.id, around: id })).code).toBe('not_found');
+    expect((await b.ws.request('history', { peerId: a.user.id, around: id })).messages.map((m) => m.id)).toEqual([id]);
+    const both = { peerId: a.user.id, around: id, after: { timestamp: 0, id } };
+    expect(await b.ws.requestError('history', both)).toMatchObject({
+      code: 'invalid_frame',
+      message: 'At most one of before, after and around',
+    });
 
     const edited = await a.ws.editMessage(chatId, id, 'fixed');
     expect(edited).toMatchObject({ rev: 1, edited: true, status: 'sent' });

@@ -1,5 +1,5 @@
 /** The chat half of the storage contract: same results on SQLite and PostgreSQL. */
-import { chatIdOf, summaryAfter } from '@app/protocol';
+import { type ChatMessage, chatIdOf, summaryAfter } from '@app/protocol';
 import { sampleChatKey, sampleCiphertext } from '@app/protocol/test/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountStore } from '../storage/accounts/account-store.ts';
@@ -99,11 +99,46 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       expect(p1.messages.map((m) => m.ct)).toEqual([4, 5, 6].map((i) => sampleText(i)));
       expect(p1.hasMore).toBe(true);
       const oldest = p1.messages[0] as { timestamp: number; id: string };
-      const p2 = await chat.history(chatId, 3, { timestamp: oldest.timestamp, id: oldest.id });
+      expect(p1.hasNewer).toBe(false);
+      const p2 = await chat.history(chatId, 3, { before: { timestamp: oldest.timestamp, id: oldest.id } });
       expect(p2.messages.map((m) => m.ct)).toEqual([1, 2, 3].map((i) => sampleText(i)));
-      const p3 = await chat.history(chatId, 3, p2.messages[0]);
+      const p3 = await chat.history(chatId, 3, { before: p2.messages[0] as ChatMessage });
       expect(p3).toMatchObject({ hasMore: false });
       expect(p3.messages.map((m) => m.ct)).toEqual([sampleText(0)]);
+    });
+
+    it('history pages around a message, and downwards from a position, to the newest', async () => {
+      const a = await user(store);
+      const b = await user(store);
+      const ids = Array.from({ length: 9 }, (_, i) => `arnd-${String(i).padStart(4, '0')}`);
+      for (const [i, id] of ids.entries()) await sendSample(chat, db, a.id, b.id, id, i, 100 + i);
+      const chatId = chatIdOf(a.id, b.id);
+      const cts = (p: { messages: ChatMessage[] }) => p.messages.map((m) => m.ct);
+      // Half older, the message itself and the rest newer.
+      const around = await chat.history(chatId, 4, { around: ids[3] as string });
+      expect(cts(around)).toEqual([1, 2, 3, 4].map((i) => sampleText(i)));
+      expect(around).toMatchObject({ hasMore: true, hasNewer: true });
+      // At either end.
+      expect(await chat.history(chatId, 4, { around: ids[0] as string })).toMatchObject({
+        hasMore: false,
+        hasNewer: true,
+      });
+      const end = await chat.history(chatId, 4, { around: ids[8] as string });
+      expect(cts(end)).toEqual([6, 7, 8].map((i) => sampleText(i)));
+      expect(end).toMatchObject({ hasMore: true, hasNewer: false });
+      // Downwards from the window's newest until the newest message.
+      const last = around.messages.at(-1) as ChatMessage;
+      const down = await chat.history(chatId, 3, { after: last });
+      expect(cts(down)).toEqual([5, 6, 7].map((i) => sampleText(i)));
+      expect(down.hasNewer).toBe(true);
+      const tail = await chat.history(chatId, 3, { after: down.messages.at(-1) as ChatMessage });
+      expect(cts(tail)).toEqual([sampleText(8)]);
+      expect(tail.hasNewer).toBe(false);
+      // A message of another chat, or none: not found (its position is not told).
+      const c = await user(store);
+      await sendSample(chat, db, a.id, c.id, 'arnd-other', 0, 200);
+      await expect(chat.history(chatId, 4, { around: 'arnd-other' })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(chat.history(chatId, 4, { around: 'arnd-none' })).rejects.toMatchObject({ code: 'not_found' });
     });
 
     it('history is in the order the messages were accepted, also within one millisecond', async () => {

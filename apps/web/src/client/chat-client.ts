@@ -25,7 +25,7 @@ import { UpdateApplier } from './apply-update';
 import type { ClientEnv, ClientEvents } from './client-env';
 import { ChatList } from './conversations/chat-list';
 import type { ChatListView, ConversationView } from './conversations/conversation';
-import { Conversations } from './conversations/conversations';
+import { type ConversationPaging, Conversations } from './conversations/conversations';
 import { LegacyMigration } from './crypto/legacy-migration';
 import { MessageCrypto } from './crypto/message-crypto';
 import { Revisions } from './crypto/revisions';
@@ -61,6 +61,8 @@ export class ChatClient {
 
   private readonly chats: ChatList;
   private readonly conversations: Conversations;
+  /** Paging a shown conversation: older, newer, around a message, back to the newest. */
+  readonly paging: ConversationPaging;
   private readonly typing: Typing;
   /** Updates applied while a load is in flight, re-applied over its (possibly older) result. */
   private readonly replay = new UpdateReplay();
@@ -143,6 +145,7 @@ export class ChatClient {
       changed,
       destroyed,
     });
+    this.paging = this.conversations;
     this.updates = new UpdateApplier({
       userId,
       chats: this.chats,
@@ -299,11 +302,6 @@ export class ChatClient {
 
   getConversation(peerId: string): ConversationView {
     return this.conversations.view(peerId);
-  }
-
-  /** Loads the page before the oldest loaded message. */
-  loadOlder(peerId: string): Promise<void> {
-    return this.conversations.loadOlder(peerId);
   }
 
   // ---- sending -----------------------------------------------------------------------

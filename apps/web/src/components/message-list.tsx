@@ -4,10 +4,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { ConversationView, UiMessage } from '@/client/conversations/conversation';
 import { useJumpToMessage } from '@/hooks/use-jump-to-message';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
+import type { PeerPaging } from '@/hooks/use-peer-paging';
 import { useE2eeSince } from '@/hooks/use-public-settings';
 import { Arrivals } from '@/lib/arrivals';
 import { conversationRows, type Row, type UnreadMark, unreadMark } from '@/lib/conversation-rows';
 import { formatClock } from '@/lib/format-time';
+import { cn } from '@/lib/utils';
 import { ConversationContext, type ConversationLookup } from './chat/conversation-context';
 import { DayLine, E2eeLine, KeyChangeLine, UnreadLine } from './chat/conversation-lines';
 import { IncomingAnnouncer } from './chat/incoming-announcer';
@@ -20,8 +22,8 @@ import type { MenuAnchor } from './ui/action-menu';
 const ESTIMATED_ROW_PX = 52;
 /** Closer than this to the bottom counts as "at the bottom": new messages scroll into view. */
 const AT_END_PX = 96;
-/** Closer than this to the top loads the previous page. */
-const LOAD_OLDER_PX = 800;
+/** Closer than this to the top loads the previous page (to the bottom, the next in a window far back). */
+const LOAD_PAGE_PX = 800;
 const TYPING_KEY = '__typing__';
 /** The live region keeps the last few arrivals (each is read out once, as it is added). */
 const ANNOUNCED = 5;
@@ -40,7 +42,9 @@ function distanceToEnd(el: HTMLElement | null): number {
  * previous page while the rows in view stay put; a new message scrolls smoothly into
  * view when the reader is at the bottom (and always after sending). Away from the
  * bottom, a button jumps back to it, counting the messages that came meanwhile. A reply's
- * quote jumps to its original (use-jump-to-message.ts), which shows highlighted.
+ * quote jumps to its original (use-jump-to-message.ts), which shows highlighted; one far
+ * back is loaded with the page around it, a window away from the newest, paged down as
+ * the reader scrolls (the bottom button goes back to the newest at once).
  */
 export function MessageList({
   view,
@@ -53,7 +57,7 @@ export function MessageList({
   sentCount,
   keyChanges = [],
   onVerify,
-  onLoadOlder,
+  paging,
   onMenu,
   onReply,
   onReact,
@@ -73,7 +77,7 @@ export function MessageList({
   /** When the peer's identity changed (ms, server clock). */
   keyChanges?: readonly number[];
   onVerify?: () => void;
-  onLoadOlder: () => void;
+  paging: PeerPaging;
   onMenu: (message: UiMessage, anchor: MenuAnchor) => void;
   onReply?: (message: UiMessage) => void;
   onReact?: (message: UiMessage, anchor: MenuAnchor) => void;
@@ -116,25 +120,34 @@ export function MessageList({
   // Away from the bottom: the jump button shows, counting the arrivals meanwhile.
   const [away, setAway] = useState(false);
   const [newCount, setNewCount] = useState(0);
-  const canLoadOlder = view.status === 'ready' && view.hasMore && !view.loadingOlder;
+  const idle = view.status === 'ready' && !view.loadingOlder && !view.loadingNewer;
+  const canLoadOlder = idle && view.hasMore;
+  const canLoadNewer = idle && view.hasNewer;
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
     const distance = distanceToEnd(el);
     const up = el.scrollTop < lastTop.current - 1;
     lastTop.current = el.scrollTop;
-    if (distance <= AT_END_PX) atEnd.current = true;
-    else if (up) atEnd.current = false;
+    // The bottom of a window far back is not the newest message.
+    if (distance <= AT_END_PX && !view.hasNewer) atEnd.current = true;
+    else if (up || view.hasNewer) atEnd.current = false;
     setAway(!atEnd.current);
     if (atEnd.current) setNewCount(0);
-    if (up && el.scrollTop < LOAD_OLDER_PX && canLoadOlder) onLoadOlder();
-  }, [canLoadOlder, onLoadOlder]);
+    if (up && el.scrollTop < LOAD_PAGE_PX && canLoadOlder) paging.older();
+    if (!up && distance < LOAD_PAGE_PX && canLoadNewer) paging.newer();
+  }, [canLoadOlder, canLoadNewer, view.hasNewer, paging]);
 
   const leaveEnd = useCallback(() => {
     atEnd.current = false;
     setAway(true);
   }, []);
-  const { jumpTo, highlighted } = useJumpToMessage({ rows, view, virtualizer, onLoadOlder, onLeaveEnd: leaveEnd });
+  const { jumpTo, highlighted } = useJumpToMessage({
+    rows,
+    virtualizer,
+    loadAround: paging.around,
+    onLeaveEnd: leaveEnd,
+  });
   useEffect(() => {
     if (jump) jumpTo(jump.msgId);
   }, [jump, jumpTo]);
@@ -172,38 +185,51 @@ export function MessageList({
     return () => clearTimeout(t);
   }, [virtualizer, unread, unreadIndex]);
 
-  // Follow new messages (and the typing dots) while at the bottom.
+  // Follow new messages (and the typing dots) while at the bottom; the newest page that
+  // replaces a window far back is gone to at once.
   const lastKey = count > 0 ? virtualizer.options.getItemKey(count - 1) : null;
   const seenLastKey = useRef(lastKey);
+  const snapToEnd = useRef(false);
   useEffect(() => {
     if (lastKey === seenLastKey.current) return;
     seenLastKey.current = lastKey;
-    if (atEnd.current) virtualizer.scrollToEnd({ behavior: 'smooth' });
+    if (atEnd.current) virtualizer.scrollToEnd({ behavior: snapToEnd.current ? 'auto' : 'smooth' });
+    snapToEnd.current = false;
   }, [lastKey, virtualizer]);
 
   // Messages arriving from the peer: read out, and counted on the jump button while away.
+  // Pages loaded in or out of a window far back are not arrivals.
   const arrivals = useRef<Arrivals | null>(null);
   const [announced, setAnnounced] = useState<UiMessage[]>([]);
+  const wasWindow = useRef(view.hasNewer);
   useEffect(() => {
     if (view.status !== 'ready') return;
+    const live = !wasWindow.current && !view.hasNewer;
+    wasWindow.current = view.hasNewer;
     if (!arrivals.current) {
       arrivals.current = new Arrivals(me, messages);
       return;
     }
-    const fresh = arrivals.current.take(messages);
+    const fresh = arrivals.current.take(messages, live);
     if (fresh.length === 0) return;
     setAnnounced((a) => [...a, ...fresh].slice(-ANNOUNCED));
     if (!atEnd.current) setNewCount((n) => n + fresh.length);
-  }, [messages, me, view.status]);
+  }, [messages, me, view.status, view.hasNewer]);
 
   const jumpToEnd = useCallback(() => {
     const far = distanceToEnd(scrollRef.current) > 2 * (scrollRef.current?.clientHeight ?? 0);
     atEnd.current = true;
     setAway(false);
     setNewCount(0);
+    if (view.hasNewer) {
+      // A window far back: the newest page replaces it, and the list goes to its end.
+      snapToEnd.current = true;
+      paging.newest();
+      return;
+    }
     // Smooth over a short way; a jump from far up in the history.
     virtualizer.scrollToEnd({ behavior: far ? 'auto' : 'smooth' });
-  }, [virtualizer]);
+  }, [virtualizer, view.hasNewer, paging]);
 
   // After sending, go to the newest message even when reading older ones.
   const seenSent = useRef(sentCount);
@@ -213,10 +239,12 @@ export function MessageList({
     jumpToEnd();
   }, [sentCount, jumpToEnd]);
 
-  // A page that does not fill the screen cannot be scrolled up: load more at once.
+  // A page that does not fill the screen cannot be scrolled: load more at once.
   useEffect(() => {
     const el = scrollRef.current;
-    if (el && canLoadOlder && el.scrollHeight <= el.clientHeight + 1) onLoadOlder();
+    if (!el || el.scrollHeight > el.clientHeight + 1) return;
+    if (canLoadOlder) paging.older();
+    else if (canLoadNewer) paging.newer();
   });
 
   const items = virtualizer.getVirtualItems();
@@ -293,14 +321,19 @@ export function MessageList({
             </ol>
           )}
         </section>
-        {view.loadingOlder ? (
-          <div className="pointer-events-none absolute inset-x-0 top-2 flex justify-center">
+        {view.loadingOlder || view.loadingNewer ? (
+          <div
+            className={cn(
+              'pointer-events-none absolute inset-x-0 flex justify-center',
+              view.loadingOlder ? 'top-2' : 'bottom-3',
+            )}
+          >
             <span className="rounded-full bg-background p-1.5 shadow">
               <Spinner />
             </span>
           </div>
         ) : null}
-        {away && count > 0 ? (
+        {(away || view.hasNewer) && count > 0 ? (
           <JumpToLatest
             count={newCount}
             onJump={() => {

@@ -1,12 +1,12 @@
 /**
  * Jumping to a message of the conversation (a reply's quote, a search result): scrolled
- * into the middle of the view and highlighted briefly. One not loaded yet is looked for in
- * older pages, loaded one after another until it is found or the history ends; then the
- * user is told it cannot be found.
+ * into the middle of the view and highlighted briefly. One not loaded yet is loaded with
+ * the page around it (the history request `around`), joined to what is loaded when they
+ * meet, or as a window of its own far back; a message the chat does not have is told.
  */
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConversationView } from '@/client/conversations/conversation';
+import { errorText } from '@/client/conversations/chat-list';
 import { notifyError } from '@/components/ui/toaster';
 import type { Row } from '@/lib/conversation-rows';
 
@@ -15,9 +15,9 @@ const HIGHLIGHT_MS = 2000;
 
 export function useJumpToMessage(options: {
   rows: readonly Row[];
-  view: ConversationView;
   virtualizer: Virtualizer<HTMLElement, Element>;
-  onLoadOlder(): void;
+  /** Loads the page around a message not loaded. */
+  loadAround(msgId: string): Promise<'found' | 'missing'>;
   /** The reader left the bottom (the list stops following new messages). */
   onLeaveEnd(): void;
 }): { jumpTo(msgId: string): void; highlighted: string | null } {
@@ -25,8 +25,6 @@ export function useJumpToMessage(options: {
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const latest = useRef(options);
   latest.current = options;
-  /** How many messages were loaded when the last page was asked for while seeking. */
-  const loadedCount = useRef(-1);
 
   const tryJump = useCallback((msgId: string): boolean => {
     const { rows, virtualizer, onLeaveEnd } = latest.current;
@@ -41,34 +39,28 @@ export function useJumpToMessage(options: {
   const jumpTo = useCallback(
     (msgId: string) => {
       if (tryJump(msgId)) return;
-      if (!latest.current.view.hasMore) {
-        notifyError('Original message not found', 'It is no longer in this chat.');
-        return;
-      }
-      // The effect below loads the pages.
-      loadedCount.current = -1;
+      // Away from the bottom before the page comes, so the list does not follow it there.
+      latest.current.onLeaveEnd();
       setSeeking(msgId);
+      const done = (problem: [string, string] | null) => {
+        setSeeking((s) => (s === msgId ? null : s));
+        if (problem) notifyError(...problem);
+      };
+      latest.current.loadAround(msgId).then(
+        (r) => {
+          // Found: the effect below scrolls to it once its row is drawn.
+          if (r === 'missing') done(['Original message not found', 'It is no longer in this chat.']);
+        },
+        (e: unknown) => done(['Could not load that message', errorText(e)]),
+      );
     },
     [tryJump],
   );
 
-  // Each page loaded while seeking: found, the next page, or the end of the history (or a
-  // page that brought nothing: a failed load, not tried again in a loop).
-  const { view } = options;
+  const { rows } = options;
   useEffect(() => {
-    if (seeking === null || view.loadingOlder || view.status !== 'ready') return;
-    if (tryJump(seeking)) {
-      setSeeking(null);
-      loadedCount.current = -1;
-    } else if (view.hasMore && view.messages.length > loadedCount.current) {
-      loadedCount.current = view.messages.length;
-      latest.current.onLoadOlder();
-    } else {
-      setSeeking(null);
-      loadedCount.current = -1;
-      notifyError('Original message not found', 'It is no longer in this chat.');
-    }
-  }, [seeking, view, tryJump]);
+    if (seeking !== null && rows.length > 0 && tryJump(seeking)) setSeeking(null);
+  }, [seeking, rows, tryJump]);
 
   useEffect(() => {
     if (highlighted === null) return;

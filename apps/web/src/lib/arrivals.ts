@@ -1,7 +1,7 @@
 /**
  * Which messages of an open conversation have just arrived from the peer: the ones the
  * screen announces and counts on its "Jump to latest message" button. Messages loaded
- * when it opened, older pages loaded later and the user's own messages are not arrivals.
+ * when it opened, pages loaded later and the user's own messages are not arrivals.
  */
 import type { UiMessage } from '@/client/conversations/conversation';
 
@@ -17,8 +17,15 @@ export class Arrivals {
     this.note(messages);
   }
 
-  /** The messages from the peer in `messages` that are new since the last call, in order. */
-  take(messages: readonly UiMessage[]): UiMessage[] {
+  /**
+   * The messages from the peer in `messages` that are new since the last call, in order.
+   * Not `live`: the change was pages loaded (a window far back, or the newest in its place).
+   */
+  take(messages: readonly UiMessage[], live = true): UiMessage[] {
+    if (!live) {
+      this.note(messages);
+      return [];
+    }
     const fresh = messages.filter(
       (m) => !this.seen.has(m.id) && !m.pending && !m.deleted && m.senderId !== this.me && m.timestamp >= this.newest,
     );

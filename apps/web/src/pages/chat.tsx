@@ -1,5 +1,5 @@
 import { chatIdOf, DELETED_ACCOUNT } from '@app/protocol';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isBlocked, setVerified } from '@/client/keys/peer-trust';
 import { ChatBody } from '@/components/chat/chat-body';
@@ -26,6 +26,7 @@ import {
 } from '@/hooks/chat-hooks';
 import { useFillViewport } from '@/hooks/use-fill-viewport';
 import { useMessageActions } from '@/hooks/use-message-actions';
+import { usePeerPaging } from '@/hooks/use-peer-paging';
 import { usePeerTrust } from '@/hooks/use-peer-trust';
 import { focusLinkBackTo } from '@/hooks/use-route-focus';
 import { useSession } from '@/hooks/use-session';
@@ -73,7 +74,7 @@ export default function ChatPage(props: { peerId?: string }) {
   const handle = peer ? `@${peer.username}` : peer === null ? DELETED_ACCOUNT : '';
   const { infoId, setInfoId, setEditing, setReplying } = actions;
   const info = useMemo(() => (infoId ? (view.messages.find((m) => m.id === infoId) ?? null) : null), [infoId, view]);
-  const onLoadOlder = useCallback(() => void client?.loadOlder(peerId), [client, peerId]);
+  const paging = usePeerPaging(client, peerId);
 
   if (!me) return null;
   if (peerId === me.id) return <Navigate to="/home" replace />;
@@ -131,7 +132,7 @@ export default function ChatPage(props: { peerId?: string }) {
               sentCount={sentCount}
               keyChanges={keyChanges}
               onVerify={() => setVerifyOpen(true)}
-              onLoadOlder={onLoadOlder}
+              paging={paging}
               onMenu={actions.onMenu}
               onReply={actions.reply}
               onReact={actions.onReact}

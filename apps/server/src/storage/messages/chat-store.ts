@@ -34,6 +34,7 @@ import {
   toMessage,
   toSummary,
 } from './chat-rows.ts';
+import { type HistoryPage, type HistoryWhere, historyPage } from './history.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
 import { react, reactionsOf } from './reactions.ts';
 import { pgSendBatcher } from './send-batch.ts';
@@ -99,28 +100,9 @@ export class ChatStore {
     return rows.map((r) => toSummary(r, joinedUser(r)));
   }
 
-  /** A page of the chat, oldest first, ending just before `before` (or at the newest). */
-  async history(
-    chatId: string,
-    limit: number,
-    before?: { timestamp: number; id: string },
-  ): Promise<{ messages: ChatMessage[]; hasMore: boolean }> {
-    let q = this.db.selectFrom('messages').selectAll().where('chat_id', '=', chatId);
-    if (before) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('timestamp', '<', before.timestamp),
-          eb.and([eb('timestamp', '=', before.timestamp), eb('id', '<', before.id)]),
-        ]),
-      );
-    }
-    const rows = await q
-      .orderBy('timestamp', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    const hasMore = rows.length > limit;
-    return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+  /** A page of the chat, oldest first: the newest, or before, after or around a position (history.ts). */
+  history(chatId: string, limit: number, where: HistoryWhere = {}): Promise<HistoryPage> {
+    return historyPage(this.db, chatId, limit, where);
   }
 
   async message(chatId: string, id: string, tx: Tx = this.db): Promise<ChatMessage | null> {

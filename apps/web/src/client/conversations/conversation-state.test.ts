@@ -26,3 +26,39 @@ describe('ConversationState.view', () => {
     expect(c.view(() => []).messages).toBe(c.list);
   });
 });
+
+describe('ConversationState windows', () => {
+  it('a window far back leaves out what comes after its end, outbox included, until it meets the newest', () => {
+    const c = new ConversationState('b', 'a_b');
+    c.replace([msg('m8', 80), msg('m9', 90)], true);
+    expect(c.window([msg('m2', 20), msg('m3', 30)], true, true)).toBe(false);
+    c.upsert(msg('m10', 100));
+    c.upsert(msg('m3', 30, { rev: 1, edited: true }));
+    expect(c.list.map((m) => [m.id, m.rev])).toEqual([
+      ['m2', 0],
+      ['m3', 1],
+    ]);
+    expect(c.view(() => [msg('w11', 110, { pending: true })]).messages.map((m) => m.id)).toEqual(['m2', 'm3']);
+    c.append([msg('m4', 40)], false);
+    c.upsert(msg('m10', 100));
+    expect(c.list.map((m) => m.id)).toEqual(['m2', 'm3', 'm4', 'm10']);
+  });
+
+  it('a change to a message pages up is not added before the oldest (the list would have a gap)', () => {
+    const c = new ConversationState('b', 'a_b');
+    c.replace([msg('m8', 80), msg('m9', 90)], true);
+    c.upsert(msg('m2', 20, { status: 'read' }));
+    expect(c.list.map((m) => m.id)).toEqual(['m8', 'm9']);
+    c.prepend([msg('m1', 10), msg('m2', 20)], false);
+    c.upsert(msg('m2', 20, { status: 'read' }));
+    expect(c.find('m2')?.status).toBe('read');
+  });
+
+  it('a window that meets what is loaded is joined to it', () => {
+    const c = new ConversationState('b', 'a_b');
+    c.replace([msg('m5', 50), msg('m6', 60), msg('m7', 70)], true);
+    expect(c.window([msg('m3', 30), msg('m4', 40), msg('m5', 50)], false, true)).toBe(true);
+    expect(c.list.map((m) => m.id)).toEqual(['m3', 'm4', 'm5', 'm6', 'm7']);
+    expect(c).toMatchObject({ hasMore: false, hasNewer: false });
+  });
+});

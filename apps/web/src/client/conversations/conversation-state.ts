@@ -2,9 +2,22 @@
  * One conversation as the ChatClient holds it: the loaded messages in server order,
  * its paging and loading state, and the immutable view the screens read (rebuilt
  * only after a change).
+ *
+ * What is loaded is one window of the history without gaps: from the newest message
+ * down (paged up), or, after a jump far back, a window around a message (`hasNewer`),
+ * paged both ways until it meets the newest. A message outside it is not added (a new one
+ * past a window far back, a receipt for one pages up): it waits to be paged to (or, for new
+ * ones, the reader goes to the newest, which loads it).
  */
 import type { ChatMessage } from '@app/protocol';
-import { type ConversationView, type LoadStatus, mergeMessages, type UiMessage, upsertMessage } from './conversation';
+import {
+  type ConversationView,
+  compareMessages,
+  type LoadStatus,
+  mergeMessages,
+  type UiMessage,
+  upsertMessage,
+} from './conversation';
 
 export class ConversationState {
   readonly peerId: string;
@@ -13,14 +26,17 @@ export class ConversationState {
   list: readonly ChatMessage[] = [];
   private byId = new Map<string, ChatMessage>();
   hasMore = false;
+  /** Newer messages exist after the loaded window (it is away from the newest). */
+  hasNewer = false;
   status: LoadStatus = 'idle';
   loadingOlder = false;
+  loadingNewer = false;
   error: string | null = null;
   /** The chat is locked and this session has no PIN grant: nothing is shown. */
   locked = false;
   /** Screens that show it. */
   opens = 0;
-  /** Bumped by each newest-page load, so an older page meant for a replaced list is dropped. */
+  /** Bumped by each load that replaces the list, so a page meant for a replaced list is dropped. */
   generation = 0;
   private cached: ConversationView | null = null;
 
@@ -46,18 +62,40 @@ export class ConversationState {
     return this.list[0];
   }
 
-  /** A message's new state (updates carry the full message). */
+  newest(): ChatMessage | undefined {
+    return this.list.at(-1);
+  }
+
+  /**
+   * Outside what is loaded, with messages not loaded between (before the oldest while older
+   * ones exist, after the newest in a window far back): left out, or the list would have a
+   * gap (and paging from its edge would skip what is in the gap).
+   */
+  private outside(m: ChatMessage): boolean {
+    const first = this.list[0];
+    const last = this.list.at(-1);
+    if (!first || !last) return this.hasMore || this.hasNewer;
+    return (this.hasMore && compareMessages(m, first) < 0) || (this.hasNewer && compareMessages(m, last) > 0);
+  }
+
+  /**
+   * A message's new state (updates carry the full message). One not loaded and outside what
+   * is loaded (a receipt or an edit of a message pages back, a new one past a window) is left out.
+   */
   upsert(m: ChatMessage): void {
-    this.list = upsertMessage(this.list, m, this.byId.get(m.id));
+    const previous = this.byId.get(m.id);
+    if (!previous && this.outside(m)) return;
+    this.list = upsertMessage(this.list, m, previous);
     this.byId.set(m.id, m);
     this.touch();
   }
 
-  /** The newest page, replacing everything loaded before. */
-  replace(messages: readonly ChatMessage[], hasMore: boolean): void {
+  /** A page that replaces everything loaded before: the newest, or one around a message. */
+  replace(messages: readonly ChatMessage[], hasMore: boolean, hasNewer = false): void {
     this.list = messages.slice();
     this.byId = new Map(messages.map((m) => [m.id, m]));
     this.hasMore = hasMore;
+    this.hasNewer = hasNewer;
     this.status = 'ready';
     this.error = null;
     this.touch();
@@ -65,9 +103,38 @@ export class ConversationState {
 
   /** An older page. */
   prepend(messages: readonly ChatMessage[], hasMore: boolean): void {
+    this.merge(messages);
+    this.hasMore = hasMore;
+  }
+
+  /** A newer page; the last one joins the window to the newest. */
+  append(messages: readonly ChatMessage[], hasNewer: boolean): void {
+    this.merge(messages);
+    this.hasNewer = hasNewer;
+  }
+
+  /**
+   * The page around a message: joined to what is loaded when the two meet (a jump a page
+   * or two back keeps the rest), else in its place. Returns whether it was joined.
+   */
+  window(messages: readonly ChatMessage[], hasMore: boolean, hasNewer: boolean): boolean {
+    const meets =
+      this.status === 'ready' && (messages.some((m) => this.byId.has(m.id)) || (!hasNewer && !this.hasNewer));
+    if (!meets) {
+      this.replace(messages, hasMore, hasNewer);
+      return false;
+    }
+    const first = messages[0];
+    const oldest = this.list[0];
+    this.merge(messages);
+    if (first && (!oldest || compareMessages(first, oldest) <= 0)) this.hasMore = hasMore;
+    if (!hasNewer) this.hasNewer = false;
+    return true;
+  }
+
+  private merge(messages: readonly ChatMessage[]): void {
     this.list = mergeMessages(this.list, messages);
     for (const m of messages) this.byId.set(m.id, m);
-    this.hasMore = hasMore;
     this.touch();
   }
 
@@ -81,15 +148,17 @@ export class ConversationState {
       let messages = this.list as readonly UiMessage[];
       const waiting: UiMessage[] = [];
       for (const m of pending()) {
-        if (this.byId.has(m.id)) continue;
+        if (this.byId.has(m.id) || this.outside(m)) continue;
         if (m.failed !== undefined) messages = upsertMessage(messages, m, undefined);
         else waiting.push(m);
       }
       this.cached = {
         messages: waiting.length > 0 ? [...messages, ...waiting] : messages,
         hasMore: this.hasMore,
+        hasNewer: this.hasNewer,
         status: this.status,
         loadingOlder: this.loadingOlder,
+        loadingNewer: this.loadingNewer,
         error: this.error,
         locked: this.locked,
       };

@@ -23,9 +23,12 @@ export interface ConversationView {
   messages: readonly UiMessage[];
   /** Older messages exist on the server. */
   hasMore: boolean;
+  /** Newer messages exist after the messages loaded (a window far back, after a jump). */
+  hasNewer: boolean;
   /** The newest page. */
   status: LoadStatus;
   loadingOlder: boolean;
+  loadingNewer: boolean;
   error: string | null;
   /** Locked, and this session has not entered the PIN: the screen asks for it. */
   locked: boolean;
@@ -53,8 +56,10 @@ export interface UserSearchView {
 export const EMPTY_CONVERSATION: ConversationView = Object.freeze({
   messages: Object.freeze([]) as readonly UiMessage[],
   hasMore: false,
+  hasNewer: false,
   status: 'idle',
   loadingOlder: false,
+  loadingNewer: false,
   error: null,
   locked: false,
 });

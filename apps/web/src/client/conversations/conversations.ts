@@ -1,9 +1,17 @@
 /**
  * The conversations a ChatClient holds: the pages of messages loaded for each peer a
- * screen shows, loaded newest first and older on demand, and reloaded after a reconnect
- * that could not resume.
+ * screen shows, loaded newest first and older on demand (or, after a jump far back, around
+ * a message and both ways from it), and reloaded after a reconnect that could not resume.
  */
-import { type Access, type ChatMessage, chatIdOf, HISTORY_PAGE, type Reaction, type Update } from '@app/protocol';
+import {
+  type Access,
+  type ChatMessage,
+  chatIdOf,
+  HISTORY_PAGE,
+  type Reaction,
+  type ResultData,
+  type Update,
+} from '@app/protocol';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
 import type { UpdateReplay } from '../update-replay';
 import type { UserDirectory } from '../user-directory';
@@ -35,6 +43,11 @@ function isMessageOf(chatId: string): (u: Update) => boolean {
   return (u) =>
     (u.kind === 'message' && u.message.chatId === chatId) || (u.kind === 'reaction' && u.reaction.chatId === chatId);
 }
+
+type Cursor = { timestamp: number; id: string };
+
+/** What a screen asks of a conversation it shows. */
+export type ConversationPaging = Pick<Conversations, 'loadOlder' | 'loadNewer' | 'loadAround' | 'showNewest'>;
 
 export class Conversations {
   private readonly map = new Map<string, ConversationState>();
@@ -107,28 +120,20 @@ export class Conversations {
 
   /** Loads (or reloads) the newest page; it replaces what was loaded before. */
   private async loadNewest(c: ConversationState): Promise<void> {
-    const { socket, replay } = this.deps;
-    if (socket.status !== 'online') return; // loaded on welcome
+    if (this.deps.socket.status !== 'online') return; // loaded on welcome
     const generation = ++c.generation;
     if (c.status !== 'ready') c.status = 'loading';
     c.touch();
     this.deps.changed();
-    const start = replay.begin();
-    let ok = false;
     try {
-      const r = await socket.request('history', { peerId: c.peerId, limit: HISTORY_PAGE });
-      if (generation !== c.generation || this.deps.destroyed()) return;
-      this.deps.users.remember(r.peer, c.peerId);
-      this.deps.setAccess(c.peerId, r.access);
-      c.locked = false;
-      c.replace(r.messages, r.hasMore);
-      this.deps.reactions(
-        c.chatId,
-        r.messages.map((m) => m.id),
-        r.reactions ?? [],
-      );
-      ok = true;
-      for (const m of r.messages) this.deps.seen(m);
+      await this.page(c, {}, (r) => {
+        if (generation !== c.generation) return false;
+        this.deps.users.remember(r.peer, c.peerId);
+        this.deps.setAccess(c.peerId, r.access);
+        c.locked = false;
+        c.replace(r.messages, r.hasMore);
+        return true;
+      });
     } catch (e) {
       if (generation !== c.generation) return;
       if (e instanceof RequestError && e.code === 'locked') {
@@ -139,44 +144,116 @@ export class Conversations {
       } else if (c.status !== 'ready') c.status = 'error';
       c.error = errorText(e);
     } finally {
-      replay.end(start, (u) => ok && isMessageOf(c.chatId)(u), this.deps.apply);
       c.touch();
       this.deps.changed();
     }
   }
 
   /** Loads the page before the oldest loaded message. */
-  async loadOlder(peerId: string): Promise<void> {
-    const { socket, replay } = this.deps;
+  loadOlder(peerId: string): Promise<void> {
+    return this.loadNext(peerId, 'older');
+  }
+
+  /** Loads the page after the newest loaded message, in a window away from the newest. */
+  loadNewer(peerId: string): Promise<void> {
+    return this.loadNext(peerId, 'newer');
+  }
+
+  /** Goes back to the newest messages from a window far back (loads them in its place). */
+  showNewest(peerId: string): void {
     const c = this.map.get(peerId);
-    const oldest = c?.oldest();
-    if (!c || !oldest || c.status !== 'ready' || !c.hasMore || c.loadingOlder) return;
-    if (socket.status !== 'online') return;
+    if (c?.status === 'ready' && c.hasNewer) void this.loadNewest(c);
+  }
+
+  /**
+   * Loads the page around a message not loaded (a jump far back), joined to what is loaded
+   * when they meet. Resolves 'found' once it is loaded, 'missing' when the chat has no such
+   * message; rejects when the page could not be loaded (offline, or the list reloaded meanwhile).
+   */
+  async loadAround(peerId: string, msgId: string): Promise<'found' | 'missing'> {
+    const c = this.map.get(peerId);
+    if (!c) throw new Error('The conversation is not open');
+    if (c.has(msgId)) return 'found';
     const generation = c.generation;
     c.loadingOlder = true;
     c.touch();
     this.deps.changed();
+    try {
+      const ok = await this.page(c, { around: msgId }, (r) => {
+        if (generation !== c.generation) return false;
+        // Pages asked for before are of another list now (or overlap this one): dropped.
+        c.generation += 1;
+        c.window(r.messages, r.hasMore, r.hasNewer);
+        return true;
+      });
+      if (!ok) throw new Error('Could not load the message');
+      return c.has(msgId) ? 'found' : 'missing';
+    } catch (e) {
+      if (e instanceof RequestError && e.code === 'not_found') return 'missing';
+      throw e;
+    } finally {
+      c.loadingOlder = false;
+      c.touch();
+      this.deps.changed();
+    }
+  }
+
+  /** The next page up or down from what is loaded. */
+  private async loadNext(peerId: string, side: 'older' | 'newer'): Promise<void> {
+    const c = this.map.get(peerId);
+    const older = side === 'older';
+    const edge = older ? c?.oldest() : c?.newest();
+    if (!c || !edge || c.status !== 'ready' || c.loadingOlder || c.loadingNewer) return;
+    if (!(older ? c.hasMore : c.hasNewer)) return;
+    const generation = c.generation;
+    const flag = older ? 'loadingOlder' : 'loadingNewer';
+    c[flag] = true;
+    c.touch();
+    this.deps.changed();
+    try {
+      const cursor = { timestamp: edge.timestamp, id: edge.id };
+      await this.page(c, older ? { before: cursor } : { after: cursor }, (r) => {
+        if (generation !== c.generation) return false;
+        if (older) c.prepend(r.messages, r.hasMore);
+        else c.append(r.messages, r.hasNewer);
+        return true;
+      });
+    } catch (e) {
+      c.error = errorText(e);
+    } finally {
+      c[flag] = false;
+      c.touch();
+      this.deps.changed();
+    }
+  }
+
+  /**
+   * One history request for a loaded conversation: `take` puts the page in (false: it came
+   * for a list since replaced); its messages are seen, with their reactions, and the updates
+   * that came meanwhile are applied after it. Returns whether the page was taken.
+   */
+  private async page(
+    c: ConversationState,
+    where: { before: Cursor } | { after: Cursor } | { around: string } | Record<string, never>,
+    take: (r: ResultData['history']) => boolean,
+  ): Promise<boolean> {
+    const { socket, replay } = this.deps;
+    if (socket.status !== 'online') return false;
     const start = replay.begin();
     let ok = false;
     try {
-      const before = { timestamp: oldest.timestamp, id: oldest.id };
-      const r = await socket.request('history', { peerId, before, limit: HISTORY_PAGE });
-      if (generation !== c.generation || this.deps.destroyed()) return;
-      c.prepend(r.messages, r.hasMore);
+      const r = await socket.request('history', { peerId: c.peerId, limit: HISTORY_PAGE, ...where });
+      if (this.deps.destroyed() || !take(r)) return false;
+      ok = true;
       this.deps.reactions(
         c.chatId,
         r.messages.map((m) => m.id),
         r.reactions ?? [],
       );
-      ok = true;
       for (const m of r.messages) this.deps.seen(m);
-    } catch (e) {
-      c.error = errorText(e);
+      return true;
     } finally {
-      c.loadingOlder = false;
       replay.end(start, (u) => ok && isMessageOf(c.chatId)(u), this.deps.apply);
-      c.touch();
-      this.deps.changed();
     }
   }
 }

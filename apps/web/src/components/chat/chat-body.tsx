@@ -5,6 +5,7 @@ import { PinGate } from '@/components/pin-gate';
 import { Spinner } from '@/components/spinner';
 import type { MenuAnchor } from '@/components/ui/action-menu';
 import { useChatList, useChatSummary } from '@/hooks/chat-hooks';
+import type { PeerPaging } from '@/hooks/use-peer-paging';
 
 /** The middle of a chat: the PIN gate of a locked chat, the messages, the load's error, or a spinner. */
 export function ChatBody(props: {
@@ -19,7 +20,7 @@ export function ChatBody(props: {
   sentCount: number;
   keyChanges: readonly number[];
   onVerify(): void;
-  onLoadOlder(): void;
+  paging: PeerPaging;
   onMenu(message: UiMessage, anchor: MenuAnchor): void;
   onReply(message: UiMessage): void;
   onReact(message: UiMessage, anchor: MenuAnchor): void;
@@ -54,7 +55,7 @@ export function ChatBody(props: {
         sentCount={props.sentCount}
         keyChanges={props.keyChanges}
         onVerify={props.onVerify}
-        onLoadOlder={props.onLoadOlder}
+        paging={props.paging}
         onMenu={props.onMenu}
         onReply={props.onReply}
         onReact={props.onReact}

@@ -1,0 +1,89 @@
+/**
+ * Pages of a chat's history, in the order the server keeps it: by (timestamp, id). A page
+ * is the newest, one before or after a position (paging up, or down a window away from the
+ * newest), or the one around a message (a jump far back: half older, half from it on).
+ * Each is one or two index range scans on (chat_id, timestamp, id).
+ */
+import type { ChatMessage } from '@app/protocol';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { ChatError, toMessage } from './chat-rows.ts';
+
+export interface HistoryCursor {
+  timestamp: number;
+  id: string;
+}
+
+export type HistoryWhere = { before: HistoryCursor } | { after: HistoryCursor } | { around: string } | object;
+
+export interface HistoryPage {
+  messages: ChatMessage[];
+  /** Older messages exist before the page. */
+  hasMore: boolean;
+  /** Newer messages exist after the page. */
+  hasNewer: boolean;
+}
+
+/** Up to `limit` messages on one side of `from` (the nearest first), and whether more lie beyond. */
+async function scan(
+  db: Kysely<Database>,
+  chatId: string,
+  limit: number,
+  side: 'older' | 'newer',
+  from?: HistoryCursor,
+  inclusive = false,
+): Promise<{ messages: ChatMessage[]; more: boolean }> {
+  let q = db.selectFrom('messages').selectAll().where('chat_id', '=', chatId);
+  if (from) {
+    const cmp = side === 'older' ? '<' : '>';
+    const idCmp = inclusive ? (side === 'older' ? '<=' : '>=') : cmp;
+    q = q.where((eb) =>
+      eb.or([
+        eb('timestamp', cmp, from.timestamp),
+        eb.and([eb('timestamp', '=', from.timestamp), eb('id', idCmp, from.id)]),
+      ]),
+    );
+  }
+  const dir = side === 'older' ? 'desc' : 'asc';
+  const rows = await q
+    .orderBy('timestamp', dir)
+    .orderBy('id', dir)
+    .limit(limit + 1)
+    .execute();
+  return { messages: rows.slice(0, limit).map(toMessage), more: rows.length > limit };
+}
+
+/** A page of the chat, oldest first. `around` a message not of this chat: not_found. */
+export async function historyPage(
+  db: Kysely<Database>,
+  chatId: string,
+  limit: number,
+  where: HistoryWhere,
+): Promise<HistoryPage> {
+  if ('after' in where) {
+    const newer = await scan(db, chatId, limit, 'newer', where.after);
+    return { messages: newer.messages, hasMore: true, hasNewer: newer.more };
+  }
+  if ('around' in where) {
+    const target = await db
+      .selectFrom('messages')
+      .select(['timestamp', 'id'])
+      .where('chat_id', '=', chatId)
+      .where('id', '=', where.around)
+      .executeTakeFirst();
+    if (!target) throw new ChatError('not_found', 'Message not found');
+    const at = { timestamp: Number(target.timestamp), id: target.id };
+    const olderCount = Math.floor(limit / 2);
+    const [older, newer] = await Promise.all([
+      scan(db, chatId, olderCount, 'older', at),
+      scan(db, chatId, limit - olderCount, 'newer', at, true),
+    ]);
+    return {
+      messages: [...older.messages.reverse(), ...newer.messages],
+      hasMore: older.more,
+      hasNewer: newer.more,
+    };
+  }
+  const older = await scan(db, chatId, limit, 'older', 'before' in where ? where.before : undefined);
+  return { messages: older.messages.reverse(), hasMore: older.more, hasNewer: 'before' in where };
+}
