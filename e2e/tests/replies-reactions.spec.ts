@@ -10,7 +10,7 @@ import { chatIdOf, type Reaction } from '@app/protocol';
 import type { Page } from '@playwright/test';
 import { runAxe } from './axe.ts';
 import { bubble, expect, messageMenu, openChat, openMessageMenu, test } from './chat-helpers.ts';
-import { shot } from './fixtures.ts';
+import { shot, shotSchemes } from './fixtures.ts';
 import { type NodePeer, nodePeer } from './node-peers.ts';
 
 /** Two frames: a resize's events have been dispatched (a window's resize fires before its next frame). */
@@ -238,8 +238,17 @@ test.describe('replies, reactions and forwards', () => {
     expect(asked.slice(before).map((f) => ({ around: f.around, before: f.before }))).toEqual([
       { around: first.id, before: undefined },
     ]);
-    await shot(a, 'reply-jump-light');
-    // The window is far from the newest: the bottom button brings the newest back.
+    await shotSchemes(a, 'reply-jump');
+    // The window is far from the newest: scrolling down pages towards it...
+    const scroller = a.locator('[data-history-scroller]');
+    await expect
+      .poll(async () => {
+        await scroller.evaluate((el) => el.scrollBy(0, 1500));
+        return asked.filter((f) => f.after !== undefined).length;
+      })
+      .toBeGreaterThan(0);
+    await expect(a.getByText('filler 40', { exact: true })).toHaveCount(1);
+    // ...and the bottom button brings the newest back at once.
     await a.getByRole('button', { name: 'Jump to latest message' }).click();
     await expect(bubble(a, 'Remember this?')).toBeInViewport();
     await expect(a.getByRole('button', { name: 'Jump to latest message' })).toHaveCount(0);
