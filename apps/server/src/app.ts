@@ -10,6 +10,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerPublicSettingsRoutes } from './admin/public-settings.ts';
+import { registerAttachmentRoutes } from './attachments/attachment-routes.ts';
 import { registerAccountDataRoutes } from './auth/account-data-routes.ts';
 import { registerAccountRoutes } from './auth/account-routes.ts';
 import { Devices } from './auth/device.ts';
@@ -104,6 +105,7 @@ function registerRoutes(api: FastifyInstance, ctx: AppContext): void {
   registerKeyRoutes(api, ctx);
   registerAccountDataRoutes(api, ctx);
   registerPushRoutes(api, ctx);
+  registerAttachmentRoutes(api, ctx);
   registerPublicSettingsRoutes(api, ctx);
   registerAdminRoutes(api, ctx);
 }
@@ -144,6 +146,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     mailer: s.mailer,
     throttle: new Throttle(s.limits, config.rateLimits),
     devices: new Devices(s.sessionSecret, s.https),
+    attachments: s.attachments,
     push: { store: s.pushes, publicKey: s.vapidPublicKey, sender: s.push },
     log: app.log,
   };
@@ -161,7 +164,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
   const health = registerHealth(app, healthSourceOf(s));
   registerMetrics(app, s.metrics, config.metricsToken);
   await registerWebApp(app, config.webDist);
-  registerSweeps(app, s.store, s.limits, s.writePace);
+  registerSweeps(app, s);
 
   let closed: Promise<void> | null = null;
   return {

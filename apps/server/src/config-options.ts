@@ -144,6 +144,27 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     shown: 'generated',
     doc: 'key of the HMAC under which session and e-mail tokens are stored. Without it, SQLite deployments keep one in `DATA_DIR/session-secret`; with `DATABASE_URL`, the first process stores its secret in the database and every other process adopts it',
   },
+  {
+    name: 'ATTACHMENT_MAX_BYTES',
+    type: 'int',
+    default: 100 * 1024 * 1024,
+    shown: '104857600 (100 MB)',
+    doc: 'the largest file (photo, file, voice message) one may attach, in bytes',
+  },
+  {
+    name: 'ATTACHMENT_QUOTA_BYTES',
+    type: 'int',
+    default: 2 * 1024 * 1024 * 1024,
+    shown: '2147483648 (2 GB)',
+    doc: "how many bytes of attachments each user may keep on the server; a deleted message's or an unsent upload's come back",
+  },
+  {
+    name: 'ATTACHMENT_DIR',
+    type: 'string',
+    default: null,
+    shown: '$DATA_DIR/attachments',
+    doc: 'where attachments (sealed blobs: the server cannot open them) are kept; every process must see the same directory',
+  },
   { name: 'WS_FRAMES_PER_SECOND', type: 'int', default: 20, doc: 'frames one socket may send per second on average' },
   { name: 'WS_BURST', type: 'int', default: 100, doc: 'frames one socket may send in a burst' },
   {

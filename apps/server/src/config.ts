@@ -79,6 +79,12 @@ export interface Config {
   pushEndpoints: string[];
   /** Further CAs (PEM) push services' certificates may chain to (PUSH_CA_FILE: a self-hosted push service). */
   pushCa: string | null;
+  /** The largest file one may attach (bytes, before sealing). */
+  attachmentMaxBytes: number;
+  /** The bytes of attachments each user may keep. */
+  attachmentQuotaBytes: number;
+  /** Where attachments are kept (ATTACHMENT_DIR, default DATA_DIR/attachments). */
+  attachmentDir: string;
   /** VAPID keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY); without them, made once and kept in the database. */
   vapid: { publicKey: string; privateKey: string } | null;
   /** The contact push services see (VAPID_SUBJECT; default mailto:ADMIN_EMAIL). */
@@ -194,6 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     kdfCost: Math.min(20, Math.max(10, v.int('KDF_COST'))),
     pushEndpoints: [...DEFAULT_PUSH_ENDPOINTS, ...v.list('PUSH_ENDPOINTS').map((u) => httpUrl('PUSH_ENDPOINTS', u, u))],
     pushCa: pushCaFile ? readFileSync(pushCaFile, 'utf8') : null,
+    attachmentMaxBytes: v.int('ATTACHMENT_MAX_BYTES'),
+    attachmentQuotaBytes: v.int('ATTACHMENT_QUOTA_BYTES'),
+    attachmentDir: path.resolve(v.optional('ATTACHMENT_DIR') ?? path.join(dataDir, 'attachments')),
     vapid: vapidFrom(v.optional('VAPID_PUBLIC_KEY') ?? '', v.optional('VAPID_PRIVATE_KEY') ?? ''),
     vapidSubject: v.optional('VAPID_SUBJECT') ?? `mailto:${adminEmail}`,
     ...overrides,

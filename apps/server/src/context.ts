@@ -1,5 +1,6 @@
 import { CLOSE, type Me } from '@app/protocol';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Attachments } from './attachments/attachments.ts';
 import type { Devices } from './auth/device.ts';
 import type { AuthContext, Sessions } from './auth/session.ts';
 import type { Throttle } from './auth/throttle.ts';
@@ -40,6 +41,8 @@ export interface AppContext {
   /** Attempt limits of the account routes (counted in the store every process shares). */
   throttle: Throttle;
   devices: Devices;
+  /** Photos, files and voice messages: their rows and sealed blobs. */
+  attachments: Attachments;
   /** Web Push: browsers' subscriptions and the server's VAPID public key. */
   push: { store: PushStore; publicKey: string; sender: PushSender };
   log: FastifyBaseLogger;

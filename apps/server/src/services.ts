@@ -5,6 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { Attachments } from './attachments/attachments.ts';
+import { FileBlobStore } from './attachments/blob-store.ts';
 import { warnUnverifiedAdmin } from './auth/admin-address.ts';
 import { Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
@@ -22,6 +24,7 @@ import { AccountStore } from './storage/accounts/account-store.ts';
 import { KeyStore } from './storage/accounts/key-store.ts';
 import { PinStore } from './storage/accounts/pin-store.ts';
 import { PushStore } from './storage/accounts/push-store.ts';
+import { AttachmentStore } from './storage/attachments/attachment-store.ts';
 import { type Db, migrate, openDb, pendingMigrations } from './storage/db.ts';
 import { ChatStore, chatWrites } from './storage/messages/chat-store.ts';
 import { NotificationStore } from './storage/social/notification-store.ts';
@@ -131,6 +134,10 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
     chat,
     social,
     pins: new PinStore(db.kysely),
+    attachments: new Attachments(new AttachmentStore(db.kysely), new FileBlobStore(config.attachmentDir), {
+      maxBytes: config.attachmentMaxBytes,
+      quotaBytes: config.attachmentQuotaBytes,
+    }),
     notices: new NotificationStore(db.kysely),
     keys: new KeyStore(db.kysely),
     pushes,

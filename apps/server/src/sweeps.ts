@@ -1,34 +1,38 @@
 import type { FastifyInstance } from 'fastify';
-import type { WritePace } from './realtime/write-pace.ts';
-import type { LimitStore } from './security/limits.ts';
-import type { AccountStore } from './storage/accounts/account-store.ts';
+import type { Services } from './services.ts';
 
 /**
- * Expired sessions are swept hourly (they are refused on use anyway), expired attempt
- * counts and send leases every minute; the timers stop as soon as the app starts closing.
+ * Expired sessions are swept hourly (they are refused on use anyway), and so are attachments
+ * left over a day (attachments.ts: collect); expired attempt counts and send leases every
+ * minute. The timers stop as soon as the app starts closing.
  */
 export function registerSweeps(
   app: FastifyInstance,
-  store: AccountStore,
-  limits: LimitStore,
-  writePace: WritePace,
+  s: Pick<Services, 'store' | 'limits' | 'writePace' | 'attachments'>,
 ): void {
-  const sessions = setInterval(
+  const hourly = setInterval(
     () => {
-      store.deleteExpiredSessions(Date.now()).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+      const now = Date.now();
+      s.store.deleteExpiredSessions(now).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+      s.attachments.collect(now).then(
+        (n) => {
+          if (n > 0) app.log.info({ attachments: n }, 'left-over attachments removed');
+        },
+        (err: unknown) => app.log.warn({ err }, 'attachment sweep failed'),
+      );
     },
     60 * 60 * 1000,
   );
-  sessions.unref();
+  hourly.unref();
   const counts = setInterval(() => {
     const now = Date.now();
-    for (const sweep of [limits.sweep(now), writePace.sweep(now)]) {
+    for (const sweep of [s.limits.sweep(now), s.writePace.sweep(now)]) {
       sweep.catch((err: unknown) => app.log.warn({ err }, 'limit sweep failed'));
     }
   }, 60_000);
   counts.unref();
   app.addHook('preClose', async () => {
-    clearInterval(sessions);
+    clearInterval(hourly);
     clearInterval(counts);
   });
 }

@@ -55,6 +55,13 @@ export const API = {
   exportData: '/api/me/export',
   /** GET: the VAPID key and whether this browser is subscribed. PUT: subscribe (Web Push). DELETE: unsubscribe. */
   push: '/api/me/push',
+  /**
+   * The tus endpoint (POST creates, HEAD and PATCH resume; DELETE `/:id` drops an upload
+   * not yet in a message). Uploads are sealed blobs (protocol attachments.ts).
+   */
+  attachmentUploads: '/api/attachments/uploads',
+  /** GET `/:id`: a blob, to its uploader and, once in a message, to both people of the chat (ranges allowed). */
+  attachments: '/api/attachments',
   adminStats: '/api/admin/stats',
   /** GET ?query&after: a page of users. PATCH /:id: verify/block flags. */
   adminUsers: '/api/admin/users',

@@ -40,6 +40,8 @@ export const publicSettingsSchema = z.object({
    * deployment that never had one: chats mark where encryption began.
    */
   e2eeSince: z.number().int().nullable(),
+  /** The largest file one may attach (bytes, before sealing). */
+  attachmentMaxBytes: z.number().int().nonnegative(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

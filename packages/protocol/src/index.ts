@@ -1,6 +1,7 @@
 export * from './admin.ts';
 export * from './api.ts';
 export * from './api-paths.ts';
+export * from './attachments.ts';
 export * from './chat.ts';
 export * from './chat-flags.ts';
 export * from './constants.ts';

@@ -69,8 +69,10 @@ const PINNED: Record<number, string> = {
   /**
    * History pages read downwards (`after`) and around a message (`around`), with `hasNewer`
    * in every page: a jump far back loads the pages around the message, not every page between.
+   * Attachments (attachments.ts): `attachments` in `send`, their upload and download paths,
+   * `attachmentMaxBytes` in the public settings.
    */
-  15: 'c4a01d2101feabb8',
+  15: '6c5066fc96d1560a',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

@@ -9,6 +9,7 @@
  *   exactly what it missed. `presence` and `typing` are pushed but not logged.
  */
 import { z } from 'zod';
+import { messageAttachmentsSchema } from './attachments.ts';
 import {
   chatIdSchema,
   chatMessageSchema,
@@ -63,6 +64,8 @@ export const sendSchema = z.strictObject({
   msgId: messageIdSchema,
   ct: ciphertextSchema,
   chatKey: chatKeyEnvelopeSchema.optional(),
+  /** The uploads the message carries (its sealed content holds their keys): bound to it. */
+  attachments: messageAttachmentsSchema.optional(),
 });
 
 /** A new revision of one's own message: the stored revision + 1, under the current key. */

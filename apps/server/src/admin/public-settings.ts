@@ -18,6 +18,7 @@ export async function publicSettingsOf(ctx: AppContext): Promise<PublicSettings>
     uploadUrl: ctx.config.uploadUrl,
     kdf: kdfParams(ctx.config),
     e2eeSince: since === null ? null : Number(since),
+    attachmentMaxBytes: ctx.config.attachmentMaxBytes,
   };
 }
 

@@ -70,6 +70,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
     // For good: the password confirms it, as it does an e-mail or password change.
     await ctx.throttle.requirePassword(a.user, input.auth);
     await store.deleteUser(a.user.id);
+    await ctx.attachments.removeOwnedBy(a.user.id);
     ctx.realtime.closeUser(a.user.id, CLOSE.sessionEnded);
     sessions.clearCookie(reply);
     req.log.info({ userId: a.user.id }, 'account deleted');

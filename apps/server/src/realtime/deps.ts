@@ -18,6 +18,7 @@ const SOCKET_SERVICES = [
   'presence',
   'metrics',
   'writePace',
+  'attachments',
 ] as const satisfies readonly (keyof Services)[];
 
 export type SocketServices = Pick<Services, (typeof SOCKET_SERVICES)[number]>;

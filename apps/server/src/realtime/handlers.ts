@@ -107,6 +107,9 @@ async function assertOpen(s: SocketSession, chatId: string): Promise<void> {
 export const handlers: { [K in Kind]: Handler<K> } = {
   async send(s, f, now) {
     if (f.to === s.userId) throw new FrameError('forbidden', 'You cannot message yourself');
+    // Bound first (a retried send binds them again): a blob is readable by the peer only
+    // once its message is there (AttachmentStore.readable).
+    if (f.attachments) await s.deps.attachments.bind(s.userId, f.to, f.msgId, f.attachments);
     const r = await s.deps.chat.send(s.userId, f.to, f.msgId, { ct: f.ct, chatKey: f.chatKey }, now, s.tokenHash);
     return {
       updates: r.updates,
@@ -141,6 +144,7 @@ export const handlers: { [K in Kind]: Handler<K> } = {
   async delete(s, f, now) {
     ownChat(s, f.chatId);
     const r = await s.deps.chat.delete(s.userId, f.chatId, f.msgId, f.ct ?? null, now, s.tokenHash);
+    await s.deps.attachments.removeForMessage(f.chatId, f.msgId);
     return { updates: r.updates, result: () => ({ message: viewMessage(s.view(), r.message) }) };
   },
 

@@ -27,7 +27,8 @@ export function buildCsp(): string {
 export function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }): void {
   const csp = buildCsp();
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('content-security-policy', csp);
+    // A route's own, stricter policy stays (an attachment's: nothing on it may run or render).
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');

@@ -39,6 +39,8 @@ export interface UsersTable {
   email_login: string | null;
   /** 0: password_hash is of the password; 1: of the browser-derived `auth`. */
   auth_version: number;
+  /** The bytes of the user's attachments on the server (migration 015), against their quota. */
+  attachment_bytes: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -266,6 +268,19 @@ export interface ReactionsTable {
   at: number;
 }
 
+/** One upload (migration 015): a sealed blob, bound to the message it went out in. */
+export interface AttachmentsTable {
+  id: string;
+  owner_id: string;
+  /** Sealed bytes, as declared when the upload began. */
+  size: number;
+  created_at: number;
+  /** 1 once every byte is uploaded. */
+  complete: Bool;
+  chat_id: string | null;
+  msg_id: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -289,4 +304,5 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   import_ids: ImportIdsTable;
   reactions: ReactionsTable;
+  attachments: AttachmentsTable;
 }

@@ -8,4 +8,5 @@ export * from './accounts.ts';
 export * from './harness.ts';
 export { messageRow } from './legacy-plaintext.ts';
 export * from './sealing.ts';
+export * from './uploads.ts';
 export { WsTestClient } from './ws-client.ts';

@@ -66,15 +66,17 @@ export class AccountStore {
       kdf_salt: input.e2ee?.salt ?? null,
       email_login: input.e2ee?.email ? JSON.stringify(input.e2ee.email) : null,
       auth_version: input.e2ee ? 1 : 0,
+      attachment_bytes: 0,
     };
     try {
       await this.db.transaction().execute(async (tx) => {
-        // Null is email_login's default: left out, so a database at an older migration
-        // (the migration tests seed one through this) takes the row too.
-        const { email_login, ...older } = row;
+        // Null is email_login's default and 0 attachment_bytes': left out, so a database at
+        // an older migration (the migration tests seed one through this) takes the row too.
+        const { email_login, attachment_bytes: _, ...older } = row;
+        const { attachment_bytes: __, ...current } = row;
         await tx
           .insertInto('users')
-          .values(email_login === null ? older : row)
+          .values(email_login === null ? older : current)
           .execute();
         await tx
           .insertInto('user_settings')

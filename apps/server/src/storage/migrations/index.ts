@@ -13,6 +13,7 @@ import * as m011 from './011-account-data.ts';
 import * as m012 from './012-email-login.ts';
 import * as m013 from './013-chat-flags.ts';
 import * as m014 from './014-reactions.ts';
+import * as m015 from './015-attachments.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012-email-login': m012,
   '013-chat-flags': m013,
   '014-reactions': m014,
+  '015-attachments': m015,
 };

@@ -1,0 +1,209 @@
+/**
+ * Attachments against a real server, with raw tus and HTTP requests (SQLite, and PostgreSQL
+ * when TEST_DATABASE_URL is set): an upload resumed and read back; who may upload into,
+ * resume, read and drop which upload; the size limit, the quota and what the server refuses
+ * to learn; and the blob going with its message, its uploader's account, or a day unsent.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { sealedAttachmentSize } from '@app/e2ee/attachment';
+import { API, chatIdOf } from '@app/protocol';
+import { describe, expect, it } from 'vitest';
+import { ATTACHMENT_UNSENT_MS } from '../storage/attachments/attachment-store.ts';
+import { authOf } from '../test/accounts.ts';
+import { ENGINES, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
+import { downloadBlob, tusCreate, tusHead, tusPatch, uploadBlob } from '../test/uploads.ts';
+import { WsTestClient } from '../test/ws-client.ts';
+
+const MAX = 300_000;
+const QUOTA = 700_000;
+
+function noise(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = (i * 7919 + 13) & 0xff;
+  return out;
+}
+
+describe.each(ENGINES)('attachments on $name', ({ url }) => {
+  const t = useTestServer({
+    engine: url,
+    tag: 'attachments',
+    config: { rateLimits: LOOSE_LIMITS, attachmentMaxBytes: MAX, attachmentQuotaBytes: QUOTA },
+  });
+  const cookieOf = (u: { client: { cookie: string | null } }) => u.client.cookie as string;
+  const usedBy = async (userId: string) =>
+    Number(
+      (
+        await t.server.ctx.attachments.store.db
+          .selectFrom('users')
+          .select('attachment_bytes')
+          .where('id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).attachment_bytes,
+    );
+  const blobFile = (id: string) => path.join(t.config.attachmentDir, id);
+
+  /** `from` sends `to` a message carrying `ids`; the message. */
+  async function sendWith(
+    from: { user: { id: string }; client: { cookie: string | null } },
+    to: string,
+    ids: string[],
+  ) {
+    const ws = await WsTestClient.connect(t, cookieOf(from));
+    try {
+      const body = await ws.sealedSend(to, 'a photo', `att-${Math.random().toString(36).slice(2, 12)}`);
+      return (await ws.request('send', { ...body, attachments: ids })) as { message: { id: string; chatId: string } };
+    } finally {
+      await ws.close();
+    }
+  }
+
+  it('resumes an upload, reads it back whole and in ranges, and lets the peer read it once it is in a message', async () => {
+    const [alice, bob, carol] = [await signUp(t), await signUp(t), await signUp(t)];
+    const blob = noise(200_000);
+    const created = await tusCreate(t.url, cookieOf(alice), blob.length);
+    expect(created.status).toBe(201);
+    expect(created.location).toMatch(/^\/api\/attachments\/uploads\/[A-Za-z0-9_-]{22}$/);
+    const id = created.location.split('/').at(-1) as string;
+    expect((await tusPatch(t.url, cookieOf(alice), created.location, 0, blob.subarray(0, 120_000))).status).toBe(204);
+    // Not complete: nobody reads it yet, and a send cannot carry it.
+    expect((await downloadBlob(t.url, cookieOf(alice), id)).status).toBe(404);
+    const early = await WsTestClient.connect(t, cookieOf(alice));
+    const refused = await early.requestError('send', {
+      ...(await early.sealedSend(bob.user.id, 'too soon', 'att-too-soon')),
+      attachments: [id],
+    });
+    expect(refused).toMatchObject({ code: 'not_found', message: 'Attachment not found. Send it again.' });
+    await early.close();
+    // Resumed where the server says it got to.
+    const head = await tusHead(t.url, cookieOf(alice), created.location);
+    expect(head.headers.get('upload-offset')).toBe('120000');
+    expect((await tusPatch(t.url, cookieOf(alice), created.location, 120_000, blob.subarray(120_000))).status).toBe(
+      204,
+    );
+
+    const own = await downloadBlob(t.url, cookieOf(alice), id);
+    expect(own.status).toBe(200);
+    expect(own.bytes).toEqual(blob);
+    expect(Object.fromEntries(own.headers)).toMatchObject({
+      'content-type': 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': 'attachment',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'accept-ranges': 'bytes',
+      'content-length': '200000',
+    });
+    // Not in a message: only its uploader reads it.
+    expect((await downloadBlob(t.url, cookieOf(bob), id)).status).toBe(404);
+
+    await sendWith(alice, bob.user.id, [id]);
+    const part = await downloadBlob(t.url, cookieOf(bob), id, 'bytes=1000-1999');
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 1000-1999/200000');
+    expect(part.bytes).toEqual(blob.subarray(1000, 2000));
+    expect((await downloadBlob(t.url, cookieOf(bob), id, 'bytes=300000-')).status).toBe(416);
+    // Revalidated, never served from a stale copy without the check.
+    const again = await fetch(`${t.url}${API.attachments}/${id}`, {
+      headers: { cookie: `sid=${cookieOf(bob)}`, 'if-none-match': `"${id}"` },
+    });
+    expect(again.status).toBe(304);
+
+    // Anyone else, signed out, or with a made-up id: not found (or not signed in).
+    expect((await downloadBlob(t.url, cookieOf(carol), id)).status).toBe(404);
+    expect((await downloadBlob(t.url, null, id)).status).toBe(401);
+    expect((await downloadBlob(t.url, cookieOf(bob), '../../session-secret')).status).toBe(404);
+    expect((await downloadBlob(t.url, cookieOf(bob), 'A'.repeat(22))).status).toBe(404);
+    const cnot = await fetch(`${t.url}${API.attachments}/${id}`, {
+      headers: { cookie: `sid=${cookieOf(carol)}`, 'if-none-match': `"${id}"` },
+    });
+    expect(cnot.status).toBe(404);
+  });
+
+  it('keeps each upload to its uploader: nobody else resumes, drops, or sends it', async () => {
+    const [alice, bob] = [await signUp(t), await signUp(t)];
+    const created = await tusCreate(t.url, cookieOf(alice), 1000);
+    const id = created.location.split('/').at(-1) as string;
+    expect((await tusHead(t.url, cookieOf(bob), created.location)).status).toBe(404);
+    expect((await tusPatch(t.url, cookieOf(bob), created.location, 0, noise(1000))).status).toBe(404);
+    expect((await tusPatch(t.url, null, created.location, 0, noise(1000))).status).toBe(401);
+    expect((await tusCreate(t.url, null, 1000)).status).toBe(401);
+    expect((await bob.client.del(`${API.attachmentUploads}/${id}`)).status).toBe(404);
+    expect((await tusPatch(t.url, cookieOf(alice), created.location, 0, noise(1000))).status).toBe(204);
+    // Bob names Alice's upload in a message of his: refused, and it stays hers alone.
+    const ws = await WsTestClient.connect(t, cookieOf(bob));
+    const stolen = await ws.requestError('send', {
+      ...(await ws.sealedSend(alice.user.id, 'mine now', 'att-stolen')),
+      attachments: [id],
+    });
+    expect(stolen.code).toBe('not_found');
+    await ws.close();
+    expect((await downloadBlob(t.url, cookieOf(bob), id)).status).toBe(404);
+    // tus's own GET and termination are not served: only ours.
+    const tusGet = await fetch(`${t.url}${created.location}`, { headers: { cookie: `sid=${cookieOf(alice)}` } });
+    expect(tusGet.status).toBe(404);
+  });
+
+  it('refuses a file over the limit, an upload over the quota, names and types, and an unknown length', async () => {
+    const alice = await signUp(t);
+    const c = cookieOf(alice);
+    const over = await tusCreate(t.url, c, sealedAttachmentSize(MAX) + 1);
+    expect(over.status).toBe(413);
+    expect((await tusCreate(t.url, c, sealedAttachmentSize(MAX))).status).toBe(201);
+    const named = await tusCreate(t.url, c, 10, { 'upload-metadata': `filename ${btoa('holiday.jpg')}` });
+    expect(named.status).toBe(400);
+    expect(JSON.parse(named.body)).toMatchObject({ message: 'Upload-Metadata is not accepted' });
+    const deferred = await tusCreate(t.url, c, 10, { 'upload-length': '', 'upload-defer-length': '1' });
+    expect([400, 412]).toContain(deferred.status);
+
+    // The quota: 700,000 bytes; 300,016 are taken.
+    expect((await tusCreate(t.url, c, 300_000)).status).toBe(201);
+    const full = await tusCreate(t.url, c, 100_000);
+    expect(full.status).toBe(413);
+    expect(JSON.parse(full.body)).toMatchObject({
+      error: 'payload_too_large',
+      message: 'Your attachments are over your storage quota. Delete some to send more.',
+    });
+    expect(await usedBy(alice.user.id)).toBe(sealedAttachmentSize(MAX) + 300_000);
+    // Many at once on the edge of the quota: exactly as many as fit are taken.
+    const left = QUOTA - (await usedBy(alice.user.id));
+    const racing = await Promise.all(Array.from({ length: 8 }, () => tusCreate(t.url, c, Math.floor(left / 3))));
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(await usedBy(alice.user.id)).toBeLessThanOrEqual(QUOTA);
+    // A dropped upload gives its bytes back.
+    const dropped = racing.find((r) => r.status === 201)?.location as string;
+    expect((await alice.client.del(dropped)).status).toBe(204);
+    expect((await tusCreate(t.url, c, Math.floor(left / 3))).status).toBe(201);
+  });
+
+  it('removes the blob with its message, with its uploader, and a day after an upload was never sent', async () => {
+    const [alice, bob] = [await signUp(t), await signUp(t)];
+    const sent = await uploadBlob(t.url, cookieOf(alice), noise(5000));
+    const unsent = await uploadBlob(t.url, cookieOf(alice), noise(3000));
+    const { message } = await sendWith(alice, bob.user.id, [sent]);
+    expect(existsSync(blobFile(sent))).toBe(true);
+
+    // Deleted by its sender: gone for both, from the disk, and off the quota.
+    const ws = await WsTestClient.connect(t, cookieOf(alice));
+    await ws.deleteMessage(chatIdOf(alice.user.id, bob.user.id), message.id);
+    await ws.close();
+    expect((await downloadBlob(t.url, cookieOf(bob), sent)).status).toBe(404);
+    expect((await downloadBlob(t.url, cookieOf(alice), sent)).status).toBe(404);
+    expect(existsSync(blobFile(sent))).toBe(false);
+    expect(await usedBy(alice.user.id)).toBe(3000);
+
+    // Never sent: kept a day, then collected.
+    const { attachments } = t.server.ctx;
+    expect(await attachments.collect(Date.now())).toBe(0);
+    expect(await attachments.collect(Date.now() + ATTACHMENT_UNSENT_MS + 1000)).toBeGreaterThanOrEqual(1);
+    expect(existsSync(blobFile(unsent))).toBe(false);
+    expect(await usedBy(alice.user.id)).toBe(0);
+
+    // The uploader's account deleted: every blob of theirs goes.
+    const kept = await uploadBlob(t.url, cookieOf(bob), noise(2000));
+    await sendWith(bob, alice.user.id, [kept]);
+    const del = await bob.client.del(API.deleteAccount, { auth: await authOf(bob.client, bob.input.password) });
+    expect(del.status).toBe(204);
+    expect(existsSync(blobFile(kept))).toBe(false);
+    expect((await downloadBlob(t.url, cookieOf(alice), kept)).status).toBe(404);
+  });
+});
