@@ -1,6 +1,7 @@
 export * from './account-data.ts';
 export * from './account-keys.ts';
 export { aeadOpen, aeadSeal } from './aead.ts';
+export * from './attachment-ref.ts';
 export * from './bundle.ts';
 export { type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from './bytes.ts';
 export * from './chat-key.ts';

@@ -1,12 +1,13 @@
 /**
  * What a message says beside its text, sealed with it (docs/e2ee.md, "Replies and
- * forwards"): the message it replies to (its id, its sender and an excerpt of it), and
- * whether it was forwarded. The server sees none of it, not even that two messages are
+ * forwards"): the message it replies to (its id, its sender and an excerpt of it),
+ * whether it was forwarded, and the attachments it carries (attachment-ref.ts: their keys). The server sees none of it, not even that two messages are
  * linked. Plaintext form (before padding): 0x04 ‖ u16 length ‖ the extras as JSON ‖ the
  * UTF-8 text. The JSON is small and bounded (ids and a short excerpt), so an escaped
  * excerpt cannot push a full-length message past the ciphertext limit; the text follows
  * raw, as in a plain message.
  */
+import { type AttachmentRef, refFromWire, refToWire } from './attachment-ref.ts';
 import { concat, fromUtf8, u16, utf8 } from './bytes.ts';
 import { E2EEAuthError } from './errors.ts';
 
@@ -24,16 +25,20 @@ export interface ReplyRef {
   excerpt: string;
 }
 
-/** A message's text and what travels sealed with it. */
+/** At most this many attachments in one message (each its own bubble, as WhatsApp sends them). */
+export const ATTACHMENTS_SEALED_MAX = 1;
+
+/** A message's text (an attachment's caption) and what travels sealed with it. */
 export interface MessageContent {
   text: string;
   reply?: ReplyRef;
   forwarded?: true;
+  attachments?: AttachmentRef[];
 }
 
 /** Whether `c` needs the rich form (else it is sealed as a plain text). */
 export function hasExtras(c: MessageContent): boolean {
-  return c.reply !== undefined || c.forwarded === true;
+  return c.reply !== undefined || c.forwarded === true || (c.attachments?.length ?? 0) > 0;
 }
 
 /** The first line of `text`, trimmed and cut to REPLY_EXCERPT_MAX characters (by code point). */
@@ -45,9 +50,10 @@ export function replyExcerpt(text: string): string {
 
 /** The plaintext of `c` in the rich form (before padding). */
 export function encodeRich(c: MessageContent): Uint8Array {
-  const extras: { r?: { i: string; s: string; x: string }; f?: 1 } = {};
+  const extras: { r?: { i: string; s: string; x: string }; f?: 1; a?: unknown[] } = {};
   if (c.reply) extras.r = { i: c.reply.msgId, s: c.reply.senderId, x: replyExcerpt(c.reply.excerpt) };
   if (c.forwarded) extras.f = 1;
+  if (c.attachments?.length) extras.a = c.attachments.map(refToWire);
   const json = utf8(JSON.stringify(extras));
   return concat(new Uint8Array([RICH_TEXT]), u16(json.length), json, utf8(c.text));
 }
@@ -68,7 +74,7 @@ export function decodeRich(plain: Uint8Array): MessageContent {
     throw new E2EEAuthError('The message', { cause });
   }
   if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) throw new E2EEAuthError('The message');
-  const { r, f } = extras as { r?: unknown; f?: unknown };
+  const { r, f, a } = extras as { r?: unknown; f?: unknown; a?: unknown };
   const content: MessageContent = { text: fromUtf8(plain.subarray(3 + length)) };
   if (r !== undefined) {
     const ref = r as { i?: unknown; s?: unknown; x?: unknown } | null;
@@ -85,6 +91,11 @@ export function decodeRich(plain: Uint8Array): MessageContent {
   if (f !== undefined) {
     if (f !== 1) throw new E2EEAuthError('The message');
     content.forwarded = true;
+  }
+  if (a !== undefined) {
+    if (!Array.isArray(a) || a.length === 0 || a.length > ATTACHMENTS_SEALED_MAX)
+      throw new E2EEAuthError('The message');
+    content.attachments = a.map(refFromWire);
   }
   return content;
 }

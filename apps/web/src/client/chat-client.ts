@@ -22,6 +22,9 @@ import {
 import { refreshPublicSettings, setHelpLink } from '@/lib/public-settings';
 import { type Alert, Alerts } from './alerts';
 import { UpdateApplier } from './apply-update';
+import { AttachmentFiles } from './attachments/attachment-files';
+import { SAME_ORIGIN } from './attachments/attachment-http';
+import type { PreparedFile } from './attachments/prepared-file';
 import type { ClientEnv, ClientEvents } from './client-env';
 import { ChatList } from './conversations/chat-list';
 import type { ChatListView, ConversationView } from './conversations/conversation';
@@ -73,6 +76,8 @@ export class ChatClient {
   /** Keys to seal and open messages, and what messages say (end-to-end encryption). */
   readonly keys: ChatKeys;
   readonly crypto: MessageCrypto;
+  /** Attachments opened in this tab (downloaded, opened and checked). */
+  readonly files: AttachmentFiles;
   /** Reactions to messages, and what each says. */
   readonly reactions: Reactions;
   /** What this browser has read, searchable (search/message-search.ts). */
@@ -88,6 +93,8 @@ export class ChatClient {
     this.socket = new ChatSocket(this.socketHandlers(), () => this.lastSeq, env.socket);
     const changed = () => this.changed();
     this.keys = new ChatKeys(userId, this.socket, env.accountKeys, env.accountData, env.accountDataSeen);
+    const attachmentHttp = env.attachmentHttp ?? SAME_ORIGIN;
+    this.files = new AttachmentFiles(attachmentHttp);
     this.search = new MessageSearch({
       userId,
       socket: this.socket,
@@ -173,6 +180,7 @@ export class ChatClient {
         users: this.users,
         updates: this.updates,
         conversations: this.conversations,
+        attachments: { http: attachmentHttp, files: this.files },
         stopTyping: (peerId) => this.stopTyping(peerId),
         notice: (n) => this.events.notice(n),
         changed,
@@ -327,6 +335,11 @@ export class ChatClient {
     handOver?: HandOver,
   ): { problem: string } | { stored: Promise<void> } {
     return this.sender.queue(peerId, typeof message === 'string' ? { text: message } : message, handOver);
+  }
+
+  /** Queues a file with its caption (MessageSender.queueFile): why not, or `stored`. */
+  sendFile(peerId: string, file: PreparedFile, caption: string, maxBytes: number) {
+    return this.sender.queueFile(peerId, file, caption, maxBytes);
   }
 
   /** Reacts to a message (the same emoji again, or null, takes the reaction back). */

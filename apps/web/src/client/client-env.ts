@@ -4,6 +4,7 @@
  * browser's by default, Node's in tests).
  */
 import type { BundleContents } from '@app/e2ee';
+import type { AttachmentHttp } from './attachments/attachment-http';
 import type { Revisions } from './crypto/revisions';
 import type { AccountDataHttp, SeenStore } from './keys/account-data';
 import type { LocalSealing } from './keys/local-keys';
@@ -38,4 +39,6 @@ export interface ClientEnv {
   accountData?: AccountDataHttp;
   /** Where the browser keeps the highest version of it seen (default: localStorage). */
   accountDataSeen?: SeenStore;
+  /** Where attachments are uploaded and downloaded (default: this origin). */
+  attachmentHttp?: AttachmentHttp;
 }

@@ -7,6 +7,11 @@ import type { MessageContent } from '@app/e2ee';
 import { type ChatMessage, chatIdOf, peerOf } from '@app/protocol';
 import { messageTextError } from '@/lib/message-text';
 import type { UpdateApplier } from './apply-update';
+import type { AttachmentFiles } from './attachments/attachment-files';
+import type { AttachmentHttp } from './attachments/attachment-http';
+import { type PreparedFile, refOf } from './attachments/prepared-file';
+import { sealFile } from './attachments/seal-file';
+import { uploadSealed } from './attachments/upload';
 import type { Conversations } from './conversations/conversations';
 import type { MessageCrypto } from './crypto/message-crypto';
 import { sealedDelete, sealedEdit } from './crypto/sealed-edit';
@@ -30,6 +35,8 @@ export interface SenderParts {
   users: UserDirectory;
   updates: UpdateApplier;
   conversations: Conversations;
+  /** Where files go, and the ones this tab has open. */
+  attachments: { http: AttachmentHttp; files: AttachmentFiles };
   /** A message to `peerId` was queued: the user no longer types to them. */
   stopTyping(peerId: string): void;
   notice(notice: ClientNotice): void;
@@ -39,6 +46,8 @@ export interface SenderParts {
 export class MessageSender {
   readonly outbox: Outbox;
   private readonly parts: SenderParts;
+  /** Files sent from this tab, by their sealed Blob: shown from themselves once uploaded. */
+  private readonly originals = new WeakMap<Blob, Blob>();
 
   constructor(parts: SenderParts, store: OutboxStore | undefined, local: LocalSealing) {
     this.parts = parts;
@@ -63,6 +72,12 @@ export class MessageSender {
           parts.changed();
         },
         failed: (reason) => parts.notice({ kind: 'message-not-sent', reason }),
+        upload: async (blob, o) => {
+          const id = await uploadSealed(blob, { http: parts.attachments.http, ...o });
+          const original = this.originals.get(blob);
+          if (original) parts.attachments.files.remember(id, original);
+          return id;
+        },
       },
       store,
       Math.random,
@@ -76,6 +91,26 @@ export class MessageSender {
     if (problem !== null) return { problem };
     this.parts.stopTyping(peerId);
     return { stored: this.outbox.add(peerId, content, handOver) };
+  }
+
+  /**
+   * Queues a file with its caption (one message each, as WhatsApp sends them): sealed here
+   * first, then uploaded and sent by the outbox. Why not, or `stored` once it outlives a reload.
+   */
+  async queueFile(
+    peerId: string,
+    f: PreparedFile,
+    caption: string,
+    maxBytes: number,
+  ): Promise<{ problem: string } | { stored: Promise<void> }> {
+    const problem = caption.trim() ? messageTextError(caption) : null;
+    if (problem !== null) return { problem };
+    if (f.file.size > maxBytes) return { problem: `Files can be at most ${Math.floor(maxBytes / 1_000_000)} MB` };
+    const sealed = await sealFile(f.file);
+    this.originals.set(sealed.blob, f.file);
+    this.parts.stopTyping(peerId);
+    const content = { text: caption.trim(), attachments: [refOf(f, sealed)] };
+    return { stored: this.outbox.add(peerId, content, undefined, sealed.blob) };
   }
 
   async edit(m: ChatMessage, text: string): Promise<void> {

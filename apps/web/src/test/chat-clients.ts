@@ -103,6 +103,7 @@ export function openTab(t: TestServer, user: TestUser, options: TabOptions = {})
       settings: { refresh: () => {}, setHelpLink: () => {} },
       ...(options.revisions ? { revisions: options.revisions } : {}),
       accountData: httpAccountData(t.url, user.cookie),
+      attachmentHttp: { base: t.url, headers: { cookie: `sid=${user.cookie}` } },
       ...(options.accountDataSeen ? { accountDataSeen: options.accountDataSeen } : {}),
     },
   );

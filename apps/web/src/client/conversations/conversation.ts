@@ -9,9 +9,15 @@ import type { ChatMessage, ChatSummary, ResultData } from '@app/protocol';
  * A message as shown: confirmed by the server, or still in the outbox (`pending`). An
  * outbox message that failed has `failed`, the reason it was not sent: it waits for the
  * user to retry or delete it. `local`: what an outbox message says (it has no ciphertext
- * yet); confirmed messages are opened by MessageCrypto.
+ * yet); confirmed messages are opened by MessageCrypto. `uploading`: its file is on its way.
  */
-export type UiMessage = ChatMessage & { pending?: true; failed?: string; local?: MessageContent };
+export type UiMessage = ChatMessage & {
+  pending?: true;
+  failed?: string;
+  local?: MessageContent;
+  /** An outbox message whose file is uploading: how far (0 to 1). */
+  uploading?: number;
+};
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 

@@ -7,7 +7,7 @@
  * signature fails) is shown as "This message couldn't be verified", never as bytes.
  */
 
-import type { MessageContent, ReplyRef } from '@app/e2ee';
+import type { AttachmentRef, MessageContent, ReplyRef } from '@app/e2ee';
 import { type ChatMessage, type ChatSummary, chatIdOf, DELETED_TEXT, peerOf } from '@app/protocol';
 import { type ChatKeys, loadE2ee } from '../keys/chat-keys';
 import type { SealedSend } from '../outbox/outbox';
@@ -36,7 +36,7 @@ export type Shown =
    * `clear`: sent before end-to-end encryption, stored in the clear (shown marked "Not
    * encrypted"); `reply`, `forwarded`: sealed with the text (e2ee message-content.ts).
    */
-  | { kind: 'text'; text: string; clear?: true; reply?: ReplyRef; forwarded?: true }
+  | { kind: 'text'; text: string; clear?: true; reply?: ReplyRef; forwarded?: true; attachments?: AttachmentRef[] }
   | { kind: 'opening' }
   | { kind: 'unverified' }
   | { kind: 'deleted' }
@@ -67,6 +67,7 @@ function textShown(c: MessageContent, clear = false): Shown {
   if (clear) shown.clear = true;
   if (c.reply) shown.reply = c.reply;
   if (c.forwarded) shown.forwarded = true;
+  if (c.attachments?.length) shown.attachments = c.attachments;
   return shown;
 }
 
@@ -75,6 +76,7 @@ function contentOf(s: Shown, text: string): MessageContent {
   const c: MessageContent = { text };
   if (s.kind === 'text' && s.reply) c.reply = s.reply;
   if (s.kind === 'text' && s.forwarded) c.forwarded = true;
+  if (s.kind === 'text' && s.attachments) c.attachments = s.attachments;
   return c;
 }
 

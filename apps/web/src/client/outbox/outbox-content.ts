@@ -1,9 +1,9 @@
 /**
  * What an outbox entry says, at rest (outbox-store.ts): its text sealed under this
  * browser's own key, and beside it, sealed the same way, what travels with the text (the
- * message it replies to, the forwarded mark) as JSON.
+ * message it replies to, the forwarded mark, the attachment with its key) as JSON.
  */
-import type { MessageContent } from '@app/e2ee';
+import { type MessageContent, refFromWire, refToWire } from '@app/e2ee';
 import { REPLY_EXCERPT_MAX } from '@app/e2ee/message-content';
 import { messageIdSchema, userIdSchema } from '@app/protocol';
 import { z } from 'zod';
@@ -17,36 +17,48 @@ const extrasSchema = z.object({
     .object({ msgId: messageIdSchema, senderId: userIdSchema, excerpt: z.string().max(2 * REPLY_EXCERPT_MAX) })
     .optional(),
   forwarded: z.literal(true).optional(),
+  /** As sealed in messages (e2ee attachment-ref.ts), checked by its reader. */
+  attachments: z.array(z.unknown()).optional(),
 });
 
 type Extras = Omit<MessageContent, 'text'>;
 
 /** The extras of `c` sealed, or undefined when it has none (or nothing is kept at rest). */
 async function sealExtras(local: LocalSealing, c: MessageContent): Promise<string | undefined> {
-  if (!c.reply && !c.forwarded) return undefined;
-  const extras: Extras = {};
+  if (!c.reply && !c.forwarded && !c.attachments) return undefined;
+  const extras: Omit<Extras, 'attachments'> & { attachments?: unknown[] } = {};
   if (c.reply) extras.reply = c.reply;
   if (c.forwarded) extras.forwarded = true;
+  if (c.attachments) extras.attachments = c.attachments.map(refToWire);
   return (await local.seal(JSON.stringify(extras))) ?? undefined;
 }
 
 /**
- * The extras sealExtras sealed; null when they cannot be opened (another browser's key).
+ * The extras sealExtras sealed; null when they cannot be opened (another browser's key), or
+ * name an attachment that does not read (without it the message is not what was written).
  * Extras that open but do not parse (another version's) are dropped: the text still goes.
  */
 async function openExtras(local: LocalSealing, sealed: string): Promise<Extras | null> {
   const opened = await local.open(sealed);
   if (opened === null) return null;
+  let parsed: ReturnType<typeof extrasSchema.safeParse>;
   try {
-    const parsed = extrasSchema.safeParse(JSON.parse(opened));
-    if (!parsed.success) return {};
-    const extras: Extras = {};
-    if (parsed.data.reply) extras.reply = parsed.data.reply;
-    if (parsed.data.forwarded) extras.forwarded = true;
-    return extras;
+    parsed = extrasSchema.safeParse(JSON.parse(opened));
   } catch {
     return {};
   }
+  if (!parsed.success) return {};
+  const extras: Extras = {};
+  if (parsed.data.reply) extras.reply = parsed.data.reply;
+  if (parsed.data.forwarded) extras.forwarded = true;
+  if (parsed.data.attachments) {
+    try {
+      extras.attachments = parsed.data.attachments.map(refFromWire);
+    } catch {
+      return null;
+    }
+  }
+  return extras;
 }
 
 /** `entry` with `content` sealed into it (a text already sealed is kept). */

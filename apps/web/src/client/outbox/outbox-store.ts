@@ -44,6 +44,12 @@ const outboxEntrySchema = z
     /** The sender: only this user's session sends it. */
     userId: userIdSchema,
     /**
+     * A file going with the message (its attachment): the sealed bytes (ciphertext, safe at
+     * rest; the key is in the sealed extras), the upload's path once the server made it (to
+     * resume after a reload), and its id once complete.
+     */
+    upload: z.object({ blob: z.instanceof(Blob), url: z.string().optional(), id: z.string().optional() }).optional(),
+    /**
      * Set once the message failed: it is kept (shown as "Not sent") until the user
      * retries or deletes it, and not sent meanwhile. Entries of earlier versions have none.
      */

@@ -101,6 +101,7 @@ function harness(answer: Answer, initial: readonly unknown[] = [], options: Harn
   const accepted: string[] = [];
   const keysMoved: string[] = [];
   const hooks: OutboxHooks = {
+    upload: () => Promise.reject(new Error('no files in these tests (attachments.server.test.ts)')),
     changed: () => {},
     acknowledged: (m) => acknowledged.push(m),
     requested: () => {},
@@ -476,6 +477,7 @@ describe('Outbox', () => {
         failed: () => {},
         seal: async (_to, _msgId, { text }) => ({ ct: fakeSeal(text), accepted: () => {} }),
         keysMoved: () => {},
+        upload: () => Promise.reject(new Error('no files here')),
       },
       broken,
       Math.random,

@@ -17,12 +17,18 @@
  *   message fails. It stays in the conversation, marked "Not sent" with the reason
  *   (kept in its stored entry, so a reload shows it again), is not sent again unless
  *   the user retries it, and no longer holds back later messages to that person.
+ *
+ * A message with a file uploads it first (its entry keeps the sealed bytes and, once made,
+ * the upload's URL: a reload resumes it), showing how far it got; then it is sent naming
+ * the upload, its key sealed inside (docs/attachments.md). Upload failures are sorted like
+ * send failures.
  */
 
 import type { MessageContent } from '@app/e2ee';
 import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf } from '@app/protocol';
 import { withJitter } from '@/lib/backoff';
 import { logged } from '@/lib/log';
+import { UploadError } from '../attachments/upload';
 import type { UiMessage } from '../conversations/conversation';
 import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
@@ -43,6 +49,11 @@ export interface OutboxHooks {
   seal(to: string, msgId: string, content: MessageContent): Promise<SealedSend>;
   /** The server refused the chat's key (out of date, or another won): fetch keys anew. */
   keysMoved(to: string): void;
+  /** Uploads a sealed file (attachments/upload.ts): its id; rejects with an UploadError. */
+  upload(
+    blob: Blob,
+    o: { url?: string; onUrl(url: string): void; onProgress(sent: number, total: number): void },
+  ): Promise<string>;
 }
 
 export interface SealedSend {
@@ -78,6 +89,8 @@ interface Pending {
   /** Resolves once it outlives a reload: stored here, or done with (see Outbox.add). */
   safe: Promise<void>;
   markSafe: () => void;
+  /** How much of its file is uploaded (0 to 1), this page. */
+  progress: number;
   /** Settles once the composer's draft at rest no longer holds the text (see HandOver); null once it has. */
   handedOver: Promise<unknown> | null;
 }
@@ -131,6 +144,7 @@ export class Outbox {
       pending: true,
     };
     if (entry.failed) m.failed = entry.failed.reason;
+    if (entry.upload && !entry.upload.id) m.uploading = this.pending.get(entry.msgId)?.progress ?? 0;
     return m;
   }
 
@@ -146,6 +160,7 @@ export class Outbox {
       stored,
       inflight: false,
       attempts: 0,
+      progress: 0,
       timer: null,
       message: this.toMessage(entry, content),
       safe,
@@ -197,10 +212,16 @@ export class Outbox {
    * Resolves once the message outlives a reload: stored here (by this write or a later
    * one), or once the outbox is done with it (the server has it, or the user deleted it).
    */
-  add(peerId: string, message: string | MessageContent, handOver?: HandOver): Promise<void> {
+  add(peerId: string, message: string | MessageContent, handOver?: HandOver, file?: Blob): Promise<void> {
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const p = this.track(
-      { msgId: newMessageId(), to: peerId, createdAt: this.lastCreatedAt, userId: this.userId },
+      {
+        msgId: newMessageId(),
+        to: peerId,
+        createdAt: this.lastCreatedAt,
+        userId: this.userId,
+        ...(file ? { upload: { blob: file } } : {}),
+      },
       typeof message === 'string' ? { text: message } : message,
       false,
     );
@@ -312,15 +333,44 @@ export class Outbox {
     this.hooks.failed(reason);
   }
 
+  /** Uploads `p`'s file, or resumes it; its id, kept in the entry. */
+  private async uploadOf(p: Pending, upload: NonNullable<OutboxEntry['upload']>): Promise<string> {
+    if (upload.id) return upload.id;
+    const keep = (change: Partial<typeof upload>) => {
+      const current = p.entry.upload ?? upload;
+      this.update(p, { ...p.entry, upload: { ...current, ...change } });
+      this.store.put(p.entry).catch(logged('outbox', 'store an upload'));
+    };
+    const id = await this.hooks.upload(upload.blob, {
+      ...(upload.url ? { url: upload.url } : {}),
+      onUrl: (url) => keep({ url }),
+      onProgress: (sent, total) => {
+        p.progress = total > 0 ? sent / total : 0;
+        this.update(p, p.entry);
+        this.hooks.changed(p.entry.to);
+      },
+    });
+    keep({ id });
+    return id;
+  }
+
   /** Seals `p` for the server (the same id every time: a resend is stored once) and sends it. */
   private async sealAndSend(p: Pending) {
-    const { to, msgId } = p.entry;
-    const sealed = await this.hooks.seal(to, msgId, p.content);
+    const { to, msgId, upload } = p.entry;
+    let content = p.content;
+    let attachments: string[] | undefined;
+    if (upload) {
+      const id = await this.uploadOf(p, upload);
+      content = { ...content, attachments: content.attachments?.map((a) => ({ ...a, id })) };
+      attachments = [id];
+    }
+    const sealed = await this.hooks.seal(to, msgId, content);
     const r = await this.socket.request('send', {
       to,
       msgId,
       ct: sealed.ct,
       ...(sealed.chatKey ? { chatKey: sealed.chatKey } : {}),
+      ...(attachments ? { attachments } : {}),
     });
     sealed.accepted();
     p.keyRetries = 0;
@@ -353,7 +403,9 @@ export class Outbox {
       (e: unknown) => {
         p.inflight = false;
         if (this.stopped || this.pending.get(msgId) !== p) return;
-        const code = e instanceof RequestError ? e.code : 'internal';
+        // An upload cut off is tried again after a backoff (the socket may well be online).
+        const code =
+          e instanceof RequestError || (e instanceof UploadError && e.code !== 'offline') ? e.code : 'internal';
         const kind = sendFailureKind(code);
         // Lost with the connection: sent again on reconnect.
         if (kind === 'offline') return;

@@ -1,0 +1,112 @@
+/**
+ * Attachments with the real ChatClient against a real server (SQLite and PostgreSQL): a file
+ * sealed, uploaded and sent, opened by the peer, with nothing of it on the server in the
+ * clear; a blob changed on the server's disk shown as not verified; an upload cut off
+ * resumed by the next page from where the server got to.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chatIdOf } from '@app/protocol';
+import { ENGINES, tusCreate, tusHead, tusPatch } from '@app/server/test';
+import { describe, expect, it } from 'vitest';
+import { newUser, online, opened, shown, until, useTabServer } from '@/test/chat-clients';
+import { testSealing } from '@/test/local-sealing';
+import { memoryOutbox } from '@/test/memory-outbox';
+import type { Shown } from '../crypto/message-crypto';
+import { AttachmentError, UNVERIFIED_FILE } from './attachment-files';
+import type { PreparedFile } from './prepared-file';
+
+const MB = 1_000_000;
+const CANARY = 'canary-4f1d-in-the-file';
+
+function fileOf(size: number, name = 'notes.txt'): PreparedFile {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + 7) & 0xff;
+  bytes.set(new TextEncoder().encode(CANARY), 100);
+  return { file: new Blob([bytes], { type: 'text/plain' }), name, type: 'text/plain', kind: 'file' };
+}
+
+function refOf(s: Shown | undefined) {
+  const ref = s?.kind === 'text' ? s.attachments?.[0] : undefined;
+  if (!ref) throw new Error(`no attachment: ${JSON.stringify(s)}`);
+  return ref;
+}
+
+describe.each(ENGINES)('attachments between two tabs ($name)', ({ url }) => {
+  const { t, tab, pair } = useTabServer(url, 'files');
+
+  it('sends a file sealed; the peer opens it, and nothing of it is on the server in the clear', async () => {
+    const [alice, bob, a, b] = await pair();
+    const f = fileOf(300_000, 'holiday-plans.txt');
+    const queued = await a.client.sendFile(bob.id, f, 'the plans', 10 * MB);
+    expect('stored' in queued).toBe(true);
+    await until(() => shown(b, alice.id).length === 1, "Alice's file", 10_000);
+    const [got] = await opened(b, shown(b, alice.id));
+    const ref = refOf(got);
+    expect(got).toMatchObject({ kind: 'text', text: 'the plans' });
+    expect(ref).toMatchObject({ name: 'holiday-plans.txt', type: 'text/plain', size: 300_000, kind: 'file' });
+    const blob = await b.client.files.open(ref);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array(await f.file.arrayBuffer()));
+    expect(blob.type).toBe('text/plain');
+
+    // On the server: a blob without the canary, a message without the name or the caption.
+    const onDisk = readFileSync(path.join(t.config.attachmentDir, ref.id));
+    expect(onDisk.includes(Buffer.from(CANARY))).toBe(false);
+    const page = JSON.stringify(await t.server.ctx.chat.history(chatIdOf(alice.id, bob.id), 50));
+    expect(page).not.toMatch(/holiday-plans|the plans/);
+    const note = readFileSync(path.join(t.config.attachmentDir, `${ref.id}.json`), 'utf8');
+    expect(note).not.toMatch(/holiday|text\/plain/);
+  });
+
+  it('shows a blob changed on the server as not verified', async () => {
+    const [alice, bob, a] = await pair();
+    await a.client.sendFile(bob.id, fileOf(70_000), '', 10 * MB);
+    const b2 = tab(bob);
+    await online(b2);
+    b2.client.openConversation(alice.id);
+    await until(() => shown(b2, alice.id).length === 1, 'the file', 10_000);
+    const ref = refOf((await opened(b2, shown(b2, alice.id)))[0]);
+    const file = path.join(t.config.attachmentDir, ref.id);
+    const bytes = readFileSync(file);
+    bytes[5000] = (bytes[5000] as number) ^ 1;
+    writeFileSync(file, bytes);
+    const failure = await b2.client.files.open(ref).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(AttachmentError);
+    expect(failure).toMatchObject({ kind: 'unverified', message: UNVERIFIED_FILE });
+  });
+
+  it('resumes an upload a reload cut off, from where the server got to', async () => {
+    const [alice, bob] = [await newUser(t), await newUser(t)];
+    const outbox = memoryOutbox();
+    const sealing = testSealing();
+    const a = tab(alice, { outboxStore: outbox.store, localSealing: sealing });
+    await online(a);
+    // Queued offline: sealed and kept, nothing uploaded.
+    a.env.goOffline();
+    await a.client.sendFile(bob.id, fileOf(200_000), 'resumed', 10 * MB);
+    await until(() => outbox.rows.size === 1, 'the entry at rest');
+    a.stop();
+    // The page before got half of it up before the reload.
+    const [entry] = [...outbox.rows.values()] as { msgId: string; upload: { blob: Blob; url?: string } }[];
+    if (!entry) throw new Error('no entry');
+    const sealed = new Uint8Array(await entry.upload.blob.arrayBuffer());
+    const created = await tusCreate(t.url, alice.cookie, sealed.length);
+    const half = 100_000;
+    expect((await tusPatch(t.url, alice.cookie, created.location, 0, sealed.subarray(0, half))).status).toBe(204);
+    outbox.rows.set(entry.msgId, { ...entry, upload: { ...entry.upload, url: created.location } });
+
+    const a2 = tab(alice, { outboxStore: outbox.store, localSealing: sealing });
+    const b = tab(bob);
+    await Promise.all([online(a2), online(b)]);
+    b.client.openConversation(alice.id);
+    await until(() => shown(b, alice.id).length === 1, 'the resumed file', 10_000);
+    const ref = refOf((await opened(b, shown(b, alice.id)))[0]);
+    expect(created.location.endsWith(ref.id)).toBe(true);
+    expect((await tusHead(t.url, alice.cookie, created.location)).headers.get('upload-offset')).toBe(
+      String(sealed.length),
+    );
+    const blob = await b.client.files.open(ref);
+    expect(blob.size).toBe(200_000);
+    await until(() => outbox.rows.size === 0, 'the entry gone once sent');
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * A file made ready to send (lib/prepare-file.ts in the browser: an image resized and
+ * stripped of its metadata, with its thumbnail), and the descriptor its message seals.
+ */
+import { type AttachmentKind, type AttachmentRef, attachmentName } from '@app/e2ee';
+import type { SealedFile } from './seal-file';
+
+export interface PreparedFile {
+  /** The bytes to send. */
+  file: Blob;
+  name: string;
+  type: string;
+  kind: AttachmentKind;
+  width?: number;
+  height?: number;
+  /** A tiny JPEG, base64 (e2ee THUMB_MAX). */
+  thumb?: string;
+  durationMs?: number;
+  waveform?: string;
+}
+
+/** What the message says of `f`, sealed as `s` (its id once uploaded). */
+export function refOf(f: PreparedFile, s: SealedFile): AttachmentRef {
+  const ref: AttachmentRef = {
+    id: '',
+    key: s.key,
+    digest: s.digest,
+    size: f.file.size,
+    type: f.type.slice(0, 100),
+    name: attachmentName(f.name),
+    kind: f.kind,
+  };
+  if (f.width !== undefined && f.height !== undefined) {
+    ref.width = f.width;
+    ref.height = f.height;
+  }
+  if (f.thumb !== undefined) ref.thumb = f.thumb;
+  if (f.durationMs !== undefined) ref.durationMs = f.durationMs;
+  if (f.waveform !== undefined) ref.waveform = f.waveform;
+  return ref;
+}
