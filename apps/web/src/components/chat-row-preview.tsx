@@ -1,7 +1,8 @@
 import type { ChatSummary } from '@app/protocol';
-import { isNotice, shownText } from '@/client/crypto/message-crypto';
+import { isNotice } from '@/client/crypto/message-crypto';
 import { useChatClient, useOwnLastStatus, useSummaryText } from '@/hooks/chat-hooks';
 import { useDraftText } from '@/hooks/draft-hooks';
+import { previewText } from '@/lib/attachment-label';
 import { cn } from '@/lib/utils';
 import { MessageTicks } from './message-ticks';
 
@@ -21,7 +22,7 @@ export function ChatRowPreview({ chat, unread }: { chat: ChatSummary; unread: bo
       </span>
     );
   }
-  const text = shownText(preview);
+  const text = previewText(preview);
   const own = client !== null && chat.last?.senderId === client.userId && text !== '';
   return (
     <span

@@ -8,6 +8,7 @@ import { useLongPress } from '@/hooks/use-long-press';
 import { emojiOnlyCount } from '@/lib/emoji-only';
 import { formatClock } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
+import { AttachmentView } from './attachments/attachment-view';
 import { BubbleMeta, ForwardedLine, HoverButton, NotSentLine, OptionsButton } from './chat/bubble-parts';
 import { LinkedText } from './chat/linked-text';
 import { ReactionChips } from './chat/reaction-chips';
@@ -44,6 +45,36 @@ function BubbleText({ shown, muted, own }: { shown: Shown | null; muted: boolean
   );
 }
 
+/** Inside the bubble: the forwarded mark, the reply's quote, the attachment, and the text (or caption). */
+function BubbleContent(props: {
+  message: UiMessage;
+  shown: Shown | null;
+  /** The open text, if it is one. */
+  text: Extract<Shown, { kind: 'text' }> | null;
+  muted: boolean;
+  own: boolean;
+  sender: string;
+}) {
+  const { text, own } = props;
+  const attachment = text?.attachments?.[0];
+  const caption = text?.text.trim() ?? '';
+  return (
+    <>
+      {text?.forwarded ? <ForwardedLine own={own} /> : null}
+      {text?.reply ? <ReplyQuote reply={text.reply} own={own} /> : null}
+      {attachment ? (
+        <AttachmentView
+          attachment={attachment}
+          own={own}
+          alt={caption || `Photo from ${props.sender}`}
+          {...(props.message.uploading !== undefined ? { uploading: props.message.uploading } : {})}
+        />
+      ) : null}
+      {attachment && !caption ? null : <BubbleText shown={props.shown} muted={props.muted} own={own} />}
+    </>
+  );
+}
+
 /**
  * One message: own ones on the right, the peer's on the left, each with its time;
  * own ones with ticks. A button (and a right-click) opens the message menu, except
@@ -55,7 +86,8 @@ function BubbleText({ shown, muted, own }: { shown: Shown | null; muted: boolean
  * closer, and only the last has the tail. The options button is named after its message:
  * 'Options for message from @bob, 3:04 PM'. A forwarded message says so above its text, and
  * a reply shows its quote (chat/reply-quote.tsx); with a mouse, a Reply button shows beside
- * the options button on hover, as WhatsApp Web's does.
+ * the options button on hover, as WhatsApp Web's does. A photo or file shows above its
+ * caption (attachments/attachment-view.tsx).
  */
 export const MessageBubble = memo(function MessageBubble({
   message,
@@ -143,14 +175,14 @@ export const MessageBubble = memo(function MessageBubble({
         own ? 'bg-bubble-own text-bubble-own-foreground' : 'bg-bubble-peer text-foreground',
         last && (own ? 'rounded-br-sm' : 'rounded-bl-sm'),
         message.pending && failed === undefined && 'opacity-80',
+        // As wide as its photo or file: the caption wraps under it.
+        text?.attachments && 'w-min',
         'transition-shadow duration-500',
         highlighted && 'ring-4 ring-primary/60',
       )}
       data-message-id={message.id}
     >
-      {text?.forwarded ? <ForwardedLine own={own} /> : null}
-      {text?.reply ? <ReplyQuote reply={text.reply} own={own} /> : null}
-      <BubbleText shown={shown} muted={muted} own={own} />
+      <BubbleContent message={message} shown={shown} text={text} muted={muted} own={own} sender={sender} />
       <BubbleMeta message={message} own={own} clear={text?.clear === true} failed={failed !== undefined} />
     </div>
   );

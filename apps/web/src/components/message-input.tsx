@@ -3,6 +3,7 @@ import { Pencil, SendHorizontal, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChatClient } from '@/client/chat-client';
 import type { UiMessage } from '@/client/conversations/conversation';
+import { AttachButton } from '@/components/attachments/attach-button';
 import { EmojiButton } from '@/components/emoji/emoji-button';
 import { useDrafts, useDraftsLoaded } from '@/hooks/draft-hooks';
 import { useAutoGrow } from '@/hooks/use-auto-grow';
@@ -27,7 +28,8 @@ import { notifyError } from './ui/toaster';
  * refuses (messageTextSchema: too long, characters that cannot be stored) is not sent: its
  * message is shown under the input, and the text stays there to be corrected. While
  * replying, the quoted message shows above the input (Escape or its close button stops),
- * and the next message sent carries the reference, sealed with it.
+ * and the next message sent carries the reference, sealed with it. The clip button picks
+ * files, and an image pasted into the input is taken as one (`onFiles`: the chat's attach dialog).
  */
 export function MessageInput({
   client,
@@ -39,6 +41,7 @@ export function MessageInput({
   replySender = '',
   onReplyDone,
   onSent,
+  onFiles,
 }: {
   client: ChatClient | null;
   peerId: string;
@@ -52,6 +55,8 @@ export function MessageInput({
   onEdit?: (message: UiMessage) => void;
   onEditDone: () => void;
   onSent: () => void;
+  /** Files to send (picked or pasted): the chat shows them for captions before they go. */
+  onFiles?: (files: File[]) => void;
 }) {
   const drafts = useDrafts();
   const draftsLoaded = useDraftsLoaded();
@@ -218,8 +223,10 @@ export function MessageInput({
             }}
           />
         ) : null}
+        <AttachButton onFiles={onFiles} off={editing !== null} />
         <textarea
           ref={inputRef}
+          onPaste={pasteFiles(onFiles, editing !== null)}
           rows={1}
           value={text}
           data-autofocus
@@ -266,6 +273,17 @@ export function MessageInput({
       <ComposerNotes problem={shownProblem} problemId={problemId} counter={counter} counterId={counterId} />
     </div>
   );
+}
+
+/** Pasted files (an image copied) go to `onFiles` instead of the text. */
+function pasteFiles(onFiles: ((files: File[]) => void) | undefined, editing: boolean) {
+  if (!onFiles || editing) return undefined;
+  return (e: React.ClipboardEvent) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0) return;
+    e.preventDefault();
+    onFiles(files);
+  };
 }
 
 /** Under the composer: why the text cannot be sent, and the length counter near the limit. */

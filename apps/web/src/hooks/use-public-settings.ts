@@ -19,3 +19,11 @@ export function useHelpLink(): string | null | undefined {
     return current.helpLink && isSafeHttpUrl(current.helpLink) ? current.helpLink : null;
   });
 }
+
+/** The largest file one may attach (bytes), once the settings are known (else the default, 100 MB). */
+export function useAttachmentMaxBytes(): number {
+  return useSyncExternalStore(
+    subscribePublicSettings,
+    () => currentPublicSettings()?.attachmentMaxBytes ?? 100 * 1024 * 1024,
+  );
+}

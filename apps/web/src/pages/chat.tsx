@@ -2,6 +2,7 @@ import { chatIdOf, DELETED_ACCOUNT } from '@app/protocol';
 import { useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isBlocked, setVerified } from '@/client/keys/peer-trust';
+import { AttachDialog } from '@/components/attachments/attach-dialog';
 import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
@@ -24,6 +25,7 @@ import {
   useTyping,
   useUser,
 } from '@/hooks/chat-hooks';
+import { useFileDrop } from '@/hooks/use-file-drop';
 import { useFillViewport } from '@/hooks/use-fill-viewport';
 import { useMessageActions } from '@/hooks/use-message-actions';
 import { usePeerPaging } from '@/hooks/use-peer-paging';
@@ -75,6 +77,9 @@ export default function ChatPage(props: { peerId?: string }) {
   const { infoId, setInfoId, setEditing, setReplying } = actions;
   const info = useMemo(() => (infoId ? (view.messages.find((m) => m.id === infoId) ?? null) : null), [infoId, view]);
   const paging = usePeerPaging(client, peerId);
+  // Files picked, pasted or dropped on the conversation: shown for captions before they go.
+  const [staged, setStaged] = useState<File[]>([]);
+  const drop = useFileDrop(setStaged, { off: gated, gone: peer === null });
 
   if (!me) return null;
   if (peerId === me.id) return <Navigate to="/home" replace />;
@@ -82,6 +87,7 @@ export default function ChatPage(props: { peerId?: string }) {
   return (
     <div
       ref={fill.ref}
+      {...drop}
       style={pane ? undefined : fill.style}
       className={pane ? 'flex min-h-0 flex-1 flex-col' : 'flex flex-col bg-muted md:py-6'}
     >
@@ -160,6 +166,7 @@ export default function ChatPage(props: { peerId?: string }) {
               onEdit={setEditing}
               onEditDone={() => setEditing(null)}
               onSent={() => setSentCount((n) => n + 1)}
+              onFiles={setStaged}
             />
           )}
         </ScreenMain>
@@ -172,6 +179,15 @@ export default function ChatPage(props: { peerId?: string }) {
         onClose={actions.closeMenu}
       />
       <MessageInfoDialog message={info} onClose={() => setInfoId(null)} />
+      <AttachDialog
+        peerId={peerId}
+        files={staged}
+        onClose={() => setStaged([])}
+        onSent={() => {
+          setStaged([]);
+          setSentCount((n) => n + 1);
+        }}
+      />
       <ForwardDialog message={actions.forwarding} onClose={() => actions.setForwarding(null)} />
       <ReactionPicker target={actions.reacting} onClose={actions.closeReacting} />
       {peer ? (

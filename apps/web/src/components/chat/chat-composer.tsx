@@ -82,6 +82,8 @@ export function ChatComposer(props: {
   onEdit?(message: UiMessage): void;
   onEditDone(): void;
   onSent(): void;
+  /** Files picked or pasted, for the attach dialog. */
+  onFiles(files: File[]): void;
 }) {
   const { access, handle } = props;
   if (props.peerGone) {
@@ -118,6 +120,7 @@ export function ChatComposer(props: {
         replySender={props.replySender}
         onReplyDone={props.onReplyDone}
         onSent={props.onSent}
+        onFiles={props.onFiles}
       />
     </>
   );

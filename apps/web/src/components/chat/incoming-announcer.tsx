@@ -1,11 +1,11 @@
 import type { UiMessage } from '@/client/conversations/conversation';
-import { shownText } from '@/client/crypto/message-crypto';
 import { useShown } from '@/hooks/chat-hooks';
+import { previewText } from '@/lib/attachment-label';
 
 /** '@bob: text', once the message is opened. */
 function Announcement({ message, handle }: { message: UiMessage; handle: string }) {
   const shown = useShown(message);
-  const text = shownText(shown);
+  const text = previewText(shown);
   return text ? <p>{`${handle}: ${text}`}</p> : null;
 }
 

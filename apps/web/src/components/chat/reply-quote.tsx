@@ -12,6 +12,7 @@ import { Reply, X } from 'lucide-react';
 import type { UiMessage } from '@/client/conversations/conversation';
 import { shownText } from '@/client/crypto/message-crypto';
 import { useShown } from '@/hooks/chat-hooks';
+import { previewText } from '@/lib/attachment-label';
 import { cn } from '@/lib/utils';
 import { useConversationLookup } from './conversation-context';
 
@@ -29,7 +30,7 @@ function useQuotedText(original: UiMessage | undefined): string | null {
   if (!original) return null;
   if (original.deleted || shown?.kind === 'deleted') return DELETED_TEXT;
   if (!shown || shown.kind === 'opening' || shown.kind === 'withheld') return null;
-  return shown.kind === 'text' ? replyExcerpt(shown.text) : shownText(shown);
+  return shown.kind === 'text' ? replyExcerpt(previewText(shown)) : shownText(shown);
 }
 
 export function ReplyQuote({ reply, own }: { reply: ReplyRef; own: boolean }) {

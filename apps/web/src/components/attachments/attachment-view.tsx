@@ -1,0 +1,203 @@
+/**
+ * An attachment in its bubble:
+ * - a photo at its own shape, blurred thumbnail first, then the photo once downloaded,
+ *   opened and checked (client/attachments/attachment-files.ts); a click opens it large,
+ *   with a download button;
+ * - any other file as its name and size with a download button;
+ * - while one's own is uploading, how far it got.
+ * One that fails its check says "This file couldn't be verified", and never shows a byte.
+ */
+import type { AttachmentRef } from '@app/e2ee';
+import { Download, FileText, TriangleAlert } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { AttachmentError } from '@/client/attachments/attachment-files';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { notifyError } from '@/components/ui/toaster';
+import { useChatClient } from '@/hooks/chat-hooks';
+import { formatBytes } from '@/lib/attachment-label';
+import { cn } from '@/lib/utils';
+
+/** The largest a photo is drawn in its bubble (px). */
+const PHOTO_MAX_W = 280;
+const PHOTO_MAX_H = 320;
+
+/** The attachment opened as an object URL (revoked when no longer shown), or why not. */
+function useOpened(ref: AttachmentRef, enabled: boolean): { url: string | null; error: string | null } {
+  const client = useChatClient();
+  const [state, setState] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
+  useEffect(() => {
+    if (!client || !enabled || !ref.id) return;
+    let url: string | null = null;
+    let live = true;
+    client.files.open(ref).then(
+      (blob) => {
+        if (!live) return;
+        url = URL.createObjectURL(blob);
+        setState({ url, error: null });
+      },
+      (e: unknown) => {
+        if (live) setState({ url: null, error: e instanceof AttachmentError ? e.message : 'Could not open the file.' });
+      },
+    );
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [client, ref, enabled]);
+  return state;
+}
+
+/** Saves the attachment as its name (opened and checked first). */
+async function download(client: ReturnType<typeof useChatClient>, ref: AttachmentRef): Promise<void> {
+  if (!client) return;
+  try {
+    const url = URL.createObjectURL(await client.files.open(ref));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = ref.name || 'file';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (e) {
+    notifyError('Could not download the file', e instanceof Error ? e.message : undefined);
+  }
+}
+
+function Failed({ text }: { text: string }) {
+  return (
+    <p className="flex items-center gap-2 px-1 py-2 text-sm italic">
+      <TriangleAlert className="size-4 shrink-0" aria-hidden />
+      {text}
+    </p>
+  );
+}
+
+function Progress({ value }: { value: number }) {
+  const pct = Math.round(value * 100);
+  return (
+    <div
+      role="progressbar"
+      aria-label="Uploading"
+      aria-valuenow={pct}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      className="h-1 w-full overflow-hidden rounded-full bg-black/15"
+    >
+      <div className="h-full bg-primary transition-[width]" style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
+function Photo({ attachment, alt, uploading }: { attachment: AttachmentRef; alt: string; uploading?: number }) {
+  const client = useChatClient();
+  const { url, error } = useOpened(attachment, true);
+  const [large, setLarge] = useState(false);
+  const w = attachment.width ?? PHOTO_MAX_W;
+  const h = attachment.height ?? PHOTO_MAX_W;
+  const scale = Math.min(1, PHOTO_MAX_W / w, PHOTO_MAX_H / h);
+  const box = { width: Math.max(120, Math.round(w * scale)), aspectRatio: `${w} / ${h}` };
+  if (error) return <Failed text={error} />;
+  return (
+    <>
+      <button
+        type="button"
+        className="relative block max-w-full overflow-hidden rounded-xl bg-muted"
+        style={box}
+        disabled={!url}
+        aria-label={`Open photo: ${alt}`}
+        onClick={() => setLarge(true)}
+      >
+        {attachment.thumb ? (
+          <img
+            src={`data:image/jpeg;base64,${attachment.thumb}`}
+            alt=""
+            className={cn('absolute inset-0 size-full scale-110 object-cover blur-md', url && 'hidden')}
+          />
+        ) : null}
+        {url ? <img src={url} alt={alt} className="absolute inset-0 size-full object-cover" /> : null}
+        {uploading !== undefined ? (
+          <span className="absolute inset-x-2 bottom-2">
+            <Progress value={uploading} />
+          </span>
+        ) : null}
+      </button>
+      <Dialog open={large} onOpenChange={setLarge}>
+        <DialogContent className="max-w-[min(96vw,1200px)] border-0 bg-black/95 p-2 text-white sm:p-4">
+          <DialogTitle className="sr-only">Photo</DialogTitle>
+          <DialogDescription className="sr-only">{alt}</DialogDescription>
+          {url ? <img src={url} alt={alt} className="mx-auto max-h-[80dvh] w-auto object-contain" /> : null}
+          <div className="flex justify-end">
+            <Button variant="secondary" onClick={() => void download(client, attachment)}>
+              <Download aria-hidden /> Download
+            </Button>
+          </div>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+function FileLine({ attachment, own, uploading }: { attachment: AttachmentRef; own: boolean; uploading?: number }) {
+  const client = useChatClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const name = attachment.name || 'File';
+  return (
+    <div className="w-64 max-w-full space-y-1.5">
+      <div className="flex items-center gap-3">
+        <span
+          className={cn(
+            'flex size-10 shrink-0 items-center justify-center rounded-lg',
+            own ? 'bg-black/10' : 'bg-muted',
+          )}
+        >
+          <FileText className="size-5" aria-hidden />
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block truncate font-medium" title={name}>
+            {name}
+          </span>
+          <span className={cn('text-xs', own ? 'text-bubble-own-foreground/85' : 'text-muted-foreground')}>
+            {formatBytes(attachment.size)}
+          </span>
+        </span>
+        {attachment.id && uploading === undefined ? (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Download ${name}`}
+            onClick={() =>
+              void client?.files.open(attachment).then(
+                () => download(client, attachment),
+                (e: unknown) => setProblem(e instanceof Error ? e.message : 'Could not open the file.'),
+              )
+            }
+          >
+            <Download aria-hidden />
+          </Button>
+        ) : null}
+      </div>
+      {uploading !== undefined ? <Progress value={uploading} /> : null}
+      {problem ? <Failed text={problem} /> : null}
+    </div>
+  );
+}
+
+export function AttachmentView(props: {
+  attachment: AttachmentRef;
+  own: boolean;
+  /** Said of a photo to screen readers: its caption, or "Photo from @bob". */
+  alt: string;
+  /** One's own, still uploading: how far (0 to 1). */
+  uploading?: number;
+}) {
+  const { attachment, own, uploading } = props;
+  return (
+    <div className="w-full pt-0.5 pb-1">
+      {attachment.kind === 'image' ? (
+        <Photo attachment={attachment} alt={props.alt} {...(uploading !== undefined ? { uploading } : {})} />
+      ) : (
+        <FileLine attachment={attachment} own={own} {...(uploading !== undefined ? { uploading } : {})} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * Photos and files between two people in two browsers: a photo picked with the clip button
+ * (with a caption), another pasted into the composer, a file dropped on the conversation;
+ * the peer sees them live and after a reload, downloads the file, and is told when a blob
+ * changed on the server's disk. Nothing of them is on the server in the clear. axe and
+ * pictures of the attach dialog and of the conversation, light and dark, 1280 and 390.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { E2E_DATA_DIR } from '../env.ts';
+import { runAxe } from './axe.ts';
+import { expect, openChat, test } from './chat-helpers.ts';
+import { shot } from './fixtures.ts';
+
+const NOTES = 'canary-5e1f in the notes';
+
+/** A PNG drawn in the page (a red card with words in its pixels), as bytes. */
+function drawPng(page: Page, words: string): Promise<number[]> {
+  return page.evaluate(async (text) => {
+    const c = document.createElement('canvas');
+    c.width = 640;
+    c.height = 480;
+    const x = c.getContext('2d') as CanvasRenderingContext2D;
+    x.fillStyle = '#d33';
+    x.fillRect(0, 0, 640, 480);
+    x.fillStyle = '#fff';
+    x.font = '40px sans-serif';
+    x.fillText(text, 40, 240);
+    const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b as Blob), 'image/png'));
+    return [...new Uint8Array(await blob.arrayBuffer())];
+  }, words);
+}
+
+/** Every file under `dir`, newest first. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+}
+
+async function scan(page: Page, name: string, findings: string[]): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      const { violations } = await runAxe(page);
+      findings.push(
+        ...violations.flatMap((v) => v.nodes.map((n) => `${name} ${scheme} @${width}: ${v.id} at ${n.target}`)),
+      );
+      await shot(page, `${name}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('photos picked and pasted and a file dropped go sealed; the peer sees them live and after a reload', async ({
+  people,
+}) => {
+  const [alice, bob] = [await people.person('alice'), await people.person('bob')];
+  const a = alice.page;
+  const b = bob.page;
+  await openChat(a, bob);
+  await openChat(b, alice);
+  const findings: string[] = [];
+
+  // Picked with the clip button, with a caption.
+  const png = Buffer.from(await drawPng(a, 'canary-pixels'));
+  const chooser = a.waitForEvent('filechooser');
+  await a.getByRole('button', { name: 'Attach files' }).click();
+  await (await chooser).setFiles({ name: 'beach.png', mimeType: 'image/png', buffer: png });
+  const dialog = a.getByRole('dialog', { name: 'Send 1 file' });
+  await expect(dialog).toContainText('beach.png');
+  await dialog.getByRole('textbox', { name: 'Caption for beach.png' }).fill('At the beach');
+  await scan(a, 'attach-dialog', findings);
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(b.getByRole('img', { name: 'At the beach' })).toBeVisible();
+  await expect(a.getByRole('img', { name: 'At the beach' })).toBeVisible();
+
+  // Pasted into the composer.
+  await a.getByRole('textbox', { name: 'Message' }).evaluate(
+    (el, bytes) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], 'pasted.png', { type: 'image/png' }));
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    },
+    [...png],
+  );
+  await a.getByRole('dialog', { name: 'Send 1 file' }).getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(b.getByRole('img', { name: `Photo from ${alice.handle}` })).toBeVisible();
+
+  // Dropped on the conversation.
+  const dropped = await a.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'notes.txt', { type: 'text/plain' }));
+    return dt;
+  }, NOTES);
+  await a
+    .getByRole('region', { name: `Conversation with ${bob.handle}` })
+    .dispatchEvent('drop', { dataTransfer: dropped });
+  await a.getByRole('dialog', { name: 'Send 1 file' }).getByRole('button', { name: 'Send', exact: true }).click();
+  const download = b.getByRole('button', { name: 'Download notes.txt' });
+  await expect(download).toBeVisible();
+  const saving = b.waitForEvent('download');
+  await download.click();
+  const saved = await saving;
+  expect(saved.suggestedFilename()).toBe('notes.txt');
+  expect(readFileSync(await saved.path(), 'utf8')).toBe(NOTES);
+  await scan(b, 'attachments-chat', findings);
+
+  // The list says what it is.
+  await b.goto('/home');
+  await expect(b.getByRole('list', { name: 'Chats' })).toContainText('📎 notes.txt');
+
+  // Nothing of it on the server in the clear: not the words, not the names, not the caption.
+  for (const file of filesUnder(E2E_DATA_DIR)) {
+    const bytes = readFileSync(file);
+    for (const clear of [NOTES, 'notes.txt', 'beach.png', 'At the beach']) {
+      expect(bytes.includes(Buffer.from(clear)), `${clear} in ${file}`).toBe(false);
+    }
+  }
+
+  // After a reload: shown again.
+  await openChat(b, alice);
+  await expect(b.getByRole('img', { name: 'At the beach' })).toBeVisible();
+
+  // A blob changed on the server's disk is not believed.
+  const second = await a.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['the second file'], 'second.txt', { type: 'text/plain' }));
+    return dt;
+  });
+  await a
+    .getByRole('region', { name: `Conversation with ${bob.handle}` })
+    .dispatchEvent('drop', { dataTransfer: second });
+  await a.getByRole('dialog', { name: 'Send 1 file' }).getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(b.getByRole('button', { name: 'Download second.txt' })).toBeVisible();
+  const blobs = filesUnder(path.join(E2E_DATA_DIR, 'attachments')).filter((f) => !f.endsWith('.json'));
+  const newest = blobs[0] as string;
+  const changed = readFileSync(newest);
+  changed[20] = (changed[20] as number) ^ 1;
+  writeFileSync(newest, changed);
+  await b.getByRole('button', { name: 'Download second.txt' }).click();
+  await expect(b.getByText("This file couldn't be verified")).toBeVisible();
+  expect(findings).toEqual([]);
+});
