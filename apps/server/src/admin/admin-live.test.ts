@@ -182,7 +182,13 @@ describe.each(engines)('on $name', ({ url }) => {
       const before = await auditOf(null, 'settings.helpLink');
       const res = await admin.client.request('PUT', API.adminSettings, { helpLink: link });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ helpLink: link, uploadUrl: t.config.uploadUrl, kdf: TEST_KDF, e2eeSince: null });
+      expect(res.body).toEqual({
+        helpLink: link,
+        uploadUrl: t.config.uploadUrl,
+        kdf: TEST_KDF,
+        e2eeSince: null,
+        attachmentMaxBytes: t.config.attachmentMaxBytes,
+      });
       for (const p of everyone) {
         expect(await waitGlobal(p.ws, 'settings', (e) => e.helpLink === link)).toEqual([
           { kind: 'settings', helpLink: link },
@@ -194,6 +200,7 @@ describe.each(engines)('on $name', ({ url }) => {
         kdf: TEST_KDF,
         // A deployment that never had a message in the clear.
         e2eeSince: null,
+        attachmentMaxBytes: t.config.attachmentMaxBytes,
       });
       const logged = await auditOf(null, 'settings.helpLink');
       expect(logged).toHaveLength(before.length + 1);

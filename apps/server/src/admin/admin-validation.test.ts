@@ -157,6 +157,7 @@ describe.each(engines)('on $name', ({ url }) => {
         kdf: TEST_KDF,
         // A deployment that never had a message in the clear.
         e2eeSince: null,
+        attachmentMaxBytes: t.config.attachmentMaxBytes,
       });
       expect((await t.client().get(API.publicSettings)).body.helpLink).toBe('https://help.example.com/faq');
 
@@ -170,6 +171,7 @@ describe.each(engines)('on $name', ({ url }) => {
         kdf: TEST_KDF,
         // A deployment that never had a message in the clear.
         e2eeSince: null,
+        attachmentMaxBytes: t.config.attachmentMaxBytes,
       });
 
       await clockPast(Date.now());
