@@ -114,7 +114,11 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: AppContext):
     if (range === 'unsatisfiable') {
       return reply.code(416).header('content-range', `bytes */${row.size}`).send();
     }
-    const body = await attachments.blobs.read(row.id, range);
+    // A row whose blob is missing (lost from the disk, or not restored): gone, as deleted.
+    const body = await attachments.blobs.read(row.id, range).catch((e: unknown) => {
+      if ((e as { code?: string }).code === 'ENOENT') throw new HttpError(404, 'not_found', NOT_FOUND);
+      throw e;
+    });
     if (range.partial) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
     return reply.header('content-length', range.end - range.start + 1).send(body);
   });

@@ -2,7 +2,8 @@
  * backup and restore, on SQLite and on PostgreSQL (when TEST_DATABASE_URL is set): a backup
  * taken while messages are being sent holds every message acknowledged before it began; it
  * restores into an empty folder or database and not over one (unless --force); a server
- * started on the restore has the messages, and the sessions (the secret travelled with it).
+ * started on the restore has the messages, the sessions (the secret travelled with it) and
+ * the attachments' blobs.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { API } from '@app/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropPgSchema, ENGINES, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { downloadBlob, uploadBlob } from '../test/uploads.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { runAdmin } from './admin.ts';
 
@@ -92,9 +94,20 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
         }
       };
       await acknowledged(30);
+      // A photo in a message: its blob travels with the backup.
+      const photo = new Uint8Array(70_000).map((_, i) => (i * 13) & 0xff);
+      const blobId = await uploadBlob(source.url, alice.client.cookie as string, photo);
+      const sender = await WsTestClient.connect(source, alice.client.cookie);
+      await sender.request('send', {
+        ...(await sender.sealedSend(bob.user.id, 'photo', 'with-photo-1')),
+        attachments: [blobId],
+      });
+      await sender.close();
 
       const file = path.join(tempDir(), 'parley.tar.gz');
-      const sourceEnv = url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : { DATA_DIR: source.dataDir };
+      const sourceEnv = url
+        ? { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: source.dataDir }
+        : { DATA_DIR: source.dataDir };
       const before = [...acked];
       const b = output();
       expect(await runAdmin(['backup', file], sourceEnv, b.out), b.lines.join('\n')).toBe(0);
@@ -120,8 +133,11 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
       expect(await runAdmin(['restore', file, '--force'], targetEnv, forced.out), forced.lines.join('\n')).toBe(0);
 
       restored = await startTestServer({
-        env: target ? { DATABASE_URL: target.url, DATABASE_SCHEMA: schema } : { DATA_DIR: dataDir },
+        env: target ? { DATABASE_URL: target.url, DATABASE_SCHEMA: schema, DATA_DIR: dataDir } : { DATA_DIR: dataDir },
       });
+      const blob = await downloadBlob(restored.url, bob.client.cookie, blobId);
+      expect(blob.status).toBe(200);
+      expect(blob.bytes).toEqual(photo);
       const ids = new Set(
         (await restored.server.ctx.store.db.selectFrom('messages').select('id').execute()).map((m) => m.id),
       );

@@ -10,16 +10,32 @@
  *   - PostgreSQL: `database.pgdump`, from `pg_dump --format=custom`, one transaction's
  *     snapshot;
  * - the secrets that must travel with it: the session secret file of a SQLite deployment.
- *   The VAPID keys and a PostgreSQL deployment's session secret are in the database.
+ *   The VAPID keys and a PostgreSQL deployment's session secret are in the database;
+ * - `attachments/`: every complete blob of ATTACHMENT_DIR (sealed: the backup opens none of
+ *   them), copied after the database's snapshot. A blob deleted meanwhile may be missing (its
+ *   message was being deleted); one uploaded meanwhile is extra, and only takes space.
  *
  * Restore refuses a non-empty target (an existing database file, a schema with tables) unless
  * given --force. It checks the backup's engine is the target's: moving from SQLite to
  * PostgreSQL is `migrate-to-postgres`.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { attachmentIdSchema } from '@app/protocol';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import * as tar from 'tar';
@@ -34,6 +50,34 @@ const FORMAT_VERSION = 1;
 const SQLITE_FILE = 'parley.sqlite';
 const PG_DUMP = 'database.pgdump';
 const SECRET_FILE = 'session-secret';
+const ATTACHMENTS = 'attachments';
+
+/**
+ * Copies the complete blobs of `from` (an attachment directory) into `to`: hard links where
+ * both are on one file system (a blob never changes once complete), copies elsewhere. tus's
+ * notes (`.json`) and uploads still under way stay behind. How many.
+ */
+function copyBlobs(from: string, to: string): number {
+  if (!existsSync(from)) return 0;
+  mkdirSync(to, { recursive: true, mode: 0o700 });
+  let n = 0;
+  for (const name of readdirSync(from)) {
+    if (!attachmentIdSchema.safeParse(name).success) continue;
+    // An upload under way is shorter than the size its note declares.
+    const note = path.join(from, `${name}.json`);
+    if (existsSync(note)) {
+      const { size } = JSON.parse(readFileSync(note, 'utf8')) as { size?: number };
+      if (size === undefined || statSync(path.join(from, name)).size !== size) continue;
+    }
+    try {
+      linkSync(path.join(from, name), path.join(to, name));
+    } catch {
+      copyFileSync(path.join(from, name), path.join(to, name));
+    }
+    n += 1;
+  }
+  return n;
+}
 
 export interface Manifest {
   format: typeof FORMAT;
@@ -43,6 +87,8 @@ export interface Manifest {
   createdAt: string;
   /** The session secret came from SESSION_SECRET: it is not in the backup; keep setting it. */
   sessionSecretFromEnv: boolean;
+  /** How many attachments' blobs it holds (absent in backups made before attachments). */
+  attachments?: number;
 }
 
 export const BACKUP_USAGE = `  backup <file>                             a consistent backup of the running deployment
@@ -105,6 +151,8 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
         entries.push(SECRET_FILE);
       }
     }
+    const blobs = copyBlobs(config.attachmentDir, path.join(dir, ATTACHMENTS));
+    if (blobs > 0) entries.push(ATTACHMENTS);
     const manifest: Manifest = {
       format: FORMAT,
       version: FORMAT_VERSION,
@@ -112,13 +160,16 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
       appVersion: VERSION,
       createdAt: new Date().toISOString(),
       sessionSecretFromEnv: config.sessionSecretFromEnv,
+      attachments: blobs,
     };
     writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // Written beside the target, then moved: a failed backup never leaves half a file under its name.
     const partial = `${file}.partial`;
     await tar.c({ file: partial, cwd: dir, gzip: true, portable: true }, entries);
     renameSync(partial, file);
-    out.log(`Backed up the ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database to ${file}.`);
+    out.log(
+      `Backed up the ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database${blobs > 0 ? ` and ${blobs} attachment(s)` : ''} to ${file}.`,
+    );
     if (config.sessionSecretFromEnv) out.log('The session secret comes from SESSION_SECRET: keep it with the backup.');
     return 0;
   } finally {
@@ -186,6 +237,10 @@ async function restore(config: Config, file: string, force: boolean, out: AdminO
       if (existsSync(path.join(dir, SECRET_FILE)))
         copyFileSync(path.join(dir, SECRET_FILE), path.join(config.dataDir, SECRET_FILE));
     }
+    // The blobs the restored database names: the directory holds those of this backup only.
+    rmSync(config.attachmentDir, { recursive: true, force: true });
+    mkdirSync(config.attachmentDir, { recursive: true, mode: 0o700 });
+    copyBlobs(path.join(dir, ATTACHMENTS), config.attachmentDir);
     // The restored database opens and is complete for this code (a newer backup's is refused).
     const db = await openConfiguredDb(config);
     try {

@@ -44,6 +44,7 @@ export function DownloadDataRow() {
         user,
         (r) => client.crypto.read(r),
         (percent) => setState({ kind: 'running', percent }),
+        (ref) => client.files.open(ref),
       );
       setState(withheldChats > 0 ? { kind: 'withheld', chats: withheldChats } : { kind: 'idle' });
       notify('Your data is downloaded', fileName);

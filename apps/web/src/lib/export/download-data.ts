@@ -4,10 +4,11 @@
  * opens every message in this tab (readArchive), builds the zip (export-zip.ts) and hands
  * it to the browser as parley-export-<handle>-<date>.zip. Plaintext stays in this tab.
  */
+import type { AttachmentRef } from '@app/e2ee';
 import { API, type Me } from '@app/protocol';
 import { ApiError, refusalOf } from '../api';
 import { ndjsonLines, type Opener, readArchive } from './export-read';
-import { archiveFiles, exportFileName, zipFiles } from './export-zip';
+import { archiveAttachments, archiveFiles, exportFileName, zipFiles } from './export-zip';
 
 /** 0–100: reading and opening the messages is most of it, the zip the rest. */
 export type Progress = (percent: number) => void;
@@ -21,7 +22,12 @@ export interface ExportResult {
 }
 
 /** The archive's zip, built here, its file name and the locked chats left out. */
-export async function buildExport(me: Me, open: Opener, progress: Progress): Promise<{ blob: Blob } & ExportResult> {
+export async function buildExport(
+  me: Me,
+  open: Opener,
+  progress: Progress,
+  files: (ref: AttachmentRef) => Promise<Blob>,
+): Promise<{ blob: Blob } & ExportResult> {
   progress(0);
   let res: Response;
   try {
@@ -36,7 +42,7 @@ export async function buildExport(me: Me, open: Opener, progress: Progress): Pro
   const archive = await readArchive(ndjsonLines(res.body), me, open, ({ messages, total }) =>
     progress(total === 0 ? READ_SHARE : Math.floor((messages / total) * READ_SHARE)),
   );
-  const parts = await zipFiles(archiveFiles(archive), archive.exportedAt);
+  const parts = await zipFiles(archiveFiles(archive), archive.exportedAt, archiveAttachments(archive), files);
   progress(100);
   return {
     blob: new Blob(parts as BlobPart[], { type: 'application/zip' }),
@@ -46,8 +52,13 @@ export async function buildExport(me: Me, open: Opener, progress: Progress): Pro
 }
 
 /** Builds the export and saves it through the browser's download. */
-export async function downloadMyData(me: Me, open: Opener, progress: Progress): Promise<ExportResult> {
-  const { blob, fileName, withheldChats } = await buildExport(me, open, progress);
+export async function downloadMyData(
+  me: Me,
+  open: Opener,
+  progress: Progress,
+  files: (ref: AttachmentRef) => Promise<Blob>,
+): Promise<ExportResult> {
+  const { blob, fileName, withheldChats } = await buildExport(me, open, progress, files);
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -69,7 +69,12 @@ function bubble(m: ArchiveMessage): string {
     ...(m.edited && !m.deleted ? ['edited'] : []),
     ...(m.fromMe && !m.deleted ? [STATUS[m.status]] : []),
   ].join(' · ');
-  return `<li class="msg${m.fromMe ? ' me' : ''}${m.notice ? ' notice' : ''}"><div class="bubble"><p class="text">${escapeHtml(
+  const file = m.attachment
+    ? `<p class="file"><a href="../${encodeURI(m.attachment.file)}">${escapeHtml(
+        `${m.attachment.kind === 'image' ? '📷' : '📎'} ${m.attachment.name || 'File'}`,
+      )}</a></p>`
+    : '';
+  return `<li class="msg${m.fromMe ? ' me' : ''}${m.notice ? ' notice' : ''}"><div class="bubble">${file}<p class="text">${escapeHtml(
     m.text,
   )}</p><span class="meta">${meta}</span></div></li>`;
 }

@@ -4,6 +4,8 @@
  * screens use (MessageCrypto), so what the archive says is what the screens show. Nothing
  * opened here goes back to the server.
  */
+
+import type { AttachmentRef } from '@app/e2ee';
 import {
   type ChatMessage,
   type ChatSummary,
@@ -36,6 +38,19 @@ export interface ArchiveMessage {
   deleted: boolean;
   deliveredAt: string | null;
   readAt: string | null;
+  /** A photo or file it carries: opened into the zip at `file` (export-zip.ts). */
+  attachment?: ArchiveAttachment;
+}
+
+export interface ArchiveAttachment {
+  name: string;
+  type: string;
+  size: number;
+  kind: AttachmentRef['kind'];
+  /** Its path in the zip. */
+  file: string;
+  /** How to open it (not written to the archive: the key stays in this tab). */
+  ref: AttachmentRef;
 }
 
 export interface ArchiveChat {
@@ -136,6 +151,24 @@ async function messageOf(m: ChatMessage, me: Me, peer: PublicUser | null, open: 
     deleted: m.deleted,
     deliveredAt: m.deliveredAt === null ? null : iso(m.deliveredAt),
     readAt: m.readAt === null ? null : iso(m.readAt),
+    ...attachmentOf(m, shown),
+  };
+}
+
+/** A message's attachment, as the archive names it: `attachments/<message id>-<its name>`. */
+function attachmentOf(m: ChatMessage, shown: Shown): { attachment?: ArchiveAttachment } {
+  const ref = shown.kind === 'text' && !m.deleted ? shown.attachments?.[0] : undefined;
+  if (!ref) return {};
+  const safe = (ref.name || 'file').replace(/[^\p{L}\p{N}._ -]/gu, '_').slice(-100);
+  return {
+    attachment: {
+      name: ref.name,
+      type: ref.type,
+      size: ref.size,
+      kind: ref.kind,
+      file: `attachments/${m.id}-${safe}`,
+      ref,
+    },
   };
 }
 

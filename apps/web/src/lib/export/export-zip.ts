@@ -1,9 +1,11 @@
 /**
  * The archive as a zip, built in the browser with fflate's streaming Zip: one JSON file per
  * area (profile, settings, contacts, chats with every message, notifications), one HTML page
- * per conversation and an index page linking them.
+ * per conversation and an index page linking them, and every photo and file opened into
+ * `attachments/` (stored as they are: they are mostly compressed already).
  */
-import { strToU8, Zip, ZipDeflate } from 'fflate';
+import type { AttachmentRef } from '@app/e2ee';
+import { strToU8, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { conversationHtml, indexHtml } from './export-html';
 import type { Archive, ArchiveChat } from './export-read';
 
@@ -38,27 +40,60 @@ export function archiveFiles(a: Archive): Map<string, string> {
   files.set('profile.json', json({ format: 1, exportedAt: new Date(a.exportedAt).toISOString(), account: a.user }));
   files.set('settings.json', json({ privacy: a.privacy, chatPinSet: a.hasPin }));
   files.set('contacts.json', json(a.contacts));
-  files.set('chats.json', json(a.chats.map((c) => ({ ...c, page: pages.get(c) }))));
+  const withoutKeys = (c: ArchiveChat) => ({
+    ...c,
+    page: pages.get(c),
+    messages: c.messages.map((m) => (m.attachment ? { ...m, attachment: { ...m.attachment, ref: undefined } } : m)),
+  });
+  files.set('chats.json', json(a.chats.map(withoutKeys)));
   files.set('notifications.json', json(a.notifications));
   for (const c of a.chats) files.set(pages.get(c) as string, conversationHtml(a, c));
   return files;
 }
 
-/** The zip of `files` (deflated, streamed chunk by chunk into one Blob's parts). */
-export function zipFiles(files: Map<string, string>, mtime: number): Promise<Uint8Array[]> {
-  return new Promise((resolve, reject) => {
-    const parts: Uint8Array[] = [];
-    const zip = new Zip((err, chunk, final) => {
-      if (err) return reject(err);
-      parts.push(chunk);
-      if (final) resolve(parts);
-    });
-    for (const [path, text] of files) {
-      const f = new ZipDeflate(path, { level: 6 });
-      f.mtime = mtime;
-      zip.add(f);
-      f.push(strToU8(text), true);
-    }
-    zip.end();
+/** Every attachment of the archive: where it goes in the zip, and how to open it. */
+export function archiveAttachments(a: Archive): { file: string; ref: AttachmentRef }[] {
+  return a.chats.flatMap((c) => c.messages.flatMap((m) => (m.attachment ? [m.attachment] : [])));
+}
+
+/**
+ * The zip of `files` (deflated) and of the attachments opened with `open` (one that cannot
+ * be opened is left out: the conversation pages still name it), streamed chunk by chunk into
+ * one Blob's parts.
+ */
+export async function zipFiles(
+  files: Map<string, string>,
+  mtime: number,
+  attachments: readonly { file: string; ref: AttachmentRef }[] = [],
+  open: (ref: AttachmentRef) => Promise<Blob> = () => Promise.reject(new Error('no attachments')),
+): Promise<Uint8Array[]> {
+  const parts: Uint8Array[] = [];
+  let done: () => void = () => {};
+  let failed: (e: Error) => void = () => {};
+  const finished = new Promise<void>((resolve, reject) => {
+    done = resolve;
+    failed = reject;
   });
+  const zip = new Zip((err, chunk, final) => {
+    if (err) return failed(err);
+    parts.push(chunk);
+    if (final) done();
+  });
+  for (const [path, text] of files) {
+    const f = new ZipDeflate(path, { level: 6 });
+    f.mtime = mtime;
+    zip.add(f);
+    f.push(strToU8(text), true);
+  }
+  for (const a of attachments) {
+    const blob = await open(a.ref).catch(() => null);
+    if (!blob) continue;
+    const f = new ZipPassThrough(a.file);
+    f.mtime = mtime;
+    zip.add(f);
+    f.push(new Uint8Array(await blob.arrayBuffer()), true);
+  }
+  zip.end();
+  await finished;
+  return parts;
 }

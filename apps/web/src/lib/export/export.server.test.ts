@@ -6,10 +6,11 @@
  */
 import { API, chatIdOf, meSchema } from '@app/protocol';
 import { Sealer, WsTestClient } from '@app/server/test';
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { newUser, online, textsOf, until, useTabServer } from '@/test/chat-clients';
 import { ndjsonLines, readArchive } from './export-read';
-import { archiveFiles } from './export-zip';
+import { archiveAttachments, archiveFiles, zipFiles } from './export-zip';
 
 describe('the export read by a tab (SQLite)', () => {
   const { t, tab } = useTabServer('', 'export');
@@ -88,5 +89,42 @@ describe('the export read by a tab (SQLite)', () => {
     const files = archiveFiles(archive);
     expect(files.get(`conversations/${bob.username}.html`)).toContain('first from bob &lt;b&gt;');
     console.log(`read and opened 1,201 sealed messages in ${Math.round(ms)} ms`);
+  });
+});
+
+describe('attachments in the export (SQLite)', () => {
+  const { t, pair } = useTabServer('', 'export-files');
+
+  it('opens each photo or file into the zip, named after its message, with no key in the JSON', async () => {
+    const [alice, bob, a] = await pair();
+    const bytes = new TextEncoder().encode('the contents of the notes');
+    await a.client.sendFile(
+      bob.id,
+      { file: new Blob([bytes], { type: 'text/plain' }), name: 'notes/../x.txt', type: 'text/plain', kind: 'file' },
+      'my notes',
+      1_000_000,
+    );
+    await until(() => a.client.getConversation(bob.id).messages.some((m) => !m.pending), 'the file sent');
+    const headers = { cookie: `sid=${alice.cookie}` };
+    const me = meSchema.parse((await (await fetch(t.url + API.session, { headers })).json()).user);
+    const res = await fetch(t.url + API.exportData, { headers });
+    const archive = await readArchive(
+      ndjsonLines(res.body as ReadableStream<Uint8Array>),
+      me,
+      (r) => a.client.crypto.read(r),
+      () => {},
+    );
+    const parts = await zipFiles(archiveFiles(archive), archive.exportedAt, archiveAttachments(archive), (ref) =>
+      a.client.files.open(ref),
+    );
+    const zip = unzipSync(new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer()));
+    const message = archive.chats[0]?.messages[0];
+    const path = `attachments/${message?.id}-notes_.._x.txt`;
+    expect(message?.attachment?.file).toBe(path);
+    expect(strFromU8(zip[path] as Uint8Array)).toBe('the contents of the notes');
+    const chats = strFromU8(zip['chats.json'] as Uint8Array);
+    expect(chats).toContain('"name": "notes/../x.txt"');
+    expect(chats).not.toContain('"key"');
+    expect(strFromU8(zip[`conversations/${bob.username}.html`] as Uint8Array)).toContain(`href="../${path}"`);
   });
 });
