@@ -98,8 +98,10 @@ test('keyboard only: sign in, Ctrl+K to a chat, send, ↑ to edit, the message m
   await expect(bubble(page, 'Typed without a mouse, edited')).toHaveCount(1);
   await expectFocused(composer(page));
 
-  // Shift+Tab from the composer reaches its Emoji button, then the last message's options
-  // button; Enter opens its menu.
+  // Shift+Tab from the composer reaches its Attach files and Emoji buttons, then the last
+  // message's options button; Enter opens its menu.
+  await page.keyboard.press('Shift+Tab');
+  await expectFocus(page, { tag: 'button', name: 'Attach files' });
   await page.keyboard.press('Shift+Tab');
   await expectFocus(page, { tag: 'button', name: 'Emoji' });
   await page.keyboard.press('Shift+Tab');
@@ -309,6 +311,8 @@ test('a focused chat row shows a focus ring of 3:1 or more, in light and dark', 
       await page.keyboard.press('Enter');
       await expectFocused(composer(page));
       await shot(page, `keys-ring-composer-${scheme}`);
+      await page.keyboard.press('Shift+Tab');
+      await expectFocus(page, { tag: 'button', name: 'Attach files' });
       await page.keyboard.press('Shift+Tab');
       await expectFocus(page, { tag: 'button', name: 'Emoji' });
       await page.keyboard.press('Shift+Tab');
