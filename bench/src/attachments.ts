@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { API } from '@app/protocol';
+import { SERVER_NODE_FLAGS } from '@app/server';
 import { freePort, spawnServer } from '@app/server/spawn';
 import { rssOf, settledRss } from './proc.ts';
 import { seed } from './seed.ts';
@@ -109,7 +110,7 @@ async function parley(dir: string): Promise<{ up: number; down: number; idle: nu
     },
     healthz: `http://127.0.0.1:${port}`,
     // SIGUSR2 collects garbage (the idle figure is after it).
-    nodeArgs: ['--expose-gc'],
+    nodeArgs: [...SERVER_NODE_FLAGS, '--expose-gc'],
   });
   const pid = server.child.pid as number;
   try {
@@ -131,11 +132,13 @@ async function parley(dir: string): Promise<{ up: number; down: number; idle: nu
           throw new Error(`create failed: ${created.status} ${await created.text()}`);
         for (let offset = 0; offset < SIZE; offset += CHUNK) {
           const n = Math.min(CHUNK, SIZE - offset);
+          // Streamed, as a browser sends a Blob's slice (undici copies a Buffer body first).
           const r = await fetch(server.url + location, {
             method: 'PATCH',
             headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
-            body: n === CHUNK ? block : block.subarray(0, n),
-          });
+            body: Readable.toWeb(source(n)) as ReadableStream,
+            duplex: 'half',
+          } as RequestInit);
           if (r.status !== 204) throw new Error(`PATCH failed: ${r.status} ${await r.text()}`);
         }
         return location.split('/').at(-1) as string;

@@ -1,10 +1,11 @@
 /**
  * Attachments over HTTP (protocol attachments.ts), for a signed-in user only:
  *
- * - Uploads speak tus (@tus/server) at API.attachmentUploads: POST creates (the sealed
+ * - Uploads speak tus at API.attachmentUploads: POST creates (@tus/server; the sealed
  *   length is required, checked against the largest file sealed and taken from the user's
- *   quota at once; no metadata: the server learns nothing of the file), HEAD and PATCH
- *   resume, only by the uploader. DELETE drops an upload not yet in a message.
+ *   quota at once; no metadata: the server learns nothing of the file), HEAD (@tus/server)
+ *   and PATCH (tus-patch.ts) resume, only by the uploader. DELETE drops an upload not yet
+ *   in a message.
  * - GET `${API.attachments}/:id` answers a blob to whoever may read it now (AttachmentStore
  *   .readable, checked on every request), as an opaque download: octet-stream, nosniff, a
  *   sandboxing CSP and `attachment`, so nothing of it ever renders on the app's origin.
@@ -20,6 +21,7 @@ import { type AppContext, authOf, requireAuth } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Attachments } from './attachments.ts';
 import { byteRange } from './byte-range.ts';
+import { tusPatchHandler } from './tus-patch.ts';
 
 const NOT_FOUND = 'Attachment not found';
 
@@ -84,7 +86,12 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: AppContext):
     await tus.handle(req.raw, reply.raw);
   };
   app.route({ method: ['POST'], url: API.attachmentUploads, preHandler: auth, handler: handOver });
-  app.route({ method: ['HEAD', 'PATCH'], url: `${API.attachmentUploads}/:id`, preHandler: auth, handler: handOver });
+  app.route({ method: ['HEAD'], url: `${API.attachmentUploads}/:id`, preHandler: auth, handler: handOver });
+  app.patch<{ Params: { id: string } }>(
+    `${API.attachmentUploads}/:id`,
+    { preHandler: auth },
+    tusPatchHandler(attachments, NOT_FOUND),
+  );
 
   app.delete<{ Params: { id: string } }>(`${API.attachmentUploads}/:id`, { preHandler: auth }, async (req, reply) => {
     const id = attachmentIdSchema.safeParse(req.params.id);
