@@ -143,6 +143,29 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     expect(tusGet.status).toBe(404);
   });
 
+  it("takes a PATCH only as tus has it: at the upload's offset, in its type, no more than declared", async () => {
+    const alice = await signUp(t);
+    const c = cookieOf(alice);
+    const created = await tusCreate(t.url, c, 1000);
+    const at = (offset: number, headers: Record<string, string>, body: Uint8Array) =>
+      fetch(t.url + created.location, {
+        method: 'PATCH',
+        headers: { cookie: `sid=${c}`, 'upload-offset': String(offset), ...headers },
+        body: body.slice(),
+      });
+    const tusHeaders = { 'tus-resumable': '1.0.0', 'content-type': 'application/offset+octet-stream' };
+    expect((await at(0, { 'content-type': 'application/offset+octet-stream' }, noise(10))).status).toBe(412);
+    expect((await at(0, { 'tus-resumable': '1.0.0', 'content-type': 'text/plain' }, noise(10))).status).toBe(415);
+    expect((await at(5, tusHeaders, noise(10))).status).toBe(409);
+    expect((await tusPatch(t.url, c, created.location, 0, noise(600))).status).toBe(204);
+    // 500 more than the 400 left: what fits is kept, the rest refused.
+    const over = await tusPatch(t.url, c, created.location, 600, noise(900));
+    expect(over.status).toBe(413);
+    expect((await tusHead(t.url, c, created.location)).headers.get('upload-offset')).toBe('1000');
+    const id = created.location.split('/').at(-1) as string;
+    expect((await downloadBlob(t.url, c, id)).status).toBe(200);
+  });
+
   it('refuses a file over the limit, an upload over the quota, names and types, and an unknown length', async () => {
     const alice = await signUp(t);
     const c = cookieOf(alice);

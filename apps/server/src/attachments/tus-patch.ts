@@ -6,7 +6,8 @@
  * resuming (POST, HEAD) stay with @tus/server. The rules, as the protocol has them:
  * - `Tus-Resumable: 1.0.0` (else 412) and `Content-Type: application/offset+octet-stream` (else 415);
  * - `Upload-Offset` must be where the upload is (else 409, and the client asks HEAD again);
- * - at most the bytes the upload has left (else 413, after keeping what fits);
+ * - at most the bytes the upload has left (else 413, after keeping what fits: an upload
+ *   filled so is complete);
  * - one PATCH of an upload at a time (another gets 409, and the client tries again);
  * - 204 with the new `Upload-Offset`; the last byte marks the upload complete.
  * What arrived before a cut connection stays, and the upload resumes from there.
@@ -44,12 +45,15 @@ export function tusPatchHandler(attachments: Attachments, notFound: string) {
       const at = await attachments.blobs.offset(row.id);
       if (at === null) throw new HttpError(404, 'not_found', notFound);
       if (offset !== at) throw new HttpError(409, 'conflict', `The upload is at ${at}, not ${offset}`);
+      let tooLong = false;
       const next = await attachments.blobs.append(row.id, offset, req.raw, row.size - offset).catch((e: unknown) => {
-        if (e instanceof TooLongError)
-          throw new HttpError(413, 'payload_too_large', 'More bytes than the upload declared');
-        throw e;
+        if (!(e instanceof TooLongError)) throw e;
+        tooLong = true;
+        return row.size;
       });
+      // Every declared byte is there (what came beyond was refused): complete.
       if (next === row.size && !row.complete) await attachments.store.markComplete(row.id);
+      if (tooLong) throw new HttpError(413, 'payload_too_large', 'More bytes than the upload declared');
       return reply.code(204).header('upload-offset', String(next)).send();
     } finally {
       busy.delete(row.id);
