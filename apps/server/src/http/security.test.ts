@@ -23,7 +23,7 @@ function expectSecurityHeaders(res: TestResponse): void {
   expect(res.headers.get('x-frame-options')).toBe('DENY');
   // The camera for this origin only (Scan code), nothing else of the device's.
   expect(res.headers.get('permissions-policy')).toBe(
-    'camera=(self), microphone=(), geolocation=(), payment=(), usb=()',
+    'camera=(self), microphone=(self), geolocation=(), payment=(), usb=()',
   );
 }
 

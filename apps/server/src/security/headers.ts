@@ -14,7 +14,8 @@ export function buildCsp(): string {
     "font-src 'self' data:",
     "connect-src 'self'",
     'frame-src https://www.youtube-nocookie.com https://player.vimeo.com',
-    "media-src 'self' https:",
+    // blob:: voice messages play from the file opened in the page.
+    "media-src 'self' blob: https:",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -34,8 +35,8 @@ export function registerSecurityHeaders(app: FastifyInstance, opts: { https: boo
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('cross-origin-resource-policy', 'same-origin');
-    // The camera for this origin only: "Scan code" reads the other screen's security code.
-    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()');
+    // The camera and microphone for this origin only: "Scan code" reads the other screen's security code, and voice messages record.
+    reply.header('permissions-policy', 'camera=(self), microphone=(self), geolocation=(), payment=(), usb=()');
     if (opts.https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });

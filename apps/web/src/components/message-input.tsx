@@ -1,6 +1,7 @@
 import { replyExcerpt } from '@app/e2ee/message-content';
-import { Pencil, SendHorizontal, X } from 'lucide-react';
+import { Pencil, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import type { PreparedFile } from '@/client/attachments/prepared-file';
 import type { ChatClient } from '@/client/chat-client';
 import type { UiMessage } from '@/client/conversations/conversation';
 import { AttachButton } from '@/components/attachments/attach-button';
@@ -13,6 +14,7 @@ import { registerEditCancel } from '@/lib/edit-escape';
 import { messageTextError } from '@/lib/message-text';
 import { cn } from '@/lib/utils';
 import { ReplyBar } from './chat/reply-quote';
+import { SendOrRecord } from './chat/send-or-record';
 import { Button } from './ui/button';
 import { notifyError } from './ui/toaster';
 
@@ -42,6 +44,7 @@ export function MessageInput({
   onReplyDone,
   onSent,
   onFiles,
+  onVoice,
 }: {
   client: ChatClient | null;
   peerId: string;
@@ -57,6 +60,8 @@ export function MessageInput({
   onSent: () => void;
   /** Files to send (picked or pasted): the chat shows them for captions before they go. */
   onFiles?: (files: File[]) => void;
+  /** A voice message recorded (the microphone, in place of Send while there is no text). */
+  onVoice?: (file: PreparedFile) => void;
 }) {
   const drafts = useDrafts();
   const draftsLoaded = useDraftsLoaded();
@@ -260,15 +265,12 @@ export function MessageInput({
             }
           }}
         />
-        <Button
-          type="submit"
-          size="icon"
-          aria-label="Send"
-          className="size-11 shrink-0 rounded-full"
+        <SendOrRecord
+          empty={text.trim().length === 0}
+          editing={editing !== null}
           disabled={!client || busy || text.trim().length === 0}
-        >
-          <SendHorizontal className="!size-5" aria-hidden />
-        </Button>
+          onVoice={onVoice}
+        />
       </form>
       <ComposerNotes problem={shownProblem} problemId={problemId} counter={counter} counterId={counterId} />
     </div>

@@ -8,7 +8,7 @@
  *   before the photo is downloaded;
  * - anything else (and a photo sent "as a file") goes as it is, with its name and type.
  */
-import { THUMB_MAX } from '@app/e2ee';
+import { THUMB_MAX } from '@app/e2ee/attachment-ref';
 import type { PreparedFile } from '@/client/attachments/prepared-file';
 
 /** The long side of a photo sent in standard quality (px). */

@@ -15,6 +15,7 @@ import { usePane } from '@/components/layout/pane-context';
 import { ScreenMain } from '@/components/layout/screen-frame';
 import { MessageInfoDialog } from '@/components/message-info-dialog';
 import { ActionMenu } from '@/components/ui/action-menu';
+import { notifyError } from '@/components/ui/toaster';
 import {
   useAccess,
   useChatClient,
@@ -30,6 +31,7 @@ import { useFillViewport } from '@/hooks/use-fill-viewport';
 import { useMessageActions } from '@/hooks/use-message-actions';
 import { usePeerPaging } from '@/hooks/use-peer-paging';
 import { usePeerTrust } from '@/hooks/use-peer-trust';
+import { useAttachmentMaxBytes } from '@/hooks/use-public-settings';
 import { focusLinkBackTo } from '@/hooks/use-route-focus';
 import { useSession } from '@/hooks/use-session';
 import { cn } from '@/lib/utils';
@@ -79,6 +81,7 @@ export default function ChatPage(props: { peerId?: string }) {
   const paging = usePeerPaging(client, peerId);
   // Files picked, pasted or dropped on the conversation: shown for captions before they go.
   const [staged, setStaged] = useState<File[]>([]);
+  const maxBytes = useAttachmentMaxBytes();
   const drop = useFileDrop(setStaged, { off: gated, gone: peer === null });
 
   if (!me) return null;
@@ -167,6 +170,13 @@ export default function ChatPage(props: { peerId?: string }) {
               onEditDone={() => setEditing(null)}
               onSent={() => setSentCount((n) => n + 1)}
               onFiles={setStaged}
+              onVoice={(file) => {
+                if (!client) return;
+                void client.sendFile(peerId, file, '', maxBytes).then((r) => {
+                  if ('problem' in r) notifyError('Not sent', r.problem);
+                  else setSentCount((n) => n + 1);
+                });
+              }}
             />
           )}
         </ScreenMain>

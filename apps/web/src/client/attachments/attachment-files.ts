@@ -5,7 +5,7 @@
  * lightbox does not fetch again. One's own upload is kept from the file itself.
  */
 import type { AttachmentRef } from '@app/e2ee';
-import { fromBase64Url } from '@app/e2ee';
+import { fromBase64Url } from '@app/e2ee/bytes';
 import { API } from '@app/protocol';
 import type { AttachmentHttp } from './attachment-http';
 

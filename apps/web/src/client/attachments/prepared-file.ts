@@ -2,7 +2,7 @@
  * A file made ready to send (lib/prepare-file.ts in the browser: an image resized and
  * stripped of its metadata, with its thumbnail), and the descriptor its message seals.
  */
-import { type AttachmentKind, type AttachmentRef, attachmentName } from '@app/e2ee';
+import { type AttachmentKind, type AttachmentRef, attachmentName } from '@app/e2ee/attachment-ref';
 import type { SealedFile } from './seal-file';
 
 export interface PreparedFile {

@@ -4,7 +4,7 @@
  * page's memory), with the digest of what was sealed. Both go in the outbox: the Blob is
  * safe at rest, the key travels sealed in the message.
  */
-import { toBase64Url } from '@app/e2ee';
+import { toBase64Url } from '@app/e2ee/bytes';
 
 export interface SealedFile {
   /** The sealed bytes (what is uploaded). */

@@ -3,7 +3,8 @@
  * browser's own key, and beside it, sealed the same way, what travels with the text (the
  * message it replies to, the forwarded mark, the attachment with its key) as JSON.
  */
-import { type MessageContent, refFromWire, refToWire } from '@app/e2ee';
+import type { MessageContent } from '@app/e2ee';
+import { refFromWire, refToWire } from '@app/e2ee/attachment-ref';
 import { REPLY_EXCERPT_MAX } from '@app/e2ee/message-content';
 import { messageIdSchema, userIdSchema } from '@app/protocol';
 import { z } from 'zod';

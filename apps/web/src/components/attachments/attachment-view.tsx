@@ -3,6 +3,7 @@
  * - a photo at its own shape, blurred thumbnail first, then the photo once downloaded,
  *   opened and checked (client/attachments/attachment-files.ts); a click opens it large,
  *   with a download button;
+ * - a voice message as its player (voice-player.tsx);
  * - any other file as its name and size with a download button;
  * - while one's own is uploading, how far it got.
  * One that fails its check says "This file couldn't be verified", and never shows a byte.
@@ -17,6 +18,7 @@ import { notifyError } from '@/components/ui/toaster';
 import { useChatClient } from '@/hooks/chat-hooks';
 import { formatBytes } from '@/lib/attachment-label';
 import { cn } from '@/lib/utils';
+import { VoicePlayer } from './voice-player';
 
 /** The largest a photo is drawn in its bubble (px). */
 const PHOTO_MAX_W = 280;
@@ -195,6 +197,8 @@ export function AttachmentView(props: {
     <div className="w-full pt-0.5 pb-1">
       {attachment.kind === 'image' ? (
         <Photo attachment={attachment} alt={props.alt} {...(uploading !== undefined ? { uploading } : {})} />
+      ) : attachment.kind === 'voice' && uploading === undefined ? (
+        <VoicePlayer attachment={attachment} own={own} />
       ) : (
         <FileLine attachment={attachment} own={own} {...(uploading !== undefined ? { uploading } : {})} />
       )}

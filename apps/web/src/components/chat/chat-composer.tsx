@@ -1,5 +1,6 @@
 import type { Access } from '@app/protocol';
 import { MailQuestion, ShieldAlert } from 'lucide-react';
+import type { PreparedFile } from '@/client/attachments/prepared-file';
 import type { ChatClient } from '@/client/chat-client';
 import type { UiMessage } from '@/client/conversations/conversation';
 import { shownText } from '@/client/crypto/message-crypto';
@@ -84,6 +85,8 @@ export function ChatComposer(props: {
   onSent(): void;
   /** Files picked or pasted, for the attach dialog. */
   onFiles(files: File[]): void;
+  /** A voice message recorded: sent at once. */
+  onVoice(file: PreparedFile): void;
 }) {
   const { access, handle } = props;
   if (props.peerGone) {
@@ -121,6 +124,7 @@ export function ChatComposer(props: {
         onReplyDone={props.onReplyDone}
         onSent={props.onSent}
         onFiles={props.onFiles}
+        onVoice={props.onVoice}
       />
     </>
   );
