@@ -114,6 +114,25 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   expect(readFileSync(await saved.path(), 'utf8')).toBe(NOTES);
   await scan(b, 'attachments-chat', findings);
 
+  // The photos large, one after the other (arrows and keys), and the chat info's media.
+  await b.getByRole('button', { name: 'Open photo: At the beach' }).click();
+  const viewer = b.getByRole('dialog', { name: 'Photo 1 of 2' });
+  await expect(viewer.getByRole('img', { name: 'At the beach' })).toBeVisible();
+  await viewer.getByRole('button', { name: 'Next photo' }).click();
+  await expect(b.getByRole('dialog', { name: 'Photo 2 of 2' })).toBeVisible();
+  await b.keyboard.press('ArrowLeft');
+  await expect(b.getByRole('dialog', { name: 'Photo 1 of 2' })).toBeVisible();
+  await scan(b, 'photo-viewer', findings);
+  await b.keyboard.press('Escape');
+  await b.getByRole('heading', { level: 1, name: alice.handle }).getByRole('button').click();
+  const info = b.getByRole('dialog', { name: 'Contact info' });
+  const media = info.getByRole('region', { name: 'Media and files' });
+  await expect(media.getByRole('tab', { name: 'Photos (2)' })).toBeVisible();
+  await media.getByRole('tab', { name: 'Files (1)' }).click();
+  await expect(media.getByRole('button', { name: 'Download notes.txt' })).toBeVisible();
+  await scan(b, 'chat-media', findings);
+  await b.keyboard.press('Escape');
+
   // The list says what it is.
   await b.goto('/home');
   await expect(b.getByRole('list', { name: 'Chats' })).toContainText('📎 notes.txt');

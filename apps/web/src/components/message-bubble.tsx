@@ -65,6 +65,7 @@ function BubbleContent(props: {
       {attachment ? (
         <AttachmentView
           attachment={attachment}
+          msgId={props.message.id}
           own={own}
           alt={caption || `Photo from ${props.sender}`}
           {...(props.message.uploading !== undefined ? { uploading: props.message.uploading } : {})}

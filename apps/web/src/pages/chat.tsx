@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { isBlocked, setVerified } from '@/client/keys/peer-trust';
 import { AttachDialog } from '@/components/attachments/attach-dialog';
+import { PhotoViewer } from '@/components/attachments/photo-viewer';
 import { ChatBody } from '@/components/chat/chat-body';
 import { ChatComposer } from '@/components/chat/chat-composer';
 import { ChatHeader } from '@/components/chat/chat-header';
@@ -26,6 +27,7 @@ import {
   useTyping,
   useUser,
 } from '@/hooks/chat-hooks';
+import { PhotoViewerContext } from '@/hooks/use-chat-media';
 import { useFileDrop } from '@/hooks/use-file-drop';
 import { useFillViewport } from '@/hooks/use-fill-viewport';
 import { useMessageActions } from '@/hooks/use-message-actions';
@@ -82,133 +84,144 @@ export default function ChatPage(props: { peerId?: string }) {
   // Files picked, pasted or dropped on the conversation: shown for captions before they go.
   const [staged, setStaged] = useState<File[]>([]);
   const maxBytes = useAttachmentMaxBytes();
+  // The photo shown large (chat's photo viewer), by its message.
+  const [viewing, setViewing] = useState<string | null>(null);
   const drop = useFileDrop(setStaged, { off: gated, gone: peer === null });
 
   if (!me) return null;
   if (peerId === me.id) return <Navigate to="/home" replace />;
 
   return (
-    <div
-      ref={fill.ref}
-      {...drop}
-      style={pane ? undefined : fill.style}
-      className={pane ? 'flex min-h-0 flex-1 flex-col' : 'flex flex-col bg-muted md:py-6'}
-    >
+    <PhotoViewerContext.Provider value={setViewing}>
       <div
-        className={cn(
-          'flex min-h-0 w-full flex-1 flex-col overflow-hidden bg-background',
-          !pane && 'mx-auto max-w-2xl md:rounded-2xl md:border md:border-border md:shadow-sm',
-        )}
+        ref={fill.ref}
+        {...drop}
+        style={pane ? undefined : fill.style}
+        className={pane ? 'flex min-h-0 flex-1 flex-col' : 'flex flex-col bg-muted md:py-6'}
       >
-        <ChatHeader
-          peer={peer}
-          handle={handle}
-          presence={presence}
-          typing={typing}
-          trust={trust}
-          onBack={() => {
-            focusLinkBackTo(`/chat/${peerId}`);
-            navigate('/home');
-          }}
-          onVerify={() => setVerifyOpen(true)}
-          onSearch={gated ? undefined : () => setSearchOpen(true)}
-        />
-        {searchOpen && !gated ? (
-          <ChatSearch
-            chatId={chatIdOf(me.id, peerId)}
-            me={me.id}
-            peerId={peerId}
-            peerHandle={handle}
-            onJump={(msgId) => setJump({ msgId, peerId })}
-            onClose={() => {
-              setSearchOpen(false);
-              document.querySelector<HTMLElement>('[data-search-button]')?.focus();
+        <div
+          className={cn(
+            'flex min-h-0 w-full flex-1 flex-col overflow-hidden bg-background',
+            !pane && 'mx-auto max-w-2xl md:rounded-2xl md:border md:border-border md:shadow-sm',
+          )}
+        >
+          <ChatHeader
+            peer={peer}
+            handle={handle}
+            presence={presence}
+            typing={typing}
+            trust={trust}
+            onBack={() => {
+              focusLinkBackTo(`/chat/${peerId}`);
+              navigate('/home');
             }}
+            onVerify={() => setVerifyOpen(true)}
+            onSearch={gated ? undefined : () => setSearchOpen(true)}
           />
-        ) : null}
-        {/* The header stays the page's banner; the conversation and the composer are its main part. */}
-        <ScreenMain className="flex min-h-0 flex-1 flex-col">
-          <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
-            <ChatBody
-              gated={gated}
-              onUnlocked={() => setGatePassed(true)}
-              view={view}
-              peerId={peerId}
+          {searchOpen && !gated ? (
+            <ChatSearch
+              chatId={chatIdOf(me.id, peerId)}
               me={me.id}
-              handle={handle}
-              access={access}
-              typing={typing}
-              sentCount={sentCount}
-              keyChanges={keyChanges}
-              onVerify={() => setVerifyOpen(true)}
-              paging={paging}
-              onMenu={actions.onMenu}
-              onReply={actions.reply}
-              onReact={actions.onReact}
-              jump={jump?.peerId === peerId ? jump : null}
-            />
-          </div>
-          {gated ? null : (
-            <ChatComposer
-              client={client}
               peerId={peerId}
-              peerGone={peer === null}
-              handle={handle}
-              access={access}
-              editing={actions.editing}
-              replying={actions.replying}
-              replySender={
-                actions.replying
-                  ? quotedSender(actions.replying.senderId, { me: me.id, peerId, peerHandle: handle })
-                  : ''
-              }
-              onReplyDone={() => setReplying(null)}
-              codeChanged={isBlocked(trust)}
-              onVerify={() => setVerifyOpen(true)}
-              onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
-              onEdit={setEditing}
-              onEditDone={() => setEditing(null)}
-              onSent={() => setSentCount((n) => n + 1)}
-              onFiles={setStaged}
-              onVoice={(file) => {
-                if (!client) return;
-                void client.sendFile(peerId, file, '', maxBytes).then((r) => {
-                  if ('problem' in r) notifyError('Not sent', r.problem);
-                  else setSentCount((n) => n + 1);
-                });
+              peerHandle={handle}
+              onJump={(msgId) => setJump({ msgId, peerId })}
+              onClose={() => {
+                setSearchOpen(false);
+                document.querySelector<HTMLElement>('[data-search-button]')?.focus();
               }}
             />
-          )}
-        </ScreenMain>
-      </div>
+          ) : null}
+          {/* The header stays the page's banner; the conversation and the composer are its main part. */}
+          <ScreenMain className="flex min-h-0 flex-1 flex-col">
+            <div className="flex min-h-0 flex-1 flex-col bg-muted/60">
+              <ChatBody
+                gated={gated}
+                onUnlocked={() => setGatePassed(true)}
+                view={view}
+                peerId={peerId}
+                me={me.id}
+                handle={handle}
+                access={access}
+                typing={typing}
+                sentCount={sentCount}
+                keyChanges={keyChanges}
+                onVerify={() => setVerifyOpen(true)}
+                paging={paging}
+                onMenu={actions.onMenu}
+                onReply={actions.reply}
+                onReact={actions.onReact}
+                jump={jump?.peerId === peerId ? jump : null}
+              />
+            </div>
+            {gated ? null : (
+              <ChatComposer
+                client={client}
+                peerId={peerId}
+                peerGone={peer === null}
+                handle={handle}
+                access={access}
+                editing={actions.editing}
+                replying={actions.replying}
+                replySender={
+                  actions.replying
+                    ? quotedSender(actions.replying.senderId, { me: me.id, peerId, peerHandle: handle })
+                    : ''
+                }
+                onReplyDone={() => setReplying(null)}
+                codeChanged={isBlocked(trust)}
+                onVerify={() => setVerifyOpen(true)}
+                onAcceptCode={() => client && void setVerified(client.keys, client.userId, peerId, null)}
+                onEdit={setEditing}
+                onEditDone={() => setEditing(null)}
+                onSent={() => setSentCount((n) => n + 1)}
+                onFiles={setStaged}
+                onVoice={(file) => {
+                  if (!client) return;
+                  void client.sendFile(peerId, file, '', maxBytes).then((r) => {
+                    if ('problem' in r) notifyError('Not sent', r.problem);
+                    else setSentCount((n) => n + 1);
+                  });
+                }}
+              />
+            )}
+          </ScreenMain>
+        </div>
 
-      <ActionMenu
-        anchor={actions.menu?.anchor ?? null}
-        actions={actions.actions}
-        label="Message options"
-        onClose={actions.closeMenu}
-      />
-      <MessageInfoDialog message={info} onClose={() => setInfoId(null)} />
-      <AttachDialog
-        peerId={peerId}
-        files={staged}
-        onClose={() => setStaged([])}
-        onSent={() => {
-          setStaged([]);
-          setSentCount((n) => n + 1);
-        }}
-      />
-      <ForwardDialog message={actions.forwarding} onClose={() => actions.setForwarding(null)} />
-      <ReactionPicker target={actions.reacting} onClose={actions.closeReacting} />
-      {peer ? (
-        <SafetyNumberDialog
-          peerId={peerId}
-          handle={handle}
-          trust={trust}
-          open={verifyOpen}
-          onOpenChange={setVerifyOpen}
+        <ActionMenu
+          anchor={actions.menu?.anchor ?? null}
+          actions={actions.actions}
+          label="Message options"
+          onClose={actions.closeMenu}
         />
-      ) : null}
-    </div>
+        <MessageInfoDialog message={info} onClose={() => setInfoId(null)} />
+        <AttachDialog
+          peerId={peerId}
+          files={staged}
+          onClose={() => setStaged([])}
+          onSent={() => {
+            setStaged([]);
+            setSentCount((n) => n + 1);
+          }}
+        />
+        <ForwardDialog message={actions.forwarding} onClose={() => actions.setForwarding(null)} />
+        <ReactionPicker target={actions.reacting} onClose={actions.closeReacting} />
+        {peer ? (
+          <SafetyNumberDialog
+            peerId={peerId}
+            handle={handle}
+            trust={trust}
+            open={verifyOpen}
+            onOpenChange={setVerifyOpen}
+          />
+        ) : null}
+        <PhotoViewer
+          peerId={peerId}
+          peerHandle={handle}
+          msgId={viewing}
+          onMove={setViewing}
+          onClose={() => setViewing(null)}
+        />
+      </div>
+    </PhotoViewerContext.Provider>
   );
 }

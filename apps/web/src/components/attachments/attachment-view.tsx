@@ -1,8 +1,8 @@
 /**
  * An attachment in its bubble:
  * - a photo at its own shape, blurred thumbnail first, then the photo once downloaded,
- *   opened and checked (client/attachments/attachment-files.ts); a click opens it large,
- *   with a download button;
+ *   opened and checked (client/attachments/attachment-files.ts); a click opens the chat's
+ *   photo viewer at it (photo-viewer.tsx);
  * - a voice message as its player (voice-player.tsx);
  * - any other file as its name and size with a download button;
  * - while one's own is uploading, how far it got.
@@ -10,12 +10,11 @@
  */
 import type { AttachmentRef } from '@app/e2ee';
 import { Download, FileText, TriangleAlert } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { AttachmentError } from '@/client/attachments/attachment-files';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
-import { notifyError } from '@/components/ui/toaster';
 import { useChatClient } from '@/hooks/chat-hooks';
+import { useOpenPhoto } from '@/hooks/use-chat-media';
+import { downloadAttachment, useOpenedAttachment } from '@/hooks/use-opened-attachment';
 import { formatBytes } from '@/lib/attachment-label';
 import { cn } from '@/lib/utils';
 import { VoicePlayer } from './voice-player';
@@ -23,47 +22,6 @@ import { VoicePlayer } from './voice-player';
 /** The largest a photo is drawn in its bubble (px). */
 const PHOTO_MAX_W = 280;
 const PHOTO_MAX_H = 320;
-
-/** The attachment opened as an object URL (revoked when no longer shown), or why not. */
-function useOpened(ref: AttachmentRef, enabled: boolean): { url: string | null; error: string | null } {
-  const client = useChatClient();
-  const [state, setState] = useState<{ url: string | null; error: string | null }>({ url: null, error: null });
-  useEffect(() => {
-    if (!client || !enabled || !ref.id) return;
-    let url: string | null = null;
-    let live = true;
-    client.files.open(ref).then(
-      (blob) => {
-        if (!live) return;
-        url = URL.createObjectURL(blob);
-        setState({ url, error: null });
-      },
-      (e: unknown) => {
-        if (live) setState({ url: null, error: e instanceof AttachmentError ? e.message : 'Could not open the file.' });
-      },
-    );
-    return () => {
-      live = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [client, ref, enabled]);
-  return state;
-}
-
-/** Saves the attachment as its name (opened and checked first). */
-async function download(client: ReturnType<typeof useChatClient>, ref: AttachmentRef): Promise<void> {
-  if (!client) return;
-  try {
-    const url = URL.createObjectURL(await client.files.open(ref));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = ref.name || 'file';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (e) {
-    notifyError('Could not download the file', e instanceof Error ? e.message : undefined);
-  }
-}
 
 function Failed({ text }: { text: string }) {
   return (
@@ -90,52 +48,38 @@ function Progress({ value }: { value: number }) {
   );
 }
 
-function Photo({ attachment, alt, uploading }: { attachment: AttachmentRef; alt: string; uploading?: number }) {
-  const client = useChatClient();
-  const { url, error } = useOpened(attachment, true);
-  const [large, setLarge] = useState(false);
+function Photo(props: { attachment: AttachmentRef; msgId: string; alt: string; uploading?: number }) {
+  const { attachment, uploading } = props;
+  const openPhoto = useOpenPhoto();
+  const { url, error } = useOpenedAttachment(attachment);
   const w = attachment.width ?? PHOTO_MAX_W;
   const h = attachment.height ?? PHOTO_MAX_W;
   const scale = Math.min(1, PHOTO_MAX_W / w, PHOTO_MAX_H / h);
   const box = { width: Math.max(120, Math.round(w * scale)), aspectRatio: `${w} / ${h}` };
   if (error) return <Failed text={error} />;
   return (
-    <>
-      <button
-        type="button"
-        className="relative block max-w-full overflow-hidden rounded-xl bg-muted"
-        style={box}
-        disabled={!url}
-        aria-label={`Open photo: ${alt}`}
-        onClick={() => setLarge(true)}
-      >
-        {attachment.thumb ? (
-          <img
-            src={`data:image/jpeg;base64,${attachment.thumb}`}
-            alt=""
-            className={cn('absolute inset-0 size-full scale-110 object-cover blur-md', url && 'hidden')}
-          />
-        ) : null}
-        {url ? <img src={url} alt={alt} className="absolute inset-0 size-full object-cover" /> : null}
-        {uploading !== undefined ? (
-          <span className="absolute inset-x-2 bottom-2">
-            <Progress value={uploading} />
-          </span>
-        ) : null}
-      </button>
-      <Dialog open={large} onOpenChange={setLarge}>
-        <DialogContent className="max-w-[min(96vw,1200px)] border-0 bg-black/95 p-2 text-white sm:p-4">
-          <DialogTitle className="sr-only">Photo</DialogTitle>
-          <DialogDescription className="sr-only">{alt}</DialogDescription>
-          {url ? <img src={url} alt={alt} className="mx-auto max-h-[80dvh] w-auto object-contain" /> : null}
-          <div className="flex justify-end">
-            <Button variant="secondary" onClick={() => void download(client, attachment)}>
-              <Download aria-hidden /> Download
-            </Button>
-          </div>
-        </DialogContent>
-      </Dialog>
-    </>
+    <button
+      type="button"
+      className="relative block max-w-full overflow-hidden rounded-xl bg-muted"
+      style={box}
+      disabled={!url || !openPhoto}
+      aria-label={`Open photo: ${props.alt}`}
+      onClick={() => openPhoto?.(props.msgId)}
+    >
+      {attachment.thumb ? (
+        <img
+          src={`data:image/jpeg;base64,${attachment.thumb}`}
+          alt=""
+          className={cn('absolute inset-0 size-full scale-110 object-cover blur-md', url && 'hidden')}
+        />
+      ) : null}
+      {url ? <img src={url} alt={props.alt} className="absolute inset-0 size-full object-cover" /> : null}
+      {uploading !== undefined ? (
+        <span className="absolute inset-x-2 bottom-2">
+          <Progress value={uploading} />
+        </span>
+      ) : null}
+    </button>
   );
 }
 
@@ -169,7 +113,7 @@ function FileLine({ attachment, own, uploading }: { attachment: AttachmentRef; o
             aria-label={`Download ${name}`}
             onClick={() =>
               void client?.files.open(attachment).then(
-                () => download(client, attachment),
+                () => downloadAttachment(client, attachment),
                 (e: unknown) => setProblem(e instanceof Error ? e.message : 'Could not open the file.'),
               )
             }
@@ -186,6 +130,8 @@ function FileLine({ attachment, own, uploading }: { attachment: AttachmentRef; o
 
 export function AttachmentView(props: {
   attachment: AttachmentRef;
+  /** The message it is in (the photo viewer opens at it). */
+  msgId: string;
   own: boolean;
   /** Said of a photo to screen readers: its caption, or "Photo from @bob". */
   alt: string;
@@ -196,7 +142,12 @@ export function AttachmentView(props: {
   return (
     <div className="w-full pt-0.5 pb-1">
       {attachment.kind === 'image' ? (
-        <Photo attachment={attachment} alt={props.alt} {...(uploading !== undefined ? { uploading } : {})} />
+        <Photo
+          attachment={attachment}
+          msgId={props.msgId}
+          alt={props.alt}
+          {...(uploading !== undefined ? { uploading } : {})}
+        />
       ) : attachment.kind === 'voice' && uploading === undefined ? (
         <VoicePlayer attachment={attachment} own={own} />
       ) : (

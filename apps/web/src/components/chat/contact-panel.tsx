@@ -11,6 +11,7 @@ import { useChatSummary } from '@/hooks/chat-hooks';
 import { FLAG_ACTIONS, flagActionsFor, useChatFlags } from '@/hooks/use-chat-flags';
 import { formatDayAndTime, presenceText } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
+import { ChatMediaSection } from '../attachments/chat-media-section';
 import { MuteDialog } from './mute-dialog';
 
 const ROW =
@@ -155,6 +156,7 @@ export function ContactPanel({
                 end={<ChevronRight className="size-5 shrink-0 text-muted-foreground" aria-hidden />}
               />
             </ul>
+            <ChatMediaSection peerId={peer.id} peerHandle={handle} />
             {summary && !summary.locked ? (
               <ul
                 aria-label="Notifications"
