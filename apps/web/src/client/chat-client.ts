@@ -352,6 +352,11 @@ export class ChatClient {
     this.sender.outbox.retry(msgId);
   }
 
+  /** Cancels a message whose file is still uploading (Outbox.cancel). */
+  cancelUpload(msgId: string): void {
+    this.sender.outbox.cancel(msgId);
+  }
+
   /** Deletes a failed message from the outbox and the conversation (it never reached the server). */
   discardMessage(msgId: string): void {
     this.sender.outbox.discard(msgId);

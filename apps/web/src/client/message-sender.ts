@@ -5,6 +5,7 @@
  */
 import type { MessageContent } from '@app/e2ee';
 import { type ChatMessage, chatIdOf, peerOf } from '@app/protocol';
+import { logged } from '@/lib/log';
 import { messageTextError } from '@/lib/message-text';
 import type { UpdateApplier } from './apply-update';
 import type { AttachmentFiles } from './attachments/attachment-files';
@@ -77,6 +78,12 @@ export class MessageSender {
           const original = this.originals.get(blob);
           if (original) parts.attachments.files.remember(id, original);
           return id;
+        },
+        dropUpload: (url) => {
+          const { base, headers } = parts.attachments.http;
+          fetch(base + url, { method: 'DELETE', headers: { ...headers, 'tus-resumable': '1.0.0' } }).catch(
+            logged('outbox', 'drop a cancelled upload'),
+          );
         },
       },
       store,

@@ -109,4 +109,29 @@ describe.each(ENGINES)('attachments between two tabs ($name)', ({ url }) => {
     expect(blob.size).toBe(200_000);
     await until(() => outbox.rows.size === 0, 'the entry gone once sent');
   });
+
+  it('cancels a file still uploading: its upload stops and is dropped, and nothing is sent', async () => {
+    const [alice, bob] = [await newUser(t), await newUser(t)];
+    const outbox = memoryOutbox();
+    const a = tab(alice, { outboxStore: outbox.store });
+    const b = tab(bob);
+    await Promise.all([online(a), online(b)]);
+    b.client.openConversation(alice.id);
+    a.client.openConversation(bob.id);
+    await a.client.sendFile(bob.id, fileOf(40 * MB, 'big.bin'), '', 100 * MB);
+    type Row = { msgId: string; upload?: { url?: string; id?: string } };
+    await until(() => [...outbox.rows.values()].some((e) => (e as Row).upload?.url), 'the upload begun', 10_000);
+    const entry = [...outbox.rows.values()][0] as Row;
+    const url = entry.upload?.url as string;
+    a.client.cancelUpload(entry.msgId);
+    expect(a.client.getConversation(bob.id).messages).toHaveLength(0);
+    await until(() => outbox.rows.size === 0, 'the entry gone');
+    // Dropped on the server (a DELETE, as it goes).
+    for (let i = 0; i < 100 && (await tusHead(t.url, alice.cookie, url)).status !== 404; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await tusHead(t.url, alice.cookie, url)).status).toBe(404);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(shown(b, alice.id)).toHaveLength(0);
+  }, 30_000);
 });

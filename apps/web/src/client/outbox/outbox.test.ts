@@ -102,6 +102,7 @@ function harness(answer: Answer, initial: readonly unknown[] = [], options: Harn
   const keysMoved: string[] = [];
   const hooks: OutboxHooks = {
     upload: () => Promise.reject(new Error('no files in these tests (attachments.server.test.ts)')),
+    dropUpload: () => {},
     changed: () => {},
     acknowledged: (m) => acknowledged.push(m),
     requested: () => {},
@@ -478,6 +479,7 @@ describe('Outbox', () => {
         seal: async (_to, _msgId, { text }) => ({ ct: fakeSeal(text), accepted: () => {} }),
         keysMoved: () => {},
         upload: () => Promise.reject(new Error('no files here')),
+        dropUpload: () => {},
       },
       broken,
       Math.random,

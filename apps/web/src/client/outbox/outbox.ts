@@ -52,8 +52,10 @@ export interface OutboxHooks {
   /** Uploads a sealed file (attachments/upload.ts): its id; rejects with an UploadError. */
   upload(
     blob: Blob,
-    o: { url?: string; onUrl(url: string): void; onProgress(sent: number, total: number): void },
+    o: { url?: string; onUrl(url: string): void; onProgress(sent: number, total: number): void; signal: AbortSignal },
   ): Promise<string>;
+  /** Drops an upload the user cancelled (best effort: one left over is collected a day later). */
+  dropUpload(url: string): void;
 }
 
 export interface SealedSend {
@@ -91,6 +93,8 @@ interface Pending {
   markSafe: () => void;
   /** How much of its file is uploaded (0 to 1), this page. */
   progress: number;
+  /** Stops its upload (Outbox.cancel). */
+  readonly abort: AbortController;
   /** Settles once the composer's draft at rest no longer holds the text (see HandOver); null once it has. */
   handedOver: Promise<unknown> | null;
 }
@@ -161,6 +165,7 @@ export class Outbox {
       inflight: false,
       attempts: 0,
       progress: 0,
+      abort: new AbortController(),
       timer: null,
       message: this.toMessage(entry, content),
       safe,
@@ -298,6 +303,22 @@ export class Outbox {
   }
 
   /**
+   * Cancels a message whose file has not finished uploading: its upload stops and is
+   * dropped, and the message is forgotten. Returns whether it was one.
+   */
+  cancel(msgId: string): boolean {
+    const p = this.pending.get(msgId);
+    const upload = p?.entry.upload;
+    if (!p || !upload || upload.id) return false;
+    p.abort.abort();
+    this.forget(p);
+    const url = p.entry.upload?.url;
+    if (url) this.hooks.dropUpload(url);
+    this.hooks.changed(p.entry.to);
+    return true;
+  }
+
+  /**
    * The server has this message (it came in the update log or a history page): an
    * entry still held for it (one whose acknowledgement was lost) is done with.
    */
@@ -343,6 +364,7 @@ export class Outbox {
     };
     const id = await this.hooks.upload(upload.blob, {
       ...(upload.url ? { url: upload.url } : {}),
+      signal: p.abort.signal,
       onUrl: (url) => keep({ url }),
       onProgress: (sent, total) => {
         p.progress = total > 0 ? sent / total : 0;

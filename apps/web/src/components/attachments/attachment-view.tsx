@@ -9,7 +9,7 @@
  * One that fails its check says "This file couldn't be verified", and never shows a byte.
  */
 import type { AttachmentRef } from '@app/e2ee';
-import { Download, FileText, TriangleAlert } from 'lucide-react';
+import { Download, FileText, TriangleAlert, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useChatClient } from '@/hooks/chat-hooks';
@@ -32,19 +32,34 @@ function Failed({ text }: { text: string }) {
   );
 }
 
-function Progress({ value }: { value: number }) {
+/** How far one's own upload got, with the button that cancels it (the message goes with it). */
+function Progress({ value, msgId }: { value: number; msgId: string }) {
+  const client = useChatClient();
   const pct = Math.round(value * 100);
   return (
-    <div
-      role="progressbar"
-      aria-label="Uploading"
-      aria-valuenow={pct}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      className="h-1 w-full overflow-hidden rounded-full bg-black/15"
-    >
-      <div className="h-full bg-primary transition-[width]" style={{ width: `${pct}%` }} />
-    </div>
+    <span className="flex items-center gap-2">
+      <span
+        role="progressbar"
+        aria-label="Uploading"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        className="h-1 min-w-0 flex-1 overflow-hidden rounded-full bg-black/15"
+      >
+        <span className="block h-full bg-primary transition-[width]" style={{ width: `${pct}%` }} />
+      </span>
+      <button
+        type="button"
+        aria-label="Cancel upload"
+        onClick={(e) => {
+          e.stopPropagation();
+          client?.cancelUpload(msgId);
+        }}
+        className="flex size-6 shrink-0 cursor-pointer items-center justify-center rounded-full bg-black/40 text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        <X className="size-3.5" aria-hidden />
+      </button>
+    </span>
   );
 }
 
@@ -58,32 +73,43 @@ function Photo(props: { attachment: AttachmentRef; msgId: string; alt: string; u
   const box = { width: Math.max(120, Math.round(w * scale)), aspectRatio: `${w} / ${h}` };
   if (error) return <Failed text={error} />;
   return (
-    <button
-      type="button"
-      className="relative block max-w-full overflow-hidden rounded-xl bg-muted"
-      style={box}
-      disabled={!url || !openPhoto}
-      aria-label={`Open photo: ${props.alt}`}
-      onClick={() => openPhoto?.(props.msgId)}
-    >
-      {attachment.thumb ? (
-        <img
-          src={`data:image/jpeg;base64,${attachment.thumb}`}
-          alt=""
-          className={cn('absolute inset-0 size-full scale-110 object-cover blur-md', url && 'hidden')}
-        />
-      ) : null}
-      {url ? <img src={url} alt={props.alt} className="absolute inset-0 size-full object-cover" /> : null}
+    <div className="relative max-w-full overflow-hidden rounded-xl bg-muted" style={box}>
+      <button
+        type="button"
+        className="absolute inset-0 block cursor-pointer disabled:cursor-default"
+        disabled={!url || !openPhoto}
+        aria-label={`Open photo: ${props.alt}`}
+        onClick={() => openPhoto?.(props.msgId)}
+      >
+        {attachment.thumb ? (
+          <img
+            src={`data:image/jpeg;base64,${attachment.thumb}`}
+            alt=""
+            className={cn('absolute inset-0 size-full scale-110 object-cover blur-md', url && 'hidden')}
+          />
+        ) : null}
+        {url ? <img src={url} alt={props.alt} className="absolute inset-0 size-full object-cover" /> : null}
+      </button>
       {uploading !== undefined ? (
         <span className="absolute inset-x-2 bottom-2">
-          <Progress value={uploading} />
+          <Progress value={uploading} msgId={props.msgId} />
         </span>
       ) : null}
-    </button>
+    </div>
   );
 }
 
-function FileLine({ attachment, own, uploading }: { attachment: AttachmentRef; own: boolean; uploading?: number }) {
+function FileLine({
+  attachment,
+  msgId,
+  own,
+  uploading,
+}: {
+  attachment: AttachmentRef;
+  msgId: string;
+  own: boolean;
+  uploading?: number;
+}) {
   const client = useChatClient();
   const [problem, setProblem] = useState<string | null>(null);
   const name = attachment.name || 'File';
@@ -122,7 +148,7 @@ function FileLine({ attachment, own, uploading }: { attachment: AttachmentRef; o
           </Button>
         ) : null}
       </div>
-      {uploading !== undefined ? <Progress value={uploading} /> : null}
+      {uploading !== undefined ? <Progress value={uploading} msgId={msgId} /> : null}
       {problem ? <Failed text={problem} /> : null}
     </div>
   );
@@ -151,7 +177,12 @@ export function AttachmentView(props: {
       ) : attachment.kind === 'voice' && uploading === undefined ? (
         <VoicePlayer attachment={attachment} own={own} />
       ) : (
-        <FileLine attachment={attachment} own={own} {...(uploading !== undefined ? { uploading } : {})} />
+        <FileLine
+          attachment={attachment}
+          msgId={props.msgId}
+          own={own}
+          {...(uploading !== undefined ? { uploading } : {})}
+        />
       )}
     </div>
   );
