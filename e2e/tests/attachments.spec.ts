@@ -169,3 +169,40 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   await expect(b.getByText("This file couldn't be verified")).toBeVisible();
   expect(findings).toEqual([]);
 });
+
+test('a 50 MB file cut off by a reload resumes where the server got to, and reaches the peer', async ({ people }) => {
+  test.setTimeout(120_000);
+  const [alice, bob] = [await people.person('alice'), await people.person('bob')];
+  const a = alice.page;
+  const b = bob.page;
+  await openChat(a, bob);
+  await openChat(b, alice);
+  // The third chunk (of 8 MiB) never gets an answer: the page is reloaded while it waits.
+  let patches = 0;
+  const uploads = '**/api/attachments/uploads/*';
+  await a.route(uploads, async (route) => {
+    if (route.request().method() !== 'PATCH') return route.fallback();
+    patches += 1;
+    if (patches <= 2) return route.fallback();
+  });
+  const big = await a.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    const bytes = new Uint8Array(50_000_000);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = i & 0xff;
+    dt.items.add(new File([bytes], 'big.bin', { type: 'application/octet-stream' }));
+    return dt;
+  });
+  await a.getByRole('region', { name: `Conversation with ${bob.handle}` }).dispatchEvent('drop', { dataTransfer: big });
+  await a.getByRole('dialog', { name: 'Send 1 file' }).getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(a.getByRole('progressbar', { name: 'Uploading' })).toBeVisible();
+  await expect.poll(() => patches, { timeout: 30_000 }).toBe(3);
+  await a.unroute(uploads);
+  await a.reload();
+  // After the reload the outbox asks where the upload is and sends only the rest.
+  const download = b.getByRole('button', { name: 'Download big.bin' });
+  await expect(download).toBeVisible({ timeout: 60_000 });
+  const saving = b.waitForEvent('download');
+  await download.click();
+  const saved = await saving;
+  expect(statSync(await saved.path()).size).toBe(50_000_000);
+});

@@ -2,8 +2,8 @@
  * What a message says of an attachment it carries, sealed inside it (message-content.ts):
  * where the blob is, the key that opens it and the digest it must have, and what the file
  * is (name, type, size; an image's dimensions and a tiny thumbnail; a voice message's length
- * and waveform). Written as compact JSON; every field bounded, so a descriptor stays under
- * ATTACHMENT_REF_MAX bytes and a message with one still seals under the ciphertext limit.
+ * and waveform). Written as compact JSON; every field bounded, so a message with a full
+ * caption and the largest descriptor still seals under the ciphertext limit (tested).
  */
 import { E2EEAuthError } from './errors.ts';
 

@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { ATTACHMENT_TAG } from '@app/e2ee/attachment';
 import { API, type ApiErrorBody, attachmentIdSchema } from '@app/protocol';
 import { Server as TusServer } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -51,6 +52,8 @@ function tusServer(attachments: Attachments, userOf: (req: IncomingMessage | und
     onUploadCreate: async (req, upload) => {
       const userId = userOf(nodeReq(req)) as string;
       if (upload.size === undefined) throw refusal(400, 'invalid_input', 'Upload-Length is required');
+      // Even an empty file seals to one tag's worth of bytes.
+      if (upload.size < ATTACHMENT_TAG) throw refusal(400, 'invalid_input', 'An upload is at least 16 bytes');
       if (upload.metadata && Object.keys(upload.metadata).length > 0) {
         // A name or type in the clear would tell the server what the sealed blob is.
         throw refusal(400, 'invalid_input', 'Upload-Metadata is not accepted');

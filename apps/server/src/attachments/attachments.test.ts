@@ -138,6 +138,20 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     expect(stolen.code).toBe('not_found');
     await ws.close();
     expect((await downloadBlob(t.url, cookieOf(bob), id)).status).toBe(404);
+    // Bound to a message the server then refused (to nobody): free again for the next one.
+    const own = await WsTestClient.connect(t, cookieOf(alice));
+    const refused = await own.requestError('send', {
+      ...(await own.sealedSend(bob.user.id, 'first try', 'att-first-try')),
+      to: 'A'.repeat(20),
+      attachments: [id],
+    });
+    expect(refused.code).not.toBe('not_found');
+    await own.request('send', {
+      ...(await own.sealedSend(bob.user.id, 'second try', 'att-second')),
+      attachments: [id],
+    });
+    await own.close();
+    expect((await downloadBlob(t.url, cookieOf(bob), id)).status).toBe(200);
     // tus's own GET and termination are not served: only ours.
     const tusGet = await fetch(`${t.url}${created.location}`, { headers: { cookie: `sid=${cookieOf(alice)}` } });
     expect(tusGet.status).toBe(404);
@@ -172,7 +186,10 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     const over = await tusCreate(t.url, c, sealedAttachmentSize(MAX) + 1);
     expect(over.status).toBe(413);
     expect((await tusCreate(t.url, c, sealedAttachmentSize(MAX))).status).toBe(201);
-    const named = await tusCreate(t.url, c, 10, { 'upload-metadata': `filename ${btoa('holiday.jpg')}` });
+    // Even an empty file seals to 16 bytes.
+    expect((await tusCreate(t.url, c, 0)).status).toBe(400);
+    expect((await tusCreate(t.url, c, 15)).status).toBe(400);
+    const named = await tusCreate(t.url, c, 16, { 'upload-metadata': `filename ${btoa('holiday.jpg')}` });
     expect(named.status).toBe(400);
     expect(JSON.parse(named.body)).toMatchObject({ message: 'Upload-Metadata is not accepted' });
     const deferred = await tusCreate(t.url, c, 10, { 'upload-length': '', 'upload-defer-length': '1' });

@@ -52,7 +52,12 @@ export class FileBlobStore implements BlobStore {
   async read(id: string, range: { start: number; end: number }): Promise<Readable> {
     // Opened first: a blob missing on disk fails here, before any byte is answered.
     const handle = await open(this.file(id), 'r');
-    return handle.createReadStream({ ...range, autoClose: true });
+    try {
+      return handle.createReadStream({ ...range, autoClose: true });
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
   }
 
   async offset(id: string): Promise<number | null> {

@@ -66,7 +66,12 @@ function copyBlobs(from: string, to: string): number {
     // An upload under way is shorter than the size its note declares.
     const note = path.join(from, `${name}.json`);
     if (existsSync(note)) {
-      const { size } = JSON.parse(readFileSync(note, 'utf8')) as { size?: number };
+      let size: number | undefined;
+      try {
+        size = (JSON.parse(readFileSync(note, 'utf8')) as { size?: number }).size;
+      } catch {
+        continue; // being written: an upload just begun
+      }
       if (size === undefined || statSync(path.join(from, name)).size !== size) continue;
     }
     try {

@@ -48,7 +48,7 @@ export class MessageSender {
   readonly outbox: Outbox;
   private readonly parts: SenderParts;
   /** Files sent from this tab, by their sealed Blob: shown from themselves once uploaded. */
-  private readonly originals = new WeakMap<Blob, Blob>();
+  private readonly originals = new WeakMap<Blob, { file: Blob; digest: string }>();
 
   constructor(parts: SenderParts, store: OutboxStore | undefined, local: LocalSealing) {
     this.parts = parts;
@@ -76,7 +76,7 @@ export class MessageSender {
         upload: async (blob, o) => {
           const id = await uploadSealed(blob, { http: parts.attachments.http, ...o });
           const original = this.originals.get(blob);
-          if (original) parts.attachments.files.remember(id, original);
+          if (original) parts.attachments.files.remember(id, original.digest, original.file);
           return id;
         },
         dropUpload: (url) => {
@@ -114,7 +114,7 @@ export class MessageSender {
     if (problem !== null) return { problem };
     if (f.file.size > maxBytes) return { problem: `Files can be at most ${Math.floor(maxBytes / 1_000_000)} MB` };
     const sealed = await sealFile(f.file);
-    this.originals.set(sealed.blob, f.file);
+    this.originals.set(sealed.blob, { file: f.file, digest: sealed.digest });
     this.parts.stopTyping(peerId);
     const content = { text: caption.trim(), attachments: [refOf(f, sealed)] };
     return { stored: this.outbox.add(peerId, content, undefined, sealed.blob) };

@@ -20,6 +20,19 @@ export interface AttachmentRow {
   complete: boolean;
 }
 
+/** Bound to a message that is not stored (its send was refused after the upload was bound). */
+function unstored(eb: ExpressionBuilder<Database, 'attachments'>): Expression<SqlBool> {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('messages as m')
+        .select('m.id')
+        .whereRef('m.chat_id', '=', 'attachments.chat_id')
+        .whereRef('m.id', '=', 'attachments.msg_id'),
+    ),
+  );
+}
+
 export class AttachmentStore {
   readonly db: Kysely<Database>;
 
@@ -63,8 +76,8 @@ export class AttachmentStore {
 
   /**
    * The uploads `ownerId` names in a message to `peerId`: each theirs, complete, and not in
-   * another message (the same message again is a retried send). Any other: not_found, and
-   * none is bound.
+   * another message (the same message again is a retried send; one bound to a message that
+   * was refused and never stored is free again). Any other: not_found, and none is bound.
    */
   async bind(ownerId: string, peerId: string, msgId: string, ids: readonly string[]): Promise<void> {
     const chatId = chatIdOf(ownerId, peerId);
@@ -76,7 +89,11 @@ export class AttachmentStore {
         .where('owner_id', '=', ownerId)
         .where('complete', '=', 1)
         .where((eb) =>
-          eb.or([eb('msg_id', 'is', null), eb.and([eb('chat_id', '=', chatId), eb('msg_id', '=', msgId)])]),
+          eb.or([
+            eb('msg_id', 'is', null),
+            eb.and([eb('chat_id', '=', chatId), eb('msg_id', '=', msgId)]),
+            unstored(eb),
+          ]),
         )
         .executeTakeFirst();
       if (Number(bound.numUpdatedRows) !== new Set(ids).size) {
@@ -105,9 +122,11 @@ export class AttachmentStore {
     return this.remove((eb) => eb.and([eb('chat_id', '=', chatId), eb('msg_id', '=', msgId)]));
   }
 
-  /** One's own upload not in a message (a cancelled upload). */
+  /** One's own upload not in a stored message (a cancelled upload, a refused message discarded). */
   removeUnsent(ownerId: string, id: string): Promise<string[]> {
-    return this.remove((eb) => eb.and([eb('id', '=', id), eb('owner_id', '=', ownerId), eb('msg_id', 'is', null)]));
+    return this.remove((eb) =>
+      eb.and([eb('id', '=', id), eb('owner_id', '=', ownerId), eb.or([eb('msg_id', 'is', null), unstored(eb)])]),
+    );
   }
 
   /** Every upload of a user (their account is deleted). */

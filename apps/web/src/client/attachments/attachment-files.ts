@@ -35,23 +35,27 @@ export class AttachmentFiles {
     this.http = http;
   }
 
-  /** One's own file, as it was before sealing: shown without a download. */
-  remember(id: string, blob: Blob): void {
-    this.keep(id, Promise.resolve(blob), blob.size);
+  /** One's own file, as it was before sealing (its blob `id`, sealed to `digest`): shown without a download. */
+  remember(id: string, digest: string, blob: Blob): void {
+    this.keep(`${id}.${digest}`, Promise.resolve(blob), blob.size);
   }
 
-  /** The attachment as a Blob of its type; rejects with an AttachmentError. */
+  /**
+   * The attachment as a Blob of its type; rejects with an AttachmentError. Kept by blob and
+   * digest: another message naming the same blob with another digest (or key) is checked anew.
+   */
   open(ref: AttachmentRef): Promise<Blob> {
-    const held = this.opened.get(ref.id);
+    const key = `${ref.id}.${ref.digest}`;
+    const held = this.opened.get(key);
     if (held) {
       // Most recently used: to the end.
-      this.opened.delete(ref.id);
-      this.opened.set(ref.id, held);
+      this.opened.delete(key);
+      this.opened.set(key, held);
       return held;
     }
     const opening = this.fetchAndOpen(ref);
-    this.keep(ref.id, opening, ref.size);
-    opening.catch(() => this.drop(ref.id));
+    this.keep(key, opening, ref.size);
+    opening.catch(() => this.drop(key));
     return opening;
   }
 

@@ -293,11 +293,12 @@ export class Outbox {
     return true;
   }
 
-  /** Forgets a failed message (from storage and the conversation). Returns whether it was one. */
+  /** Forgets a failed message (from storage and the conversation), and drops its upload. Returns whether it was one. */
   discard(msgId: string): boolean {
     const p = this.pending.get(msgId);
     if (!p?.entry.failed) return false;
     this.forget(p);
+    if (p.entry.upload?.url) this.hooks.dropUpload(p.entry.upload.url);
     this.hooks.changed(p.entry.to);
     return true;
   }
@@ -358,6 +359,8 @@ export class Outbox {
   private async uploadOf(p: Pending, upload: NonNullable<OutboxEntry['upload']>): Promise<string> {
     if (upload.id) return upload.id;
     const keep = (change: Partial<typeof upload>) => {
+      // Cancelled meanwhile: nothing goes back to storage.
+      if (this.pending.get(p.entry.msgId) !== p) return;
       const current = p.entry.upload ?? upload;
       this.update(p, { ...p.entry, upload: { ...current, ...change } });
       this.store.put(p.entry).catch(logged('outbox', 'store an upload'));
@@ -383,6 +386,7 @@ export class Outbox {
     let attachments: string[] | undefined;
     if (upload) {
       const id = await this.uploadOf(p, upload);
+      if (p.abort.signal.aborted) throw new UploadError('offline', 'The upload was cancelled.');
       content = { ...content, attachments: content.attachments?.map((a) => ({ ...a, id })) };
       attachments = [id];
     }
@@ -426,8 +430,14 @@ export class Outbox {
         p.inflight = false;
         if (this.stopped || this.pending.get(msgId) !== p) return;
         // An upload cut off is tried again after a backoff (the socket may well be online).
-        const code =
+        let code =
           e instanceof RequestError || (e instanceof UploadError && e.code !== 'offline') ? e.code : 'internal';
+        // The server no longer has the upload the message names (collected, or lost): uploaded again.
+        if (code === 'not_found' && p.entry.upload?.id) {
+          this.update(p, { ...p.entry, upload: { blob: p.entry.upload.blob } });
+          this.store.put(p.entry).catch(logged('outbox', 'store an upload to redo'));
+          code = 'internal';
+        }
         const kind = sendFailureKind(code);
         // Lost with the connection: sent again on reconnect.
         if (kind === 'offline') return;

@@ -95,8 +95,9 @@ export function AttachDialog(props: { peerId: string; files: readonly File[]; on
       for (const item of items) {
         const queued = await client.sendFile(props.peerId, await prepareFile(item.file), item.caption, maxBytes);
         if ('problem' in queued) throw new Error(queued.problem);
+        // Sent: not sent again if a later one fails and the user presses Send once more.
+        setItems((now) => now.filter((i) => i.key !== item.key));
       }
-      setItems([]);
       props.onSent();
     } catch (e) {
       notifyError('Not sent', e instanceof Error ? e.message : undefined);

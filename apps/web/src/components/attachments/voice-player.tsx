@@ -51,7 +51,10 @@ export function VoicePlayer({ attachment, own, error }: { attachment: Attachment
     }
     if (!url) {
       try {
-        const opened = URL.createObjectURL(await client.files.open(attachment));
+        const blob = await client.files.open(attachment);
+        // Gone, or opened by a click before this one: no URL to leak.
+        if (!audio.current || audio.current.src) return;
+        const opened = URL.createObjectURL(blob);
         el.src = opened;
         setUrl(opened);
       } catch (e) {

@@ -38,19 +38,31 @@ export function VoiceRecorder({ onRecorded }: { onRecorded(file: PreparedFile): 
   const [, setTick] = useState(0);
   const pressedAt = useRef(0);
   const live = useRef<VoiceRecording | null>(null);
+  const mounted = useRef(true);
 
   useEffect(() => {
     if (!recording) return;
     const t = setInterval(() => setTick((n) => n + 1), 100);
     return () => clearInterval(t);
   }, [recording]);
-  // Leaving the chat throws away what was being recorded.
-  useEffect(() => () => live.current?.cancel(), []);
+  // Leaving the chat throws away what was being recorded (or is about to start).
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      live.current?.cancel();
+    };
+  }, []);
 
   const start = async () => {
     if (live.current) return;
     try {
       const r = await VoiceRecording.start();
+      // Gone while the browser asked for the microphone: it is let go at once.
+      if (!mounted.current) {
+        r.cancel();
+        return;
+      }
       live.current = r;
       setRecording(r);
     } catch {
