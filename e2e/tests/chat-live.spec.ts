@@ -41,11 +41,12 @@ test.describe('chat, live between two people', () => {
     await expect(a.getByRole('heading', { level: 1, name: bob.handle })).toBeVisible();
     await expect(a.getByText(`No messages yet. Say hi to ${bob.handle}!`)).toBeVisible();
 
-    // Blank text sends nothing: the button stays disabled and Enter does nothing.
+    // Blank text sends nothing: no Send button (the microphone in its place) and Enter does nothing.
     const input = a.getByRole('textbox', { name: 'Message', exact: true });
     await expect(input).toHaveAttribute('placeholder', 'Type a message...');
     await input.fill('   ');
-    await expect(a.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+    await expect(a.getByRole('button', { name: 'Send', exact: true })).toHaveCount(0);
+    await expect(a.getByRole('button', { name: 'Record voice message' })).toBeVisible();
     await input.press('Enter');
     await expect(input).toHaveValue('   ');
 

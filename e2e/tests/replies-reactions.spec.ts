@@ -247,7 +247,6 @@ test.describe('replies, reactions and forwards', () => {
         return asked.filter((f) => f.after !== undefined).length;
       })
       .toBeGreaterThan(0);
-    await expect(a.getByText('filler 40', { exact: true })).toHaveCount(1);
     // ...and the bottom button brings the newest back at once.
     await a.getByRole('button', { name: 'Jump to latest message' }).click();
     await expect(bubble(a, 'Remember this?')).toBeInViewport();

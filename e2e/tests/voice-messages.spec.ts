@@ -11,12 +11,12 @@ import { runAxe } from './axe.ts';
 import { expect, openChat, test } from './chat-helpers.ts';
 import { shot, signInViaApi } from './fixtures.ts';
 
-async function scan(page: Page, name: string, findings: string[]): Promise<void> {
+async function scan(page: Page, name: string, findings: string[], selector?: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      const { violations } = await runAxe(page);
+      const { violations } = await runAxe(page, undefined, selector);
       findings.push(
         ...violations.flatMap((v) => v.nodes.map((n) => `${name} ${scheme} @${width}: ${v.id} at ${n.target}`)),
       );
@@ -53,7 +53,8 @@ test('record a voice message from the microphone; the peer plays it, at another 
     // Recorded for two seconds, then sent.
     await a.getByRole('button', { name: 'Record voice message' }).click();
     await expect(bar.getByRole('timer')).toHaveText('0:02', { timeout: 10_000 });
-    await scan(a, 'voice-recording', findings);
+    // The bar itself (the empty conversation behind it is scanned elsewhere).
+    await scan(a, 'voice-recording', findings, 'fieldset');
     await bar.getByRole('button', { name: 'Send voice message' }).click();
     const play = b.getByRole('button', { name: 'Play voice message' });
     await expect(play).toBeVisible();
