@@ -9,9 +9,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../env.ts';
-import { runAxe } from './axe.ts';
+import { scanSchemes } from './axe.ts';
 import { expect, openChat, test } from './chat-helpers.ts';
-import { shot } from './fixtures.ts';
 
 const NOTES = 'canary-5e1f in the notes';
 
@@ -43,22 +42,6 @@ function filesUnder(dir: string): string[] {
   return out.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
 }
 
-async function scan(page: Page, name: string, findings: string[]): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const width of [1280, 390]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      const { violations } = await runAxe(page);
-      findings.push(
-        ...violations.flatMap((v) => v.nodes.map((n) => `${name} ${scheme} @${width}: ${v.id} at ${n.target}`)),
-      );
-      await shot(page, `${name}-${scheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test('photos picked and pasted and a file dropped go sealed; the peer sees them live and after a reload', async ({
   people,
 }) => {
@@ -77,7 +60,7 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   const dialog = a.getByRole('dialog', { name: 'Send 1 file' });
   await expect(dialog).toContainText('beach.png');
   await dialog.getByRole('textbox', { name: 'Caption for beach.png' }).fill('At the beach');
-  await scan(a, 'attach-dialog', findings);
+  await scanSchemes(a, 'attach-dialog', findings);
   await dialog.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(dialog).toHaveCount(0);
   await expect(b.getByRole('img', { name: 'At the beach' })).toBeVisible();
@@ -112,7 +95,7 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   const saved = await saving;
   expect(saved.suggestedFilename()).toBe('notes.txt');
   expect(readFileSync(await saved.path(), 'utf8')).toBe(NOTES);
-  await scan(b, 'attachments-chat', findings);
+  await scanSchemes(b, 'attachments-chat', findings);
 
   // The photos large, one after the other (arrows and keys), and the chat info's media.
   await b.getByRole('button', { name: 'Open photo: At the beach' }).click();
@@ -122,7 +105,7 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   await expect(b.getByRole('dialog', { name: 'Photo 2 of 2' })).toBeVisible();
   await b.keyboard.press('ArrowLeft');
   await expect(b.getByRole('dialog', { name: 'Photo 1 of 2' })).toBeVisible();
-  await scan(b, 'photo-viewer', findings);
+  await scanSchemes(b, 'photo-viewer', findings);
   await b.keyboard.press('Escape');
   await b.getByRole('heading', { level: 1, name: alice.handle }).getByRole('button').click();
   const info = b.getByRole('dialog', { name: 'Contact info' });
@@ -130,7 +113,7 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   await expect(media.getByRole('tab', { name: 'Photos (2)' })).toBeVisible();
   await media.getByRole('tab', { name: 'Files (1)' }).click();
   await expect(media.getByRole('button', { name: 'Download notes.txt' })).toBeVisible();
-  await scan(b, 'chat-media', findings);
+  await scanSchemes(b, 'chat-media', findings);
   await b.keyboard.press('Escape');
 
   // The list says what it is.

@@ -8,7 +8,7 @@
 
 import type { Page } from '@playwright/test';
 import axe from 'axe-core';
-import { expect } from './fixtures.ts';
+import { expect, shot } from './fixtures.ts';
 import { expectNoSidewaysScroll } from './screen-helpers.ts';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -102,4 +102,25 @@ export async function expectAccessible(page: Page, screens: Screen[], widths = W
   }
   await page.emulateMedia({ colorScheme: 'light' });
   expect(findings, `axe found ${findings.length} problem(s):\n${findings.join('\n')}\n`).toEqual([]);
+}
+
+/**
+ * axe scans and pictures (`shot`: `${name}-${scheme}-${width}`) of the page as it is, light
+ * and dark, 1280 and 390 wide, within `include` (else the whole page); what axe finds is
+ * added to `findings`. Leaves the page light at 1280x800.
+ */
+export async function scanSchemes(page: Page, name: string, findings: string[], include?: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      const { violations } = await runAxe(page, undefined, include);
+      findings.push(
+        ...violations.flatMap((v) => v.nodes.map((n) => `${name} ${scheme} @${width}: ${v.id} at ${n.target}`)),
+      );
+      await shot(page, `${name}-${scheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
 }

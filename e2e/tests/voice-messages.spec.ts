@@ -4,28 +4,12 @@
  * plays it, changes the speed; the list says "🎤 Voice message (0:0x)". Cancel keeps
  * nothing. axe and pictures of the recording bar and the player, light and dark, 1280 and 390.
  */
-import { type Browser, chromium, type Page } from '@playwright/test';
+import { type Browser, chromium } from '@playwright/test';
 import { CHROMIUM_HEADLESS, E2E_BASE_URL } from '../env.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { runAxe } from './axe.ts';
+import { scanSchemes } from './axe.ts';
 import { expect, openChat, test } from './chat-helpers.ts';
-import { shot, signInViaApi } from './fixtures.ts';
-
-async function scan(page: Page, name: string, findings: string[], selector?: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const width of [1280, 390]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      const { violations } = await runAxe(page, undefined, selector);
-      findings.push(
-        ...violations.flatMap((v) => v.nodes.map((n) => `${name} ${scheme} @${width}: ${v.id} at ${n.target}`)),
-      );
-      await shot(page, `${name}-${scheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+import { signInViaApi } from './fixtures.ts';
 
 test('record a voice message from the microphone; the peer plays it, at another speed', async ({ people }) => {
   test.setTimeout(90_000);
@@ -54,7 +38,7 @@ test('record a voice message from the microphone; the peer plays it, at another 
     await a.getByRole('button', { name: 'Record voice message' }).click();
     await expect(bar.getByRole('timer')).toHaveText('0:02', { timeout: 10_000 });
     // The bar itself (the empty conversation behind it is scanned elsewhere).
-    await scan(a, 'voice-recording', findings, 'fieldset');
+    await scanSchemes(a, 'voice-recording', findings, 'fieldset');
     await bar.getByRole('button', { name: 'Send voice message' }).click();
     const play = b.getByRole('button', { name: 'Play voice message' });
     await expect(play).toBeVisible();
@@ -66,7 +50,7 @@ test('record a voice message from the microphone; the peer plays it, at another 
     // It plays to its end (faster), and can be played again.
     await expect(play).toBeVisible({ timeout: 10_000 });
     expect(await b.getByRole('slider', { name: 'Position in the voice message' }).isEnabled()).toBe(true);
-    await scan(b, 'voice-player', findings);
+    await scanSchemes(b, 'voice-player', findings);
 
     await b.goto('/home');
     await expect(b.getByRole('list', { name: 'Chats' })).toContainText(/🎤 Voice message \(0:\d\d\)/);

@@ -2,22 +2,12 @@
  * A file made ready to send (lib/prepare-file.ts in the browser: an image resized and
  * stripped of its metadata, with its thumbnail), and the descriptor its message seals.
  */
-import { type AttachmentKind, type AttachmentRef, attachmentName } from '@app/e2ee/attachment-ref';
+import { type AttachmentRef, attachmentName } from '@app/e2ee/attachment-ref';
 import type { SealedFile } from './seal-file';
 
-export interface PreparedFile {
-  /** The bytes to send. */
-  file: Blob;
-  name: string;
-  type: string;
-  kind: AttachmentKind;
-  width?: number;
-  height?: number;
-  /** A tiny JPEG, base64 (e2ee THUMB_MAX). */
-  thumb?: string;
-  durationMs?: number;
-  waveform?: string;
-}
+/** The bytes to send, and what the message will say of them (name, type, kind, a photo's size and thumbnail, a voice message's length and waveform). */
+export type PreparedFile = { file: Blob } & Pick<AttachmentRef, 'name' | 'type' | 'kind'> &
+  Partial<Pick<AttachmentRef, 'width' | 'height' | 'thumb' | 'durationMs' | 'waveform'>>;
 
 /** What the message says of `f`, sealed as `s` (its id once uploaded). */
 export function refOf(f: PreparedFile, s: SealedFile): AttachmentRef {
