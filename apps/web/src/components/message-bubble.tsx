@@ -5,6 +5,7 @@ import type { UiMessage } from '@/client/conversations/conversation';
 import { isNotice, type Shown, shownText } from '@/client/crypto/message-crypto';
 import { useShown } from '@/hooks/chat-hooks';
 import { useLongPress } from '@/hooks/use-long-press';
+import { photoAlt } from '@/lib/attachment-label';
 import { emojiOnlyCount } from '@/lib/emoji-only';
 import { formatClock } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
@@ -67,7 +68,7 @@ function BubbleContent(props: {
           attachment={attachment}
           msgId={props.message.id}
           own={own}
-          alt={caption || `Photo from ${props.sender}`}
+          alt={photoAlt(caption, props.sender)}
           {...(props.message.uploading !== undefined ? { uploading: props.message.uploading } : {})}
         />
       ) : null}

@@ -32,9 +32,9 @@ export function useOpenedAttachment(ref: AttachmentRef | null): { url: string | 
   return state;
 }
 
-/** Saves the attachment under its name (opened and checked first). */
-export async function downloadAttachment(client: ChatClient | null, ref: AttachmentRef): Promise<void> {
-  if (!client) return;
+/** Saves the attachment under its name (opened and checked first); why not, or null. */
+export async function downloadAttachment(client: ChatClient | null, ref: AttachmentRef): Promise<string | null> {
+  if (!client) return null;
   try {
     const url = URL.createObjectURL(await client.files.open(ref));
     const a = document.createElement('a');
@@ -42,7 +42,14 @@ export async function downloadAttachment(client: ChatClient | null, ref: Attachm
     a.download = ref.name || 'file';
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return null;
   } catch (e) {
-    notifyError('Could not download the file', e instanceof Error ? e.message : undefined);
+    return e instanceof Error ? e.message : 'Could not open the file.';
   }
+}
+
+/** As downloadAttachment, saying why not in a toast. */
+export async function downloadOrTell(client: ChatClient | null, ref: AttachmentRef): Promise<void> {
+  const why = await downloadAttachment(client, ref);
+  if (why) notifyError('Could not download the file', why);
 }

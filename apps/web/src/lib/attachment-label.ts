@@ -22,6 +22,11 @@ export function attachmentLabel(a: AttachmentRef): string {
   return `📎 ${a.name || 'File'}`;
 }
 
+/** A photo's alternative text: its caption, or "Photo from @bob" (`sender`: '@bob' or 'you'). */
+export function photoAlt(caption: string, sender: string): string {
+  return caption.trim() || `Photo from ${sender}`;
+}
+
 /** What a preview says of `s`: its text, or its attachment's label and caption. */
 export function previewText(s: Shown | null): string {
   const first = s?.kind === 'text' ? s.attachments?.[0] : undefined;

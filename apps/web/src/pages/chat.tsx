@@ -214,13 +214,16 @@ export default function ChatPage(props: { peerId?: string }) {
             onOpenChange={setVerifyOpen}
           />
         ) : null}
-        <PhotoViewer
-          peerId={peerId}
-          peerHandle={handle}
-          msgId={viewing}
-          onMove={setViewing}
-          onClose={() => setViewing(null)}
-        />
+        {/* Mounted only while a photo is shown: it reads the chat's media on every change. */}
+        {viewing ? (
+          <PhotoViewer
+            peerId={peerId}
+            peerHandle={handle}
+            msgId={viewing}
+            onMove={setViewing}
+            onClose={() => setViewing(null)}
+          />
+        ) : null}
       </div>
     </PhotoViewerContext.Provider>
   );

@@ -17,6 +17,7 @@ import { useOpenPhoto } from '@/hooks/use-chat-media';
 import { downloadAttachment, useOpenedAttachment } from '@/hooks/use-opened-attachment';
 import { formatBytes } from '@/lib/attachment-label';
 import { cn } from '@/lib/utils';
+import { PhotoImage } from './photo-image';
 import { VoicePlayer } from './voice-player';
 
 /** The largest a photo is drawn in its bubble (px). */
@@ -81,14 +82,7 @@ function Photo(props: { attachment: AttachmentRef; msgId: string; alt: string; u
         aria-label={`Open photo: ${props.alt}`}
         onClick={() => openPhoto?.(props.msgId)}
       >
-        {attachment.thumb ? (
-          <img
-            src={`data:image/jpeg;base64,${attachment.thumb}`}
-            alt=""
-            className={cn('absolute inset-0 size-full scale-110 object-cover blur-md', url && 'hidden')}
-          />
-        ) : null}
-        {url ? <img src={url} alt={props.alt} className="absolute inset-0 size-full object-cover" /> : null}
+        <PhotoImage url={url} thumb={attachment.thumb} alt={props.alt} />
       </button>
       {uploading !== undefined ? (
         <span className="absolute inset-x-2 bottom-2">
@@ -137,12 +131,7 @@ function FileLine({
             variant="ghost"
             size="icon"
             aria-label={`Download ${name}`}
-            onClick={() =>
-              void client?.files.open(attachment).then(
-                () => downloadAttachment(client, attachment),
-                (e: unknown) => setProblem(e instanceof Error ? e.message : 'Could not open the file.'),
-              )
-            }
+            onClick={() => void downloadAttachment(client, attachment).then(setProblem)}
           >
             <Download aria-hidden />
           </Button>

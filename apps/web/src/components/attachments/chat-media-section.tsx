@@ -8,31 +8,24 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useChatClient } from '@/hooks/chat-hooks';
 import { type ChatMedia, useChatMedia, useOpenPhoto } from '@/hooks/use-chat-media';
-import { downloadAttachment, useOpenedAttachment } from '@/hooks/use-opened-attachment';
-import { formatBytes, formatDuration } from '@/lib/attachment-label';
+import { downloadOrTell, useOpenedAttachment } from '@/hooks/use-opened-attachment';
+import { formatBytes, formatDuration, photoAlt } from '@/lib/attachment-label';
 import { formatDayAndTime } from '@/lib/format-time';
+import { PhotoImage } from './photo-image';
 
 function PhotoTile({ item, peerHandle }: { item: ChatMedia; peerHandle: string }) {
   const openPhoto = useOpenPhoto();
   const { url } = useOpenedAttachment(item.ref);
-  const alt = item.caption.trim() || `Photo from ${item.fromMe ? 'you' : peerHandle}`;
+  const alt = photoAlt(item.caption, item.fromMe ? 'you' : peerHandle);
   return (
     <li>
       <button
         type="button"
         aria-label={`Open photo: ${alt}`}
         onClick={() => openPhoto?.(item.msgId)}
-        className="block aspect-square w-full cursor-pointer overflow-hidden rounded-lg bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        className="relative block aspect-square w-full cursor-pointer overflow-hidden rounded-lg bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
       >
-        {url ? (
-          <img src={url} alt="" className="size-full object-cover" />
-        ) : item.ref.thumb ? (
-          <img
-            src={`data:image/jpeg;base64,${item.ref.thumb}`}
-            alt=""
-            className="size-full scale-110 object-cover blur-[2px]"
-          />
-        ) : null}
+        <PhotoImage url={url} thumb={item.ref.thumb} alt="" />
       </button>
     </li>
   );
@@ -58,7 +51,7 @@ function FileRow({ item }: { item: ChatMedia }) {
         variant="ghost"
         size="icon"
         aria-label={`Download ${name}`}
-        onClick={() => void downloadAttachment(client, item.ref)}
+        onClick={() => void downloadOrTell(client, item.ref)}
       >
         <Download aria-hidden />
       </Button>

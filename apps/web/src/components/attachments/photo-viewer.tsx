@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { useChatClient } from '@/hooks/chat-hooks';
 import { useChatMedia } from '@/hooks/use-chat-media';
-import { downloadAttachment, useOpenedAttachment } from '@/hooks/use-opened-attachment';
+import { downloadOrTell, useOpenedAttachment } from '@/hooks/use-opened-attachment';
+import { photoAlt } from '@/lib/attachment-label';
 
 export function PhotoViewer(props: {
   peerId: string;
@@ -39,7 +40,7 @@ export function PhotoViewer(props: {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [photo, beforeId, afterId]);
-  const alt = photo ? photo.caption.trim() || `Photo from ${photo.fromMe ? 'you' : props.peerHandle}` : '';
+  const alt = photo ? photoAlt(photo.caption, photo.fromMe ? 'you' : props.peerHandle) : '';
   return (
     <Dialog open={photo !== undefined} onOpenChange={(open) => (open ? undefined : props.onClose())}>
       <DialogContent className="max-w-[min(96vw,1200px)] border-0 bg-black/95 p-3 text-white sm:p-4">
@@ -73,7 +74,7 @@ export function PhotoViewer(props: {
         </div>
         <div className="flex items-center gap-3">
           <p className="min-w-0 flex-1 truncate text-sm">{photo?.caption}</p>
-          <Button variant="secondary" onClick={() => photo && void downloadAttachment(client, photo.ref)}>
+          <Button variant="secondary" onClick={() => photo && void downloadOrTell(client, photo.ref)}>
             <Download aria-hidden /> Download
           </Button>
         </div>
