@@ -393,4 +393,44 @@ test.describe('a malicious server', () => {
     await submitSignIn(alice.page, alice.user.email, alice.user.password);
     await expect(alice.page).toHaveURL(/\/home$/);
   });
+
+  test('10. a file swapped for another blob, or a blob of another length, is not shown', async ({ people }) => {
+    const [alice, bob] = [await people.person('alice'), await people.person('bob')];
+    await openChat(alice.page, bob);
+    await openChat(bob.page, alice);
+    const drop = async (name: string, text: string) => {
+      const dt = await alice.page.evaluateHandle(
+        ([n, t]) => {
+          const d = new DataTransfer();
+          d.items.add(new File([t as string], n as string, { type: 'text/plain' }));
+          return d;
+        },
+        [name, text],
+      );
+      await alice.page
+        .getByRole('region', { name: `Conversation with ${bob.handle}` })
+        .dispatchEvent('drop', { dataTransfer: dt });
+      await alice.page
+        .getByRole('dialog', { name: 'Send 1 file' })
+        .getByRole('button', { name: 'Send', exact: true })
+        .click();
+    };
+    await drop('one.txt', 'the first file');
+    await drop('two.txt', 'the second file, longer');
+    const one = bob.page.getByRole('button', { name: 'Download one.txt' });
+    const two = bob.page.getByRole('button', { name: 'Download two.txt' });
+    await expect(two).toBeVisible();
+    // The server answers every download with the same sealed blob: the first file's.
+    let first: Buffer | null = null;
+    await bob.page.route('**/api/attachments/*', async (route) => {
+      const res = await route.fetch();
+      first ??= await res.body();
+      await route.fulfill({ response: res, body: first });
+    });
+    const saving = bob.page.waitForEvent('download');
+    await one.click();
+    expect((await saving).suggestedFilename()).toBe('one.txt');
+    await two.click();
+    await expect(bob.page.getByText("This file couldn't be verified")).toBeVisible();
+  });
 });
