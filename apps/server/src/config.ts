@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { S3Settings } from './attachments/s3-blob-store.ts';
 import { DEFAULT_UPLOAD_URL, RATE_LIMIT_VARS, type RateLimits } from './config-options.ts';
 import { EnvReader } from './env-reader.ts';
 import { DEFAULT_PUSH_ENDPOINTS } from './push/endpoints.ts';
@@ -83,12 +84,39 @@ export interface Config {
   attachmentMaxBytes: number;
   /** The bytes of attachments each user may keep. */
   attachmentQuotaBytes: number;
-  /** Where attachments are kept (ATTACHMENT_DIR, default DATA_DIR/attachments). */
+  /** Where attachments are kept (ATTACHMENT_DIR, default DATA_DIR/attachments), unless `s3` is set. */
   attachmentDir: string;
+  /** S3-compatible object storage for attachments (S3_BUCKET and the other S3_* settings); null: ATTACHMENT_DIR. */
+  s3: S3Settings | null;
   /** VAPID keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY); without them, made once and kept in the database. */
   vapid: { publicKey: string; privateKey: string } | null;
   /** The contact push services see (VAPID_SUBJECT; default mailto:ADMIN_EMAIL). */
   vapidSubject: string;
+}
+
+/** The S3_* settings; null without S3_BUCKET (and then none of them may be set). */
+function s3Of(v: EnvReader): S3Settings | null {
+  const bucket = v.optional('S3_BUCKET');
+  const url = v.optional('S3_URL');
+  const accessKeyId = v.optional('S3_ACCESS_KEY_ID');
+  const secretAccessKey = v.optional('S3_SECRET_ACCESS_KEY');
+  const region = v.string('S3_REGION');
+  const prefix = v.string('S3_PREFIX');
+  if (!bucket) {
+    if (url || accessKeyId || secretAccessKey) throw new Error('S3_URL and S3 credentials need S3_BUCKET');
+    return null;
+  }
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  return {
+    bucket,
+    url: url ? httpUrl('S3_URL', url, url) : null,
+    region,
+    // A folder of the bucket: `parley` is `parley/`.
+    prefix: prefix.endsWith('/') ? prefix : `${prefix}/`,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+  };
 }
 
 function httpUrl(name: string, value: string | undefined, fallback: string): string {
@@ -203,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     attachmentMaxBytes: v.int('ATTACHMENT_MAX_BYTES'),
     attachmentQuotaBytes: v.int('ATTACHMENT_QUOTA_BYTES'),
     attachmentDir: path.resolve(v.optional('ATTACHMENT_DIR') ?? path.join(dataDir, 'attachments')),
+    s3: s3Of(v),
     vapid: vapidFrom(v.optional('VAPID_PUBLIC_KEY') ?? '', v.optional('VAPID_PRIVATE_KEY') ?? ''),
     vapidSubject: v.optional('VAPID_SUBJECT') ?? `mailto:${adminEmail}`,
     ...overrides,

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Attachments } from './attachments/attachments.ts';
-import { FileBlobStore } from './attachments/blob-store.ts';
+import { openBlobStore } from './attachments/open-blob-store.ts';
 import { warnUnverifiedAdmin } from './auth/admin-address.ts';
 import { Sessions } from './auth/session.ts';
 import type { Config } from './config.ts';
@@ -134,7 +134,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
     chat,
     social,
     pins: new PinStore(db.kysely),
-    attachments: new Attachments(new AttachmentStore(db.kysely), new FileBlobStore(config.attachmentDir), {
+    attachments: new Attachments(new AttachmentStore(db.kysely), await openBlobStore(config), {
       maxBytes: config.attachmentMaxBytes,
       quotaBytes: config.attachmentQuotaBytes,
     }),

@@ -1,17 +1,18 @@
 /**
  * Attachments against a real server, with raw tus and HTTP requests (SQLite, and PostgreSQL
- * when TEST_DATABASE_URL is set): an upload resumed and read back; who may upload into,
+ * when TEST_DATABASE_URL is set; blobs in files, and in a real S3-speaking server on SQLite):
+ * an upload resumed and read back, also after a cut connection; who may upload into,
  * resume, read and drop which upload; the size limit, the quota and what the server refuses
  * to learn; and the blob going with its message, its uploader's account, or a day unsent.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { request } from 'node:http';
 import { sealedAttachmentSize } from '@app/e2ee/attachment';
 import { API, chatIdOf } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
 import { ATTACHMENT_UNSENT_MS } from '../storage/attachments/attachment-store.ts';
 import { authOf } from '../test/accounts.ts';
 import { ENGINES, LOOSE_LIMITS, signUp, useTestServer } from '../test/harness.ts';
+import { useS3 } from '../test/s3.ts';
 import { downloadBlob, tusCreate, tusHead, tusPatch, uploadBlob } from '../test/uploads.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 
@@ -24,11 +25,43 @@ function noise(n: number): Uint8Array {
   return out;
 }
 
-describe.each(ENGINES)('attachments on $name', ({ url }) => {
+const SETUPS = [
+  ...ENGINES.map((e) => ({ ...e, s3: false, store: 'files' })),
+  { ...ENGINES[0], s3: true, store: 'S3' },
+] as const;
+
+/** PATCH `bytes` as `declared` bytes long, cut off after `sent` of them (the socket closed). */
+function cutPatch(url: string, cookie: string, offset: number, bytes: Uint8Array, sent: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(url, {
+      method: 'PATCH',
+      headers: {
+        cookie: `sid=${cookie}`,
+        'tus-resumable': '1.0.0',
+        'content-type': 'application/offset+octet-stream',
+        'upload-offset': String(offset),
+        'content-length': String(bytes.length),
+      },
+    });
+    req.on('error', () => resolve());
+    req.on('response', () => resolve());
+    req.write(bytes.subarray(0, sent), () => setTimeout(() => req.destroy(), 100));
+  });
+}
+
+describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => {
+  const bucket = s3 ? useS3() : null;
   const t = useTestServer({
     engine: url,
     tag: 'attachments',
-    config: { rateLimits: LOOSE_LIMITS, attachmentMaxBytes: MAX, attachmentQuotaBytes: QUOTA },
+    config: {
+      rateLimits: LOOSE_LIMITS,
+      attachmentMaxBytes: MAX,
+      attachmentQuotaBytes: QUOTA,
+      get s3() {
+        return bucket?.settings ?? null;
+      },
+    },
   });
   const cookieOf = (u: { client: { cookie: string | null } }) => u.client.cookie as string;
   const usedBy = async (userId: string) =>
@@ -41,7 +74,7 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
           .executeTakeFirstOrThrow()
       ).attachment_bytes,
     );
-  const blobFile = (id: string) => path.join(t.config.attachmentDir, id);
+  const stored = async (id: string) => (await t.server.ctx.attachments.blobs.offset(id)) !== null;
 
   /** `from` sends `to` a message carrying `ids`; the message. */
   async function sendWith(
@@ -157,27 +190,49 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     expect(tusGet.status).toBe(404);
   });
 
-  it("takes a PATCH only as tus has it: at the upload's offset, in its type, no more than declared", async () => {
+  it("takes a PATCH only as tus has it: at the upload's offset, in its type, sized, and resumed after a cut", async () => {
     const alice = await signUp(t);
     const c = cookieOf(alice);
-    const created = await tusCreate(t.url, c, 1000);
-    const at = (offset: number, headers: Record<string, string>, body: Uint8Array) =>
+    const blob = noise(250_000);
+    const created = await tusCreate(t.url, c, blob.length);
+    const at = (offset: number, headers: Record<string, string>, body: RequestInit['body']) =>
       fetch(t.url + created.location, {
         method: 'PATCH',
         headers: { cookie: `sid=${c}`, 'upload-offset': String(offset), ...headers },
-        body: body.slice(),
-      });
+        body,
+        duplex: 'half',
+      } as RequestInit);
     const tusHeaders = { 'tus-resumable': '1.0.0', 'content-type': 'application/offset+octet-stream' };
+    const offsetNow = async () => (await tusHead(t.url, c, created.location)).headers.get('upload-offset');
     expect((await at(0, { 'content-type': 'application/offset+octet-stream' }, noise(10))).status).toBe(412);
     expect((await at(0, { 'tus-resumable': '1.0.0', 'content-type': 'text/plain' }, noise(10))).status).toBe(415);
     expect((await at(5, tusHeaders, noise(10))).status).toBe(409);
-    expect((await tusPatch(t.url, c, created.location, 0, noise(600))).status).toBe(204);
-    // 500 more than the 400 left: what fits is kept, the rest refused.
-    const over = await tusPatch(t.url, c, created.location, 600, noise(900));
+    // A length is required (a streamed body has none), and a part short of 64 KiB must end the upload.
+    const streamed = new ReadableStream({
+      start(ctl) {
+        ctl.enqueue(blob.subarray(0, 100_000));
+        ctl.close();
+      },
+    });
+    expect((await at(0, tusHeaders, streamed)).status).toBe(411);
+    const small = await tusPatch(t.url, c, created.location, 0, blob.subarray(0, 1000));
+    expect(small.status).toBe(400);
+    expect((await tusPatch(t.url, c, created.location, 0, blob.subarray(0, 100_000))).status).toBe(204);
+    // 50,000 more than the 150,000 left: refused before a byte is kept.
+    const over = await tusPatch(t.url, c, created.location, 100_000, noise(200_000));
     expect(over.status).toBe(413);
-    expect((await tusHead(t.url, c, created.location)).headers.get('upload-offset')).toBe('1000');
+    expect(await offsetNow()).toBe('100000');
+
+    // Cut off halfway: the upload is where the store got to, and goes on from there.
+    await cutPatch(t.url + created.location, c, 100_000, blob.subarray(100_000), 70_000);
+    const resumed = Number(await offsetNow());
+    expect(resumed).toBeGreaterThanOrEqual(100_000);
+    expect(resumed).toBeLessThanOrEqual(170_000);
+    expect((await tusPatch(t.url, c, created.location, resumed, blob.subarray(resumed))).status).toBe(204);
     const id = created.location.split('/').at(-1) as string;
-    expect((await downloadBlob(t.url, c, id)).status).toBe(200);
+    const whole = await downloadBlob(t.url, c, id);
+    expect(whole.status).toBe(200);
+    expect(whole.bytes).toEqual(blob);
   });
 
   it('refuses a file over the limit, an upload over the quota, names and types, and an unknown length', async () => {
@@ -220,7 +275,7 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     const sent = await uploadBlob(t.url, cookieOf(alice), noise(5000));
     const unsent = await uploadBlob(t.url, cookieOf(alice), noise(3000));
     const { message } = await sendWith(alice, bob.user.id, [sent]);
-    expect(existsSync(blobFile(sent))).toBe(true);
+    expect(await stored(sent)).toBe(true);
 
     // Deleted by its sender: gone for both, from the disk, and off the quota.
     const ws = await WsTestClient.connect(t, cookieOf(alice));
@@ -228,14 +283,14 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     await ws.close();
     expect((await downloadBlob(t.url, cookieOf(bob), sent)).status).toBe(404);
     expect((await downloadBlob(t.url, cookieOf(alice), sent)).status).toBe(404);
-    expect(existsSync(blobFile(sent))).toBe(false);
+    expect(await stored(sent)).toBe(false);
     expect(await usedBy(alice.user.id)).toBe(3000);
 
     // Never sent: kept a day, then collected.
     const { attachments } = t.server.ctx;
     expect(await attachments.collect(Date.now())).toBe(0);
     expect(await attachments.collect(Date.now() + ATTACHMENT_UNSENT_MS + 1000)).toBeGreaterThanOrEqual(1);
-    expect(existsSync(blobFile(unsent))).toBe(false);
+    expect(await stored(unsent)).toBe(false);
     expect(await usedBy(alice.user.id)).toBe(0);
 
     // The uploader's account deleted: every blob of theirs goes.
@@ -243,7 +298,7 @@ describe.each(ENGINES)('attachments on $name', ({ url }) => {
     await sendWith(bob, alice.user.id, [kept]);
     const del = await bob.client.del(API.deleteAccount, { auth: await authOf(bob.client, bob.input.password) });
     expect(del.status).toBe(204);
-    expect(existsSync(blobFile(kept))).toBe(false);
+    expect(await stored(kept)).toBe(false);
     expect((await downloadBlob(t.url, cookieOf(alice), kept)).status).toBe(404);
   });
 });

@@ -3,9 +3,13 @@
  * blobs (blob-store.ts) kept together. A row goes first and its blob after, so a blob is
  * never reachable without its row; a blob left over by a crash is only disk space.
  */
+import { randomBytes } from 'node:crypto';
 import { sealedAttachmentSize } from '@app/e2ee/attachment';
 import type { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import type { BlobStore } from './blob-store.ts';
+
+/** Every refusal of a blob one may not see, or that is not there: the same answer. */
+export const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
 export interface AttachmentLimits {
   /** The largest file (bytes before sealing). */
@@ -28,6 +32,22 @@ export class Attachments {
   /** The largest upload: the largest file, sealed. */
   get maxUploadBytes(): number {
     return sealedAttachmentSize(this.limits.maxBytes);
+  }
+
+  /**
+   * A new upload of `size` sealed bytes by `ownerId`, taken from their quota; its id (128
+   * random bits, the server's own), or null when the quota has no room.
+   */
+  async createUpload(ownerId: string, size: number): Promise<string | null> {
+    const id = randomBytes(16).toString('base64url');
+    if (!(await this.store.create(ownerId, id, size, this.limits.quotaBytes, Date.now()))) return null;
+    try {
+      await this.blobs.create(id);
+    } catch (e) {
+      await this.store.removeUnsent(ownerId, id);
+      throw e;
+    }
+    return id;
   }
 
   /** The uploads a message to `peerId` carries, bound to it (storage: AttachmentStore.bind). */

@@ -1,101 +1,53 @@
 /**
- * Where the attachments' blobs are kept: the tus datastore uploads are written to, and
- * byte ranges of a complete blob read back for download. Blobs are sealed in the browser
- * (e2ee attachment.ts): what is kept here cannot be opened by the server.
+ * Where the attachments' blobs are kept (docs/attachments.md "Storage"): uploads are written
+ * to them a PATCH at a time (tus-uploads.ts), and byte ranges of a complete blob are read
+ * back for download. Blobs are sealed in the browser (e2ee attachment.ts): what is kept here
+ * cannot be opened by the server. Two kinds: files in ATTACHMENT_DIR (file-blob-store.ts)
+ * and S3-compatible object storage (s3-blob-store.ts); open-blob-store.ts picks one.
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { attachmentIdSchema } from '@app/protocol';
-import { FileStore } from '@tus/file-store';
-import type { DataStore } from '@tus/server';
+import type { Readable } from 'node:stream';
 
 export interface BlobStore {
-  /** Where tus writes uploads. */
-  readonly datastore: DataStore;
-  /** Bytes `start` to `end` (inclusive) of a complete blob. */
+  /** Where the blobs are, for the operator (a directory, or s3://bucket/prefix). */
+  readonly where: string;
+  /** A new, empty upload. */
+  create(id: string): Promise<void>;
+  /** How many bytes of an upload are stored (where the next PATCH goes on from); null when there is none. */
+  offset(id: string): Promise<number | null>;
+  /**
+   * Stores `length` bytes of `body` at `offset` (the upload's current end); the new offset.
+   * A body cut short rejects. What arrived of it may stay (a file) or not (an object): the
+   * client asks the offset again and resumes from there, either way.
+   */
+  append(id: string, offset: number, body: Readable, length: number): Promise<number>;
+  /** Bytes `start` to `end` (inclusive) of a complete blob; BlobMissingError when it is not there. */
   read(id: string, range: { start: number; end: number }): Promise<Readable>;
   /** Removes blobs (one already gone is skipped). */
   remove(ids: readonly string[]): Promise<void>;
-  /** How many bytes of an upload are stored (where a PATCH goes on from); null when there is none. */
-  offset(id: string): Promise<number | null>;
-  /**
-   * Streams `body` onto the upload at `offset` (its current end), at most `max` bytes; the
-   * new offset. What arrived before a failure (a cut connection) stays: the upload resumes
-   * from there. More than `max` bytes: rejects with TooLongError, after writing `max`.
-   */
-  append(id: string, offset: number, body: Readable, max: number): Promise<number>;
+  /** Backups: writes a complete blob of `size` bytes into `file`. */
+  saveTo(id: string, size: number, file: string): Promise<void>;
+  /** Restores: `file` becomes the complete blob `id`. */
+  loadFrom(id: string, file: string): Promise<void>;
+  /** Restores: every blob goes (the restored database names those of the backup only). */
+  clear(): Promise<void>;
 }
 
-/** A PATCH carried more bytes than the upload has left. */
-export class TooLongError extends Error {}
-
-/** The default: files in ATTACHMENT_DIR (each blob, and tus's note of it beside it as `<id>.json`). */
-export class FileBlobStore implements BlobStore {
-  readonly datastore: FileStore;
-  private readonly directory: string;
-
-  constructor(directory: string) {
-    // Only the server's user reads it (tus would make it world-readable).
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    this.directory = directory;
-    this.datastore = new FileStore({ directory });
+/** A blob that is not in the store (lost, or not restored): answered as deleted. */
+export class BlobMissingError extends Error {
+  constructor(id: string) {
+    super(`No blob ${id}`);
   }
+}
 
-  private file(id: string): string {
-    // Ids are the server's own (base64url): never a path of the client's making.
-    return path.join(this.directory, attachmentIdSchema.parse(id));
-  }
-
-  async read(id: string, range: { start: number; end: number }): Promise<Readable> {
-    // Opened first: a blob missing on disk fails here, before any byte is answered.
-    const handle = await open(this.file(id), 'r');
-    try {
-      return handle.createReadStream({ ...range, autoClose: true });
-    } catch (e) {
-      await handle.close();
-      throw e;
+/** `body` as `length` bytes exactly: one that ends early fails (a cut connection), never a short blob. */
+export function exactly(length: number): (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer> {
+  return async function* (source) {
+    let seen = 0;
+    for await (const chunk of source) {
+      seen += chunk.length;
+      if (seen > length) throw new Error('More bytes than Content-Length');
+      yield chunk;
     }
-  }
-
-  async offset(id: string): Promise<number | null> {
-    return stat(this.file(id)).then(
-      (s) => s.size,
-      () => null,
-    );
-  }
-
-  async append(id: string, offset: number, body: Readable, max: number): Promise<number> {
-    let written = 0;
-    let tooLong = false;
-    const limit = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        const room = max - written;
-        if (chunk.length > room) {
-          tooLong = true;
-          written += room;
-          done(room > 0 ? null : new TooLongError(), room > 0 ? chunk.subarray(0, room) : undefined);
-          return;
-        }
-        written += chunk.length;
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(body, limit, createWriteStream(this.file(id), { flags: 'r+', start: offset }));
-    } catch (e) {
-      if (!tooLong) throw e;
-    }
-    if (tooLong) throw new TooLongError();
-    return offset + written;
-  }
-
-  async remove(ids: readonly string[]): Promise<void> {
-    for (const id of ids) {
-      await rm(this.file(id), { force: true });
-      await rm(`${this.file(id)}.json`, { force: true });
-    }
-  }
+    if (seen < length) throw new Error(`The body ended after ${seen} of ${length} bytes`);
+  };
 }

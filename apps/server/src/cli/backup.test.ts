@@ -3,7 +3,7 @@
  * taken while messages are being sent holds every message acknowledged before it began; it
  * restores into an empty folder or database and not over one (unless --force); a server
  * started on the restore has the messages, the sessions (the secret travelled with it) and
- * the attachments' blobs.
+ * the attachments' blobs, from files or from S3-compatible storage into another bucket.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { API } from '@app/protocol';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropPgSchema, ENGINES, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
+import { s3Env, startS3 } from '../test/s3.ts';
 import { downloadBlob, uploadBlob } from '../test/uploads.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { runAdmin } from './admin.ts';
@@ -158,6 +159,51 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
     }
   }, 120_000);
 });
+
+it('carries blobs kept in S3: out of one bucket, into another, in place of what was there', async () => {
+  const [from, into] = [await startS3('from'), await startS3('into')];
+  const dataDir = tempDir();
+  let source: TestServer | null = null;
+  let restored: TestServer | null = null;
+  try {
+    source = await startTestServer({ env: s3Env(from.settings) });
+    const [alice, bob] = [await signUp(source), await signUp(source)];
+    const photo = new Uint8Array(150_000).map((_, i) => (i * 31) & 0xff);
+    const blobId = await uploadBlob(source.url, alice.client.cookie as string, photo);
+    const sender = await WsTestClient.connect(source, alice.client.cookie);
+    await sender.request('send', {
+      ...(await sender.sealedSend(bob.user.id, 'photo', 's3-photo')),
+      attachments: [blobId],
+    });
+    await sender.close();
+    const file = path.join(tempDir(), 'parley.tar.gz');
+    const b = output();
+    expect(
+      await runAdmin(['backup', file], { ...s3Env(from.settings), DATA_DIR: source.dataDir }, b.out),
+      b.lines.join('\n'),
+    ).toBe(0);
+    expect(b.lines.join('\n')).toMatch(/and 1 attachment/);
+
+    const targetEnv = { ...s3Env(into.settings), DATA_DIR: dataDir };
+    restored = await startTestServer({ env: targetEnv });
+    // A blob of the target's own, which the restored database does not name: it goes.
+    const stray = await uploadBlob(restored.url, (await signUp(restored)).client.cookie as string, photo);
+    await restored.close();
+    restored = null;
+    const r = output();
+    expect(await runAdmin(['restore', file, '--force'], targetEnv, r.out), r.lines.join('\n')).toBe(0);
+    restored = await startTestServer({ env: targetEnv });
+    const blob = await downloadBlob(restored.url, bob.client.cookie, blobId);
+    expect(blob.status).toBe(200);
+    expect(blob.bytes).toEqual(photo);
+    expect(await restored.server.ctx.attachments.blobs.offset(stray)).toBeNull();
+  } finally {
+    await restored?.close();
+    await source?.close();
+    await from.close();
+    await into.close();
+  }
+}, 60_000);
 
 it('refuses a file that is not a backup, and a backup of the other engine', async () => {
   const notBackup = path.join(tempDir(), 'x.tar.gz');

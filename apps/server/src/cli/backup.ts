@@ -11,8 +11,8 @@
  *     snapshot;
  * - the secrets that must travel with it: the session secret file of a SQLite deployment.
  *   The VAPID keys and a PostgreSQL deployment's session secret are in the database;
- * - `attachments/`: every complete blob of ATTACHMENT_DIR (sealed: the backup opens none of
- *   them), copied after the database's snapshot. A blob deleted meanwhile may be missing (its
+ * - `attachments/`: every complete blob (sealed: the backup opens none of them), from
+ *   ATTACHMENT_DIR or the S3 bucket, copied after the database's snapshot. A blob deleted meanwhile may be missing (its
  *   message was being deleted); one uploaded meanwhile is extra, and only takes space.
  *
  * Restore refuses a non-empty target (an existing database file, a schema with tables) unless
@@ -23,14 +23,12 @@ import { spawn } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
-  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +37,11 @@ import { attachmentIdSchema } from '@app/protocol';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import * as tar from 'tar';
+import { BlobMissingError } from '../attachments/blob-store.ts';
+import { openBlobStore } from '../attachments/open-blob-store.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { VERSION } from '../http/health.ts';
+import { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import { type Db, pendingMigrations } from '../storage/db.ts';
 import { openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
@@ -53,35 +54,37 @@ const SECRET_FILE = 'session-secret';
 const ATTACHMENTS = 'attachments';
 
 /**
- * Copies the complete blobs of `from` (an attachment directory) into `to`: hard links where
- * both are on one file system (a blob never changes once complete), copies elsewhere. tus's
- * notes (`.json`) and uploads still under way stay behind. How many.
+ * Copies the complete blobs the database names from the blob store into `to` (files named by
+ * their ids): read after the database's snapshot, so one deleted meanwhile is skipped. How many.
  */
-function copyBlobs(from: string, to: string): number {
-  if (!existsSync(from)) return 0;
-  mkdirSync(to, { recursive: true, mode: 0o700 });
-  let n = 0;
-  for (const name of readdirSync(from)) {
-    if (!attachmentIdSchema.safeParse(name).success) continue;
-    // An upload under way is shorter than the size its note declares.
-    const note = path.join(from, `${name}.json`);
-    if (existsSync(note)) {
-      let size: number | undefined;
+async function saveBlobs(config: Config, to: string): Promise<number> {
+  const db = await openConfiguredDb(config);
+  try {
+    const blobs = await openBlobStore(config);
+    mkdirSync(to, { recursive: true, mode: 0o700 });
+    let n = 0;
+    for (const { id, size } of await new AttachmentStore(db.kysely).completeBlobs()) {
       try {
-        size = (JSON.parse(readFileSync(note, 'utf8')) as { size?: number }).size;
-      } catch {
-        continue; // being written: an upload just begun
+        await blobs.saveTo(id, size, path.join(to, id));
+        n += 1;
+      } catch (e) {
+        if (!(e instanceof BlobMissingError) && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       }
-      if (size === undefined || statSync(path.join(from, name)).size !== size) continue;
     }
-    try {
-      linkSync(path.join(from, name), path.join(to, name));
-    } catch {
-      copyFileSync(path.join(from, name), path.join(to, name));
-    }
-    n += 1;
+    return n;
+  } finally {
+    await db.close();
   }
-  return n;
+}
+
+/** Puts a backup's blobs (files in `from`) in the blob store, in place of every blob there. How many. */
+async function loadBlobs(config: Config, from: string): Promise<number> {
+  const blobs = await openBlobStore(config);
+  await blobs.clear();
+  if (!existsSync(from)) return 0;
+  const ids = readdirSync(from).filter((name) => attachmentIdSchema.safeParse(name).success);
+  for (const id of ids) await blobs.loadFrom(id, path.join(from, id));
+  return ids.length;
 }
 
 export interface Manifest {
@@ -156,7 +159,7 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
         entries.push(SECRET_FILE);
       }
     }
-    const blobs = copyBlobs(config.attachmentDir, path.join(dir, ATTACHMENTS));
+    const blobs = await saveBlobs(config, path.join(dir, ATTACHMENTS));
     if (blobs > 0) entries.push(ATTACHMENTS);
     const manifest: Manifest = {
       format: FORMAT,
@@ -242,10 +245,8 @@ async function restore(config: Config, file: string, force: boolean, out: AdminO
       if (existsSync(path.join(dir, SECRET_FILE)))
         copyFileSync(path.join(dir, SECRET_FILE), path.join(config.dataDir, SECRET_FILE));
     }
-    // The blobs the restored database names: the directory holds those of this backup only.
-    rmSync(config.attachmentDir, { recursive: true, force: true });
-    mkdirSync(config.attachmentDir, { recursive: true, mode: 0o700 });
-    copyBlobs(path.join(dir, ATTACHMENTS), config.attachmentDir);
+    // The blobs the restored database names: the store holds those of this backup only.
+    await loadBlobs(config, path.join(dir, ATTACHMENTS));
     // The restored database opens and is complete for this code (a newer backup's is refused).
     const db = await openConfiguredDb(config);
     try {

@@ -117,6 +117,12 @@ export class AttachmentStore {
     return inMessage && peerOf(r.chat_id as string, r.owner_id) === userId ? row : null;
   }
 
+  /** Every complete upload (what a backup carries). */
+  async completeBlobs(): Promise<{ id: string; size: number }[]> {
+    const rows = await this.db.selectFrom('attachments').select(['id', 'size']).where('complete', '=', 1).execute();
+    return rows.map((r) => ({ id: r.id, size: Number(r.size) }));
+  }
+
   /** The uploads of a message (deleted by its sender): removed, their bytes given back. Their ids. */
   removeForMessage(chatId: string, msgId: string): Promise<string[]> {
     return this.remove((eb) => eb.and([eb('chat_id', '=', chatId), eb('msg_id', '=', msgId)]));
