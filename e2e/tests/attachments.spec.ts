@@ -1,8 +1,8 @@
 /**
  * Photos and files between two people in two browsers: a photo picked with the clip button
  * (with a caption), another pasted into the composer, a file dropped on the conversation;
- * the peer sees them live and after a reload, downloads the file, and is told when a blob
- * changed on the server's disk. Nothing of them is on the server in the clear. axe and
+ * the peer sees them live and after a reload, downloads the file, forwards the photo, and
+ * is told when a blob changed on the server's disk. Nothing of them is on the server in the clear. axe and
  * pictures of the attach dialog and of the conversation, light and dark, 1280 and 390.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../env.ts';
 import { canariesIn, expectSealed, sqliteFiles } from './at-rest.ts';
 import { scanSchemes } from './axe.ts';
-import { expect, openChat, test } from './chat-helpers.ts';
+import { bubbles, expect, openChat, openMessageMenu, test } from './chat-helpers.ts';
 
 const NOTES = 'canary-5e1f in the notes';
 
@@ -129,9 +129,16 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
     expect(canariesIn(readFileSync(file), canaries), file).toEqual([]);
   }
 
-  // After a reload: shown again.
+  // After a reload: shown again. Forwarded (back to Alice, the chat Bob has): a new file, marked so.
   await openChat(b, alice);
-  await expect(b.getByRole('img', { name: 'At the beach' })).toBeVisible();
+  const beach = bubbles(b).filter({ has: b.getByRole('img', { name: 'At the beach' }) });
+  await expect(beach).toBeVisible();
+  await (await openMessageMenu(b, beach)).getByRole('menuitem', { name: 'Forward' }).click();
+  const forwarding = b.getByRole('dialog', { name: 'Forward message' });
+  await forwarding.getByRole('checkbox', { name: alice.handle }).click();
+  await forwarding.getByRole('button', { name: 'Forward (1)' }).click();
+  const forwarded = bubbles(a).filter({ has: a.getByText('Forwarded', { exact: true }) });
+  await expect(forwarded.getByRole('img', { name: 'At the beach' })).toBeVisible();
 
   // A blob changed on the server's disk is not believed.
   const second = await a.evaluateHandle(() => {
@@ -144,8 +151,7 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
     .dispatchEvent('drop', { dataTransfer: second });
   await a.getByRole('dialog', { name: 'Send 1 file' }).getByRole('button', { name: 'Send', exact: true }).click();
   await expect(b.getByRole('button', { name: 'Download second.txt' })).toBeVisible();
-  const blobs = filesUnder(path.join(E2E_DATA_DIR, 'attachments')).filter((f) => !f.endsWith('.json'));
-  const newest = blobs[0] as string;
+  const newest = filesUnder(path.join(E2E_DATA_DIR, 'attachments'))[0] as string;
   const changed = readFileSync(newest);
   changed[20] = (changed[20] as number) ^ 1;
   writeFileSync(newest, changed);

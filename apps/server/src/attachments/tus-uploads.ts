@@ -120,7 +120,11 @@ function patchHandler(attachments: Attachments) {
       const at = await attachments.blobs.offset(row.id);
       if (at === null) throw new HttpError(404, 'not_found', ATTACHMENT_NOT_FOUND);
       const length = patchLength(req, row, offset, at);
-      const next = await attachments.blobs.append(row.id, offset, req.raw, length);
+      const next = await attachments.blobs.append(row.id, offset, req.raw, length).catch((e: unknown) => {
+        // The client went away mid-PATCH (a reload, a lost network): usual, and it resumes.
+        if (req.raw.readableAborted || req.raw.destroyed) throw new HttpError(400, 'invalid_input', 'Upload cut off');
+        throw e;
+      });
       // Every declared byte is there: complete.
       if (next === row.size) await attachments.store.markComplete(row.id);
       return reply.code(204).header('upload-offset', String(next)).send();

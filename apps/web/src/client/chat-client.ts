@@ -337,9 +337,14 @@ export class ChatClient {
     return this.sender.queue(peerId, typeof message === 'string' ? { text: message } : message, handOver);
   }
 
-  /** Queues a file with its caption (MessageSender.queueFile): why not, or `stored`. */
-  sendFile(peerId: string, file: PreparedFile, caption: string, maxBytes: number) {
-    return this.sender.queueFile(peerId, file, caption, maxBytes);
+  /** Queues a file with its caption (MessageSender.queueFile), maybe forwarded: why not, or `stored`. */
+  sendFile(peerId: string, file: PreparedFile, caption: string, maxBytes: number, forwarded = false) {
+    return this.sender.queueFile(peerId, file, caption, maxBytes, forwarded);
+  }
+
+  /** Forwards a message's text, or its file and caption, to up to a few chats (MessageSender.forward): why not, or null. */
+  forwardMessage(m: ChatMessage, peerIds: readonly string[], maxBytes: number): Promise<string | null> {
+    return this.sender.forward(m, peerIds, maxBytes);
   }
 
   /** Reacts to a message (the same emoji again, or null, takes the reaction back). */

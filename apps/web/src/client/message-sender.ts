@@ -10,7 +10,7 @@ import { messageTextError } from '@/lib/message-text';
 import type { UpdateApplier } from './apply-update';
 import type { AttachmentFiles } from './attachments/attachment-files';
 import type { AttachmentHttp } from './attachments/attachment-http';
-import { type PreparedFile, refOf } from './attachments/prepared-file';
+import { type PreparedFile, preparedFromRef, refOf } from './attachments/prepared-file';
 import { sealFile } from './attachments/seal-file';
 import { uploadSealed } from './attachments/upload';
 import type { Conversations } from './conversations/conversations';
@@ -109,6 +109,7 @@ export class MessageSender {
     f: PreparedFile,
     caption: string,
     maxBytes: number,
+    forwarded = false,
   ): Promise<{ problem: string } | { stored: Promise<void> }> {
     const problem = caption.trim() ? messageTextError(caption) : null;
     if (problem !== null) return { problem };
@@ -116,8 +117,29 @@ export class MessageSender {
     const sealed = await sealFile(f.file);
     this.originals.set(sealed.blob, { file: f.file, digest: sealed.digest });
     this.parts.stopTyping(peerId);
-    const content = { text: caption.trim(), attachments: [refOf(f, sealed)] };
+    const content = { text: caption.trim(), attachments: [refOf(f, sealed)], ...(forwarded ? { forwarded } : {}) };
     return { stored: this.outbox.add(peerId, content, undefined, sealed.blob) };
+  }
+
+  /**
+   * Forwards `m` to each of `peerIds`, marked "Forwarded" inside the seal: its text, or its
+   * file with its caption (opened here, then sealed anew for each chat and uploaded again, as
+   * a new file: a blob is readable in its own chat only). A reply's reference stays behind.
+   * Why one could not be queued, or null.
+   */
+  async forward(m: ChatMessage, peerIds: readonly string[], maxBytes: number): Promise<string | null> {
+    const shown = this.parts.crypto.shown(m);
+    if (shown?.kind !== 'text') return 'This message cannot be forwarded';
+    const ref = shown.attachments?.[0];
+    const file = ref ? preparedFromRef(ref, await this.parts.attachments.files.open(ref)) : null;
+    let problem: string | null = null;
+    for (const peerId of peerIds) {
+      const queued = file
+        ? await this.queueFile(peerId, file, shown.text, maxBytes, true)
+        : this.queue(peerId, { text: shown.text, forwarded: true });
+      if ('problem' in queued) problem ??= queued.problem;
+    }
+    return problem;
   }
 
   async edit(m: ChatMessage, text: string): Promise<void> {

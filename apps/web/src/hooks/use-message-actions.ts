@@ -1,6 +1,6 @@
 /**
  * The action menu of a message in a chat: Reply, React and Forward for a message whose
- * text is open here (React once the server has it; no Forward for a photo or file); Copy and Info always; Retry and Delete for a message of ours that was not
+ * text is open here (React once the server has it; Forward a photo or file once uploaded); Copy and Info always; Retry and Delete for a message of ours that was not
  * sent; Edit and Delete for one the server has.
  */
 import { Copy, Forward, Info, Pencil, Reply, RotateCw, SmilePlus, Trash2 } from 'lucide-react';
@@ -58,9 +58,9 @@ export function useMessageActions(client: ChatClient | null, myId: string | unde
       // A reaction needs the message on the server.
       if (!m.pending)
         list.push({ label: 'React', icon: SmilePlus, onSelect: () => setReacting({ message: m, anchor }) });
-      // A photo's or file's blob is readable in its own chat only: not forwarded (yet).
+      // A photo or file is forwarded from its blob on the server: once it is there.
       const shown = client?.crypto.shown(m);
-      if (!(shown?.kind === 'text' && shown.attachments))
+      if (!(shown?.kind === 'text' && shown.attachments && m.pending))
         list.push({ label: 'Forward', icon: Forward, onSelect: () => setForwarding(m) });
     }
     list.push(copyAction(m), { label: 'Info', icon: Info, onSelect: () => setInfoId(m.id) });

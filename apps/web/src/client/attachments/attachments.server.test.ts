@@ -2,14 +2,15 @@
  * Attachments with the real ChatClient against a real server (SQLite and PostgreSQL): a file
  * sealed, uploaded and sent, opened by the peer, with nothing of it on the server in the
  * clear; a blob changed on the server's disk shown as not verified; an upload cut off
- * resumed by the next page from where the server got to.
+ * resumed by the next page from where the server got to; a file forwarded to another chat
+ * as a new one.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatIdOf } from '@app/protocol';
 import { ENGINES, tusCreate, tusHead, tusPatch } from '@app/server/test';
 import { describe, expect, it } from 'vitest';
-import { newUser, online, opened, shown, until, useTabServer } from '@/test/chat-clients';
+import { newUser, online, opened, shown, type TestUser, until, useTabServer } from '@/test/chat-clients';
 import { testSealing } from '@/test/local-sealing';
 import { memoryOutbox } from '@/test/memory-outbox';
 import type { Shown } from '../crypto/message-crypto';
@@ -56,6 +57,36 @@ describe.each(ENGINES)('attachments between two tabs ($name)', ({ url }) => {
     expect(page).not.toMatch(/holiday-plans|the plans/);
     // Nothing kept beside the blob (no note with a name or type).
     expect(readdirSync(t.config.attachmentDir).filter((n) => n.startsWith(ref.id))).toEqual([ref.id]);
+  });
+
+  it('forwards a file to another chat sealed anew: a new blob and key, the same bytes, marked forwarded', async () => {
+    const [alice, bob, a, b] = await pair();
+    const carol: TestUser = await newUser(t);
+    const c = tab(carol);
+    await online(c);
+    c.client.openConversation(bob.id);
+    const f = fileOf(150_000, 'minutes.txt');
+    await a.client.sendFile(bob.id, f, 'the minutes', 10 * MB);
+    await until(() => shown(b, alice.id).length === 1, "Alice's file", 10_000);
+    const original = b.client.getConversation(alice.id).messages[0];
+    if (!original) throw new Error('no message');
+    const from = refOf((await opened(b, [original]))[0]);
+
+    expect(await b.client.forwardMessage(original, [carol.id], 10 * MB)).toBeNull();
+    await until(() => shown(c, bob.id).length === 1, 'the forwarded file', 10_000);
+    const [got] = await opened(c, shown(c, bob.id));
+    expect(got).toMatchObject({ kind: 'text', text: 'the minutes', forwarded: true });
+    const ref = refOf(got);
+    // A blob of its own, under a key of its own: the server cannot link it to the first.
+    expect(ref.id).not.toBe(from.id);
+    expect(ref.key).not.toEqual(from.key);
+    expect(ref.digest).not.toBe(from.digest);
+    expect(ref).toMatchObject({ name: 'minutes.txt', type: 'text/plain', size: 150_000, kind: 'file' });
+    const blob = await c.client.files.open(ref);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array(await f.file.arrayBuffer()));
+    // Carol reads it; she cannot read the first one, which stays in its own chat.
+    const theFirst = await fetch(`${t.url}/api/attachments/${from.id}`, { headers: { cookie: `sid=${carol.cookie}` } });
+    expect(theFirst.status).toBe(404);
   });
 
   it('shows a blob changed on the server as not verified', async () => {

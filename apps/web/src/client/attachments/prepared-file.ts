@@ -29,3 +29,18 @@ export function refOf(f: PreparedFile, s: SealedFile): AttachmentRef {
   if (f.waveform !== undefined) ref.waveform = f.waveform;
   return ref;
 }
+
+/**
+ * A file opened from a message, made ready to send again (forwarded): its bytes and what the
+ * message said of them. It is sealed anew under a fresh key and uploaded again, so the server
+ * cannot tell a forwarded file from a new one.
+ */
+export function preparedFromRef(ref: AttachmentRef, file: Blob): PreparedFile {
+  const { name, type, kind, width, height, thumb, durationMs, waveform } = ref;
+  const f: PreparedFile = { file, name, type, kind };
+  if (width !== undefined && height !== undefined) Object.assign(f, { width, height });
+  if (thumb !== undefined) f.thumb = thumb;
+  if (durationMs !== undefined) f.durationMs = durationMs;
+  if (waveform !== undefined) f.waveform = waveform;
+  return f;
+}

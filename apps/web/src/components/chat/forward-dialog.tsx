@@ -1,8 +1,9 @@
 /**
  * "Forward message": a chooser of chats, searchable by username, for up to
- * FORWARD_MAX of them at once (WhatsApp's limit against chain messages). The text is
- * sealed anew for each chat, as any message (packages/e2ee), marked "Forwarded" inside the
- * seal; a reply's reference stays behind (it names a message of another chat). Locked chats
+ * FORWARD_MAX of them at once (WhatsApp's limit against chain messages). The text, or the
+ * photo or file with its caption, is sealed anew for each chat, as any message
+ * (MessageSender.forward), marked "Forwarded" inside the seal; a reply's reference stays
+ * behind (it names a message of another chat). Locked chats
  * are not offered (they stay behind their PIN), nor deleted accounts.
  */
 import type { ChatSummary, PublicUser } from '@app/protocol';
@@ -23,6 +24,7 @@ import { Input } from '@/components/ui/input';
 import { notify, notifyError } from '@/components/ui/toaster';
 import { UserAvatar } from '@/components/user-avatar';
 import { useChatClient, useChatList } from '@/hooks/chat-hooks';
+import { useAttachmentMaxBytes } from '@/hooks/use-public-settings';
 import { matchesUsername } from '@/lib/chat-match';
 
 export const FORWARD_MAX = 5;
@@ -45,6 +47,7 @@ function ChatChoice(props: { peer: PublicUser; on: boolean; full: boolean; onCha
 function ForwardChooser({ message, onClose }: { message: UiMessage; onClose(): void }) {
   const client = useChatClient();
   const list = useChatList();
+  const maxBytes = useAttachmentMaxBytes();
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const hintId = useId();
@@ -63,16 +66,14 @@ function ForwardChooser({ message, onClose }: { message: UiMessage; onClose(): v
       return next;
     });
 
-  const forward = () => {
-    const text = client?.crypto.plainText(message);
-    if (!client || text == null) return;
-    const problems: string[] = [];
-    for (const peerId of chosen) {
-      const problem = client.sendMessage(peerId, { text, forwarded: true });
-      if (problem !== null) problems.push(problem);
-    }
+  const forward = async () => {
+    if (!client) return;
     onClose();
-    if (problems.length > 0) notifyError('Forward Failed', problems[0]);
+    // A file is opened first (downloaded if this tab has not yet), then sent as a new one.
+    const problem = await client
+      .forwardMessage(message, [...chosen], maxBytes)
+      .catch((e: unknown) => (e instanceof Error ? e.message : 'The message could not be forwarded'));
+    if (problem !== null) notifyError('Forward Failed', problem);
     else notify('Forwarded', chosen.size === 1 ? 'Sent to 1 chat' : `Sent to ${chosen.size} chats`);
   };
 
