@@ -135,7 +135,12 @@ async function parley(dir: string): Promise<{ up: number; down: number; idle: nu
           // Streamed, as a browser sends a Blob's slice (undici copies a Buffer body first).
           const r = await fetch(server.url + location, {
             method: 'PATCH',
-            headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+            headers: {
+              ...tus,
+              'upload-offset': String(offset),
+              'content-type': 'application/offset+octet-stream',
+              'content-length': String(n),
+            },
             body: Readable.toWeb(source(n)) as ReadableStream,
             duplex: 'half',
           } as RequestInit);

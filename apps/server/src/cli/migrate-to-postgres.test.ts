@@ -1,7 +1,8 @@
 /**
  * migrate-to-postgres: a SQLite deployment with accounts, chats, edits, deletions, requests,
- * sessions and keys lands in PostgreSQL row for row, every table; a server started on it
- * keeps people signed in and serves their chats; a second run into the same (now filled)
+ * sessions, keys and an attachment lands in PostgreSQL row for row, every table; a server
+ * started on it (on the same attachment directory) keeps people signed in and serves their
+ * chats and the attachment's blob; a second run into the same (now filled)
  * database is refused and changes nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { API } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
 import { dropPgSchema, LOOSE_LIMITS, signUp, startTestServer } from '../test/harness.ts';
+import { downloadBlob, uploadBlob } from '../test/uploads.ts';
 import { WsTestClient } from '../test/ws-client.ts';
 import { runAdmin } from './admin.ts';
 
@@ -62,6 +64,10 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
       // Alice's sealed account data (pins, verified marks) goes along too.
       const data = 'A'.repeat(64);
       expect((await alice.client.request('PUT', '/api/me/account-data', { data, version: 1 })).status).toBe(204);
+      // A photo in a message: its row moves, its blob stays in the attachment directory.
+      const photo = new Uint8Array(70_000).map((_, i) => (i * 11) & 0xff);
+      const blobId = await uploadBlob(source.url, alice.client.cookie as string, photo);
+      await a.request('send', { ...(await a.sealedSend(bob.user.id, 'photo', 'mig-photo')), attachments: [blobId] });
       await a.close();
       await b.close();
       const sourceDb = source.server.ctx.store.db;
@@ -87,10 +93,11 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
         'chat_keys',
         'push_subscriptions',
         'import_ids',
+        'attachments',
       ];
       const before = new Map<string, string[]>();
       for (const t of tables) before.set(t, await rowsOf(sourceDb as never, t));
-      expect(before.get('messages')).toHaveLength(30);
+      expect(before.get('messages')).toHaveLength(31);
       await source.close();
 
       const o = output();
@@ -98,9 +105,12 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
         await runAdmin(['migrate-to-postgres', '--to', pgUrl, '--schema', schema], { DATA_DIR: dataDir }, o.out),
         o.lines.join('\n'),
       ).toBe(0);
-      expect(o.lines.join('\n')).toMatch(/messages: 30 rows/);
+      expect(o.lines.join('\n')).toMatch(/messages: 31 rows/);
 
-      target = await startTestServer({ env: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } });
+      const attachmentDir = path.join(dataDir, 'attachments');
+      target = await startTestServer({
+        env: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, ATTACHMENT_DIR: attachmentDir },
+      });
       const targetDb = target.server.ctx.store.db;
       for (const t of tables) {
         const after = await rowsOf(targetDb as never, t);
@@ -119,6 +129,9 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
       expect(JSON.stringify(chats)).toContain(bob.user.id);
       await ws.close();
       expect(carol.user.id).toBeTruthy();
+      const blob = await downloadBlob(target.url, bob.client.cookie, blobId);
+      expect(blob.status).toBe(200);
+      expect(blob.bytes).toEqual(photo);
 
       // Again into the same database: refused, nothing doubled.
       const again = output();
@@ -126,7 +139,7 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
         await runAdmin(['migrate-to-postgres', '--to', pgUrl, '--schema', schema], { DATA_DIR: dataDir }, again.out),
       ).toBe(1);
       expect(again.lines.join('\n')).toMatch(/already has rows/);
-      expect(await rowsOf(targetDb as never, 'messages')).toHaveLength(30);
+      expect(await rowsOf(targetDb as never, 'messages')).toHaveLength(31);
     } finally {
       await target?.close();
       await dropPgSchema(pgUrl, schema);

@@ -10,7 +10,7 @@
 import type { AttachmentRef, MessageContent, ReplyRef } from '@app/e2ee';
 import { type ChatMessage, type ChatSummary, chatIdOf, DELETED_TEXT, peerOf } from '@app/protocol';
 import { type ChatKeys, loadE2ee } from '../keys/chat-keys';
-import type { SealedSend } from '../outbox/outbox';
+import type { SealedSend } from '../outbox/outbox-hooks';
 import { RequestError } from '../socket/chat-socket';
 import { bareDeletionAllowed, clearAllowed } from './believable';
 import type { Revisions } from './revisions';

@@ -7,7 +7,8 @@ import { memoryOutbox } from '@/test/memory-outbox';
 import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, type ConnectionStatus, RequestError } from '../socket/chat-socket';
 import { HAND_OVER_MAX_MS } from './hand-over';
-import { Outbox, type OutboxHooks } from './outbox';
+import { Outbox } from './outbox';
+import type { OutboxHooks } from './outbox-hooks';
 import type { OutboxEntry, OutboxStore } from './outbox-store';
 import { MAX_ATTEMPTS, retryDelay } from './retry-policy';
 

@@ -25,7 +25,6 @@
  */
 
 import type { MessageContent } from '@app/e2ee';
-import { type Access, type ChatKeyEnvelopeWire, type ChatMessage, chatIdOf } from '@app/protocol';
 import { withJitter } from '@/lib/backoff';
 import { logged } from '@/lib/log';
 import { UploadError } from '../attachments/upload';
@@ -34,70 +33,13 @@ import type { LocalSealing } from '../keys/local-keys';
 import { type ChatSocket, RequestError } from '../socket/chat-socket';
 import { type HandOver, handedOver } from './hand-over';
 import { readEntry, sealedEntry } from './outbox-content';
+import type { OutboxHooks } from './outbox-hooks';
+
+import { newMessageId, type Pending, shownMessage } from './outbox-pending';
 import { indexedDbOutbox, type OutboxEntry, type OutboxStore, parseOutboxEntries } from './outbox-store';
 import { KEY_RETRIES, MAX_ATTEMPTS, retryDelay, sendFailureKind } from './retry-policy';
 
-export interface OutboxHooks {
-  /** The waiting messages to this peer changed. */
-  changed(peerId: string): void;
-  acknowledged(message: ChatMessage): void;
-  /** The peer takes messages from contacts only: this one went to them as a contact request. */
-  requested(peerId: string, access: Access): void;
-  /** A message failed (refused for good, or too many failed attempts): why, for the user. */
-  failed(text: string): void;
-  /** Seals a message for the server (end-to-end); `accepted` once the server stored it. */
-  seal(to: string, msgId: string, content: MessageContent): Promise<SealedSend>;
-  /** The server refused the chat's key (out of date, or another won): fetch keys anew. */
-  keysMoved(to: string): void;
-  /** Uploads a sealed file (attachments/upload.ts): its id; rejects with an UploadError. */
-  upload(
-    blob: Blob,
-    o: { url?: string; onUrl(url: string): void; onProgress(sent: number, total: number): void; signal: AbortSignal },
-  ): Promise<string>;
-  /** Drops an upload the user cancelled (best effort: one left over is collected a day later). */
-  dropUpload(url: string): void;
-}
-
-export interface SealedSend {
-  ct: string;
-  chatKey?: ChatKeyEnvelopeWire;
-  accepted(): void;
-}
-
 const IN_MEMORY: LocalSealing = { seal: async () => null, open: async () => null };
-
-/** A message id: a UUID (crypto.randomUUID needs a secure context, so fall back to random bytes). */
-export function newMessageId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-interface Pending {
-  entry: OutboxEntry;
-  /** What it says, in memory only (the stored entry holds it sealed). */
-  content: MessageContent;
-  /** Key refusals in a row (rekey_required, conflict). */
-  keyRetries: number;
-  /** What the screens show (rebuilt when the entry changes). */
-  message: UiMessage;
-  /** Written to storage (or storage failed): may be sent. */
-  stored: boolean;
-  inflight: boolean;
-  /** Transient failures since it was queued (or retried), this page. */
-  attempts: number;
-  /** The backoff before the next attempt. */
-  timer: ReturnType<typeof setTimeout> | null;
-  /** Resolves once it outlives a reload: stored here, or done with (see Outbox.add). */
-  safe: Promise<void>;
-  markSafe: () => void;
-  /** How much of its file is uploaded (0 to 1), this page. */
-  progress: number;
-  /** Stops its upload (Outbox.cancel). */
-  readonly abort: AbortController;
-  /** Settles once the composer's draft at rest no longer holds the text (see HandOver); null once it has. */
-  handedOver: Promise<unknown> | null;
-}
 
 export class Outbox {
   /** The createdAt of the newest message queued here (they strictly increase). */
@@ -130,26 +72,7 @@ export class Outbox {
   }
 
   private toMessage(entry: OutboxEntry, content: MessageContent): UiMessage {
-    const m: UiMessage = {
-      chatId: chatIdOf(this.userId, entry.to),
-      id: entry.msgId,
-      senderId: this.userId,
-      recipientId: entry.to,
-      ct: null,
-      rev: 0,
-      legacyText: null,
-      local: content,
-      timestamp: entry.createdAt,
-      status: 'sent',
-      edited: false,
-      deleted: false,
-      deliveredAt: null,
-      readAt: null,
-      pending: true,
-    };
-    if (entry.failed) m.failed = entry.failed.reason;
-    if (entry.upload && !entry.upload.id) m.uploading = this.pending.get(entry.msgId)?.progress ?? 0;
-    return m;
+    return shownMessage(this.userId, entry, content, this.pending.get(entry.msgId)?.progress ?? 0);
   }
 
   private track(entry: OutboxEntry, content: MessageContent, stored: boolean): Pending {
