@@ -3,7 +3,7 @@
  * server (tus PATCHes of 8 MiB, as the web client sends them; one GET back), against a plain
  * file copy over the same loopback in the same run (a bare Node HTTP server that streams a
  * PUT to a file and the file back to a GET). Reports each direction's MB/s, their ratio to
- * the copy, and the Parley server's resident memory: idle, and its peak during the transfer.
+ * the copy, and each server's resident memory: idle, and its peak during the transfer.
  *
  *   npm run bench:attachments               1,024 MB
  *   npm run bench:attachments -- --mb 256
@@ -63,13 +63,19 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> 
 
 const rate = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
 
-async function baseline(dir: string): Promise<{ up: number; down: number }> {
+async function baseline(dir: string): Promise<{ up: number; down: number; idle: number; peak: number }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['-e', BASELINE, path.join(dir, 'plain.bin'), String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await once(child.stdout, 'data');
   const url = `http://127.0.0.1:${port}/file`;
+  const pid = child.pid as number;
+  const idle = rssOf(pid);
+  let peak = idle;
+  const sampler = setInterval(() => {
+    if (child.exitCode === null) peak = Math.max(peak, rssOf(pid));
+  }, 50);
   try {
     const up = await timed(() =>
       fetch(url, {
@@ -80,15 +86,18 @@ async function baseline(dir: string): Promise<{ up: number; down: number }> {
     );
     const down = await timed(async () => drain(await fetch(url)));
     if (down.value !== SIZE) throw new Error(`plain copy read back ${down.value} bytes`);
-    return { up: rate(SIZE, up.ms), down: rate(SIZE, down.ms) };
+    return { up: rate(SIZE, up.ms), down: rate(SIZE, down.ms), idle, peak };
   } finally {
+    clearInterval(sampler);
     child.kill();
   }
 }
 
 const SECRET = 'bench-attachments-secret-0123456789abcdef01';
 
-async function parley(dir: string): Promise<{ up: number; down: number; idle: number; peak: number }> {
+async function parley(
+  dir: string,
+): Promise<{ up: number; down: number; idle: number; upPeak: number; downPeak: number }> {
   const port = await freePort();
   const dataDir = path.join(dir, 'data');
   mkdirSync(dataDir, { recursive: true });
@@ -148,11 +157,13 @@ async function parley(dir: string): Promise<{ up: number; down: number; idle: nu
         }
         return location.split('/').at(-1) as string;
       });
+      const upPeak = peak;
+      peak = idle;
       const down = await timed(async () =>
         drain(await fetch(`${server.url}${API.attachments}/${up.value}`, { headers: { cookie } })),
       );
       if (down.value !== SIZE) throw new Error(`Parley read back ${down.value} bytes`);
-      return { up: rate(SIZE, up.ms), down: rate(SIZE, down.ms), idle, peak };
+      return { up: rate(SIZE, up.ms), down: rate(SIZE, down.ms), idle, upPeak, downPeak: peak };
     } catch (e) {
       console.error(server.output());
       throw e;
@@ -177,7 +188,12 @@ try {
   row('plain file copy', plain.up, plain.down);
   row('Parley (tus + GET)', p.up, p.down, plain);
   const mib = (b: number) => (b / 1024 / 1024).toFixed(0);
-  console.log(`Parley server RSS: idle ${mib(p.idle)} MiB, peak ${mib(p.peak)} MiB (+${mib(p.peak - p.idle)} MiB)`);
+  console.log(
+    `Parley server RSS: idle ${mib(p.idle)} MiB; peak uploading +${mib(p.upPeak - p.idle)} MiB, downloading +${mib(p.downPeak - p.idle)} MiB`,
+  );
+  // Node's HTTP parser copies every piece of a request body into a Buffer of its own, and
+  // V8 collects them when 64 MB of them are outstanding: the copy server has the same peak.
+  console.log(`plain copy server RSS: idle ${mib(plain.idle)} MiB; peak +${mib(plain.peak - plain.idle)} MiB`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
