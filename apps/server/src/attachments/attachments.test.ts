@@ -8,6 +8,8 @@
 import { request } from 'node:http';
 import { sealedAttachmentSize } from '@app/e2ee/attachment';
 import { API, chatIdOf } from '@app/protocol';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ATTACHMENT_UNSENT_MS } from '../storage/attachments/attachment-store.ts';
 import { authOf } from '../test/accounts.ts';
@@ -268,6 +270,42 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     const dropped = racing.find((r) => r.status === 201)?.location as string;
     expect((await alice.client.del(dropped)).status).toBe(204);
     expect((await tusCreate(t.url, c, Math.floor(left / 3))).status).toBe(201);
+  });
+
+  it.runIf(url && !s3)('keeps a day-old upload that is sent while the sweep runs (PostgreSQL)', async () => {
+    const [alice, bob] = [await signUp(t), await signUp(t)];
+    const [old, other] = [
+      await uploadBlob(t.url, cookieOf(alice), noise(3000)),
+      await uploadBlob(t.url, cookieOf(alice), noise(3000)),
+    ];
+    const { message } = await sendWith(alice, bob.user.id, [other]);
+    const { db } = t.server.ctx.attachments.store;
+    await db
+      .updateTable('attachments')
+      .set({ created_at: Date.now() - ATTACHMENT_UNSENT_MS - 60_000 })
+      .where('id', '=', old)
+      .execute();
+    // The send binds it (its row locked, not committed yet) while the sweep reads it as unsent.
+    const sender = new pg.Client({ connectionString: t.config.databaseUrl ?? '' });
+    await sender.connect();
+    try {
+      const schema = await sql<{ s: string }>`select current_schema() as s`.execute(db);
+      await sender.query(`SET search_path TO ${schema.rows[0]?.s}`);
+      await sender.query('BEGIN');
+      await sender.query('UPDATE attachments SET chat_id = $1, msg_id = $2 WHERE id = $3', [
+        message.chatId,
+        message.id,
+        old,
+      ]);
+      const sweeping = t.server.ctx.attachments.collect(Date.now());
+      await new Promise((r) => setTimeout(r, 300));
+      await sender.query('COMMIT');
+      expect(await sweeping).toBe(0);
+    } finally {
+      await sender.end();
+    }
+    expect(await stored(old)).toBe(true);
+    expect((await downloadBlob(t.url, cookieOf(bob), old)).status).toBe(200);
   });
 
   it('removes the blob with its message, with its uploader, and a day after an upload was never sent', async () => {

@@ -33,6 +33,23 @@ function unstored(eb: ExpressionBuilder<Database, 'attachments'>): Expression<Sq
   );
 }
 
+/** In a message that is gone or deleted, or uploaded by someone who is gone. */
+function leftover(eb: ExpressionBuilder<Database, 'attachments'>): Expression<SqlBool> {
+  return eb.or([
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('messages as m')
+          .select('m.id')
+          .whereRef('m.chat_id', '=', 'attachments.chat_id')
+          .whereRef('m.id', '=', 'attachments.msg_id')
+          .where('m.deleted', '=', 0),
+      ),
+    ),
+    eb.not(eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'attachments.owner_id'))),
+  ]);
+}
+
 export class AttachmentStore {
   readonly db: Kysely<Database>;
 
@@ -147,18 +164,23 @@ export class AttachmentStore {
   collect(now: number, limit = 500): Promise<string[]> {
     const before = now - ATTACHMENT_UNSENT_MS;
     return this.remove((eb) =>
-      eb(
-        'id',
-        'in',
-        eb
-          .selectFrom('attachments as a')
-          .leftJoin('messages as m', (j) => j.onRef('m.chat_id', '=', 'a.chat_id').onRef('m.id', '=', 'a.msg_id'))
-          .leftJoin('users as u', 'u.id', 'a.owner_id')
-          .select('a.id')
-          .where('a.created_at', '<', before)
-          .where((w) => w.or([w('m.id', 'is', null), w('m.deleted', '=', 1), w('u.id', 'is', null)]))
-          .limit(limit),
-      ),
+      eb.and([
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('attachments as a')
+            .leftJoin('messages as m', (j) => j.onRef('m.chat_id', '=', 'a.chat_id').onRef('m.id', '=', 'a.msg_id'))
+            .leftJoin('users as u', 'u.id', 'a.owner_id')
+            .select('a.id')
+            .where('a.created_at', '<', before)
+            .where((w) => w.or([w('m.id', 'is', null), w('m.deleted', '=', 1), w('u.id', 'is', null)]))
+            .limit(limit),
+        ),
+        // Again on the row itself: an old upload sent just now (bound after the list above was
+        // read) stays. PostgreSQL checks these anew on a row changed meanwhile; the list it does not.
+        eb.or([eb('msg_id', 'is', null), leftover(eb)]),
+      ]),
     );
   }
 
