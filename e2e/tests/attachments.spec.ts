@@ -139,6 +139,8 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   await forwarding.getByRole('button', { name: 'Forward (1)' }).click();
   const forwarded = bubbles(a).filter({ has: a.getByText('Forwarded', { exact: true }) });
   await expect(forwarded.getByRole('img', { name: 'At the beach' })).toBeVisible();
+  await forwarded.scrollIntoViewIfNeeded();
+  await scanSchemes(a, 'attachments-forwarded', findings);
 
   // A blob changed on the server's disk is not believed.
   const second = await a.evaluateHandle(() => {
