@@ -73,6 +73,8 @@ const PINNED: Record<number, string> = {
    * `attachmentMaxBytes` in the public settings.
    */
   15: '6c5066fc96d1560a',
+  /** `media` in `history`: a chat's messages that carry attachments, paged like the rest. */
+  16: 'e85313216ab366d9',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

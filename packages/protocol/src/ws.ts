@@ -151,10 +151,18 @@ export const historySchema = z
     after: historyCursorSchema.optional(),
     /** The page around this message of the chat (half older, half from it on): a jump far back. */
     around: messageIdSchema.optional(),
+    /**
+     * Only messages that carry attachments (photos, files, voice messages) and are not
+     * deleted: the chat's media, the newest page or one `before` a position.
+     */
+    media: z.literal(true).optional(),
     limit: z.number().int().min(1).max(200).optional(),
   })
   .refine((f) => [f.before, f.after, f.around].filter((x) => x !== undefined).length <= 1, {
     message: 'At most one of before, after and around',
+  })
+  .refine((f) => !f.media || (f.after === undefined && f.around === undefined), {
+    message: 'Media are paged with before only',
   });
 
 export const chatsSchema = z.strictObject({ t: z.literal('chats'), id: requestId });

@@ -192,6 +192,50 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     expect(tusGet.status).toBe(404);
   });
 
+  it.runIf(!s3)(
+    "pages a chat's media: its messages with attachments, not deleted, newest first, for its people only",
+    async () => {
+      const [alice, bob, carol] = [await signUp(t), await signUp(t), await signUp(t)];
+      const ws = await WsTestClient.connect(t, cookieOf(alice));
+      const withFile = async (text: string) => {
+        const id = await uploadBlob(t.url, cookieOf(alice), noise(1000));
+        return (await ws.request('send', { ...(await ws.sealedSend(bob.user.id, text)), attachments: [id] })) as {
+          message: { id: string; chatId: string };
+        };
+      };
+      const first = await withFile('one');
+      await ws.sendMessage(bob.user.id, 'just words');
+      const second = await withFile('two');
+      const gone = await withFile('three');
+      await ws.deleteMessage(gone.message.chatId, gone.message.id);
+      const third = await withFile('four');
+      await ws.close();
+
+      const b = await WsTestClient.connect(t, cookieOf(bob));
+      type Page = { messages: { id: string; timestamp: number }[]; hasMore: boolean };
+      const newest = (await b.request('history', { peerId: alice.user.id, media: true, limit: 2 })) as Page;
+      expect(newest.messages.map((m) => m.id)).toEqual([second.message.id, third.message.id]);
+      expect(newest.hasMore).toBe(true);
+      const cursor = { timestamp: newest.messages[0]?.timestamp as number, id: newest.messages[0]?.id as string };
+      const older = (await b.request('history', {
+        peerId: alice.user.id,
+        media: true,
+        limit: 2,
+        before: cursor,
+      })) as Page;
+      expect(older.messages.map((m) => m.id)).toEqual([first.message.id]);
+      expect(older.hasMore).toBe(false);
+      // Paged up only; and nobody else's.
+      const down = await b.requestError('history', { peerId: alice.user.id, media: true, after: cursor });
+      expect(down.code).toBe('invalid_frame');
+      await b.close();
+      const c = await WsTestClient.connect(t, cookieOf(carol));
+      const stranger = (await c.request('history', { peerId: alice.user.id, media: true })) as Page;
+      expect(stranger.messages).toEqual([]);
+      await c.close();
+    },
+  );
+
   it("takes a PATCH only as tus has it: at the upload's offset, in its type, sized, and resumed after a cut", async () => {
     const alice = await signUp(t);
     const c = cookieOf(alice);

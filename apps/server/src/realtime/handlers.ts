@@ -164,7 +164,7 @@ export const handlers: { [K in Kind]: Handler<K> } = {
     const chatId = chatIdOf(s.userId, f.peerId);
     await assertOpen(s, chatId);
     const where = f.before ? { before: f.before } : f.after ? { after: f.after } : f.around ? { around: f.around } : {};
-    const page = await s.deps.chat.history(chatId, f.limit ?? HISTORY_PAGE, where);
+    const page = await s.deps.chat.history(chatId, f.limit ?? HISTORY_PAGE, where, f.media === true);
     const peer = await s.deps.chat.publicUser(f.peerId);
     const access = f.peerId === s.userId ? { state: 'open' as const } : await s.deps.social.access(s.userId, f.peerId);
     const view = s.view();

@@ -100,9 +100,12 @@ export class ChatStore {
     return rows.map((r) => toSummary(r, joinedUser(r)));
   }
 
-  /** A page of the chat, oldest first: the newest, or before, after or around a position (history.ts). */
-  history(chatId: string, limit: number, where: HistoryWhere = {}): Promise<HistoryPage> {
-    return historyPage(this.db, chatId, limit, where);
+  /**
+   * A page of the chat, oldest first: the newest, or before, after or around a position; or
+   * of its media only (history.ts).
+   */
+  history(chatId: string, limit: number, where: HistoryWhere = {}, media = false): Promise<HistoryPage> {
+    return historyPage(this.db, chatId, limit, where, media);
   }
 
   async message(chatId: string, id: string, tx: Tx = this.db): Promise<ChatMessage | null> {
