@@ -29,6 +29,7 @@ import type { ClientEnv, ClientEvents } from './client-env';
 import { ChatList } from './conversations/chat-list';
 import type { ChatListView, ConversationView } from './conversations/conversation';
 import { type ConversationPaging, Conversations } from './conversations/conversations';
+import { MediaPages } from './conversations/media-pages';
 import { LegacyMigration } from './crypto/legacy-migration';
 import { MessageCrypto } from './crypto/message-crypto';
 import { Revisions } from './crypto/revisions';
@@ -80,6 +81,8 @@ export class ChatClient {
   readonly files: AttachmentFiles;
   /** Reactions to messages, and what each says. */
   readonly reactions: Reactions;
+  /** Each chat's media from the server, for the photo viewer and "Media and files". */
+  readonly media: MediaPages;
   /** What this browser has read, searchable (search/message-search.ts). */
   readonly search: MessageSearch;
   private readonly legacy: LegacyMigration;
@@ -109,6 +112,7 @@ export class ChatClient {
       this.search.note(r, s),
     );
     this.reactions = new Reactions(this.keys, changed);
+    this.media = new MediaPages(this.socket, changed);
     this.legacy = new LegacyMigration({
       userId,
       socket: this.socket,

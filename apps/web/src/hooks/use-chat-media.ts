@@ -1,11 +1,14 @@
 /**
- * The photos and files of a conversation as this tab has it loaded (opened messages only,
- * oldest first): what the photo viewer steps through and the chat info's "Media and files"
- * lists. Older ones appear as older pages load.
+ * The photos and files of a chat (opened messages only, oldest first): what the photo viewer
+ * steps through and the chat info's "Media and files" lists. The conversation's loaded
+ * messages, joined to the chat's media pages from the server (client/conversations/
+ * media-pages.ts: fetched afresh when a screen using them opens, older ones on request), so
+ * they cover the whole chat.
  */
 import type { AttachmentRef } from '@app/e2ee';
-import { createContext, useContext, useMemo } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo } from 'react';
 import type { ChatClient } from '@/client/chat-client';
+import type { UiMessage } from '@/client/conversations/conversation';
 import { useChatClient, useClientValue } from './chat-hooks';
 
 export interface ChatMedia {
@@ -19,9 +22,26 @@ export interface ChatMedia {
 
 const NONE: readonly ChatMedia[] = Object.freeze([]);
 
+export interface ChatMediaList {
+  items: readonly ChatMedia[];
+  /** Older media are on the server, not loaded yet. */
+  hasMore: boolean;
+  loading: boolean;
+  loadOlder(): void;
+}
+
+/** The conversation's messages, and the media pages' ones it does not hold, oldest first. */
+function messagesOf(c: ChatClient, peerId: string): readonly UiMessage[] {
+  const own = c.getConversation(peerId).messages;
+  const ids = new Set(own.map((m) => m.id));
+  const more = c.media.view(peerId).messages.filter((m) => !ids.has(m.id));
+  if (more.length === 0) return own;
+  return [...more, ...own].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
+}
+
 function collect(c: ChatClient, peerId: string): ChatMedia[] {
   const out: ChatMedia[] = [];
-  for (const m of c.getConversation(peerId).messages) {
+  for (const m of messagesOf(c, peerId)) {
     if (m.deleted || m.pending) continue;
     const s = c.crypto.shown(m);
     if (s.kind !== 'text') continue;
@@ -32,8 +52,11 @@ function collect(c: ChatClient, peerId: string): ChatMedia[] {
   return out;
 }
 
-export function useChatMedia(peerId: string): readonly ChatMedia[] {
+export function useChatMedia(peerId: string): ChatMediaList {
   const client = useChatClient();
+  useEffect(() => {
+    void client?.media.refresh(peerId);
+  }, [client, peerId]);
   // A string snapshot (equal while nothing changed), so React re-renders only on a change.
   const key = useClientValue(
     (c) =>
@@ -42,7 +65,11 @@ export function useChatMedia(peerId: string): readonly ChatMedia[] {
         .join(','),
     '',
   );
-  return useMemo(() => (client && key ? collect(client, peerId) : NONE), [client, peerId, key]);
+  const hasMore = useClientValue((c) => c.media.view(peerId).hasMore, false);
+  const loading = useClientValue((c) => c.media.view(peerId).loading, false);
+  const items = useMemo(() => (client && key ? collect(client, peerId) : NONE), [client, peerId, key]);
+  const loadOlder = useCallback(() => void client?.media.loadOlder(peerId), [client, peerId]);
+  return { items, hasMore, loading, loadOlder };
 }
 
 /** Opens the photo viewer at a message's photo (chat.tsx provides it). */

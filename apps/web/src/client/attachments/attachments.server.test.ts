@@ -89,6 +89,24 @@ describe.each(ENGINES)('attachments between two tabs ($name)', ({ url }) => {
     expect(theFirst.status).toBe(404);
   });
 
+  it("finds a chat's media beyond the loaded messages (the media pages)", async () => {
+    const [alice, bob, a, b] = await pair();
+    await a.client.sendFile(bob.id, fileOf(20_000, 'early.txt'), 'early', 10 * MB);
+    for (let i = 0; i < 60; i++) a.client.sendMessage(bob.id, `later ${i}`);
+    await until(() => shown(b, alice.id).length === 61, 'every message', 20_000);
+    const b2 = tab(bob);
+    await online(b2);
+    b2.client.openConversation(alice.id);
+    await until(() => b2.client.getConversation(alice.id).messages.length === 50, 'the newest page');
+    expect(b2.client.getConversation(alice.id).messages.some((m) => m.id === shown(b, alice.id)[0]?.id)).toBe(false);
+    await b2.client.media.refresh(alice.id);
+    const page = b2.client.media.view(alice.id);
+    expect(page.hasMore).toBe(false);
+    expect(page.messages).toHaveLength(1);
+    const [early] = await opened(b2, [...page.messages]);
+    expect(refOf(early)).toMatchObject({ name: 'early.txt', size: 20_000 });
+  });
+
   it('shows a blob changed on the server as not verified', async () => {
     const [alice, bob, a] = await pair();
     await a.client.sendFile(bob.id, fileOf(70_000), '', 10 * MB);

@@ -61,8 +61,16 @@ function FileRow({ item }: { item: ChatMedia }) {
 
 export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerHandle: string }) {
   const media = useChatMedia(peerId);
-  const photos = media.filter((m) => m.ref.kind === 'image').reverse();
-  const files = media.filter((m) => m.ref.kind !== 'image').reverse();
+  const photos = media.items.filter((m) => m.ref.kind === 'image').reverse();
+  const files = media.items.filter((m) => m.ref.kind !== 'image').reverse();
+  const none = (what: string) => (
+    <p className="px-1 text-sm text-muted-foreground">{media.loading ? 'Loading…' : `No ${what} in this chat.`}</p>
+  );
+  const older = media.hasMore ? (
+    <Button variant="outline" size="sm" className="mt-2 w-full" disabled={media.loading} onClick={media.loadOlder}>
+      {media.loading ? 'Loading…' : 'Show older'}
+    </Button>
+  ) : null;
   return (
     <section
       aria-labelledby="chat-media-title"
@@ -77,8 +85,8 @@ export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerH
           <TabsTrigger value="files">Files ({files.length})</TabsTrigger>
         </TabsList>
         <TabsContent value="photos" className="pt-3">
-          {photos.length === 0 ? (
-            <p className="px-1 text-sm text-muted-foreground">No photos in the messages loaded here.</p>
+          {photos.length === 0 && !media.hasMore ? (
+            none('photos')
           ) : (
             <ul className="grid grid-cols-3 gap-1.5">
               {photos.map((p) => (
@@ -86,10 +94,11 @@ export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerH
               ))}
             </ul>
           )}
+          {older}
         </TabsContent>
         <TabsContent value="files" className="pt-2">
-          {files.length === 0 ? (
-            <p className="px-1 text-sm text-muted-foreground">No files in the messages loaded here.</p>
+          {files.length === 0 && !media.hasMore ? (
+            none('files')
           ) : (
             <ul className="-mx-3 divide-y divide-border">
               {files.map((f) => (
@@ -97,6 +106,7 @@ export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerH
               ))}
             </ul>
           )}
+          {older}
         </TabsContent>
       </Tabs>
     </section>

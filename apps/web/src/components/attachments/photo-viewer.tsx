@@ -1,7 +1,7 @@
 /**
  * A chat's photos, large: the one chosen, with its caption and "2 of 5", the arrows (and ←
- * and →) to the one before and after among the photos this tab has loaded, Download, and
- * Escape or Close to go back.
+ * and →) to the one before and after in the chat (older ones are fetched on reaching the
+ * first loaded), Download, and Escape or Close to go back.
  */
 import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
 import { useEffect, useRef } from 'react';
@@ -20,8 +20,14 @@ export function PhotoViewer(props: {
   onClose(): void;
 }) {
   const client = useChatClient();
-  const photos = useChatMedia(props.peerId).filter((m) => m.ref.kind === 'image');
+  const media = useChatMedia(props.peerId);
+  const photos = media.items.filter((m) => m.ref.kind === 'image');
   const at = photos.findIndex((p) => p.msgId === props.msgId);
+  // At the first photo loaded: the ones before it, from the server.
+  const { hasMore, loading, loadOlder } = media;
+  useEffect(() => {
+    if (at === 0 && hasMore && !loading) loadOlder();
+  }, [at, hasMore, loading, loadOlder]);
   const photo = at >= 0 ? photos[at] : undefined;
   const { url, error } = useOpenedAttachment(photo?.ref ?? null);
   const before = at > 0 ? photos[at - 1] : undefined;
