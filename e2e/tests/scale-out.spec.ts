@@ -9,6 +9,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { downloadBlob, uploadBlob } from '@app/server/test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { test as base, bubble, bubbles, expect, openChat, send, tick } from './chat-helpers.ts';
@@ -194,4 +195,12 @@ test('through nginx, a process killed with SIGKILL mid-conversation loses and re
   for (const text of texts) {
     await expect(tick(bubble(alice.page, text), 'Pending')).toHaveCount(0, { timeout: 20_000 });
   }
+
+  // A file goes up through nginx in the browser's 8 MiB PATCHes, and comes back whole.
+  const sid = (await alice.context.cookies()).find((c) => c.name === 'sid')?.value as string;
+  const file = new Uint8Array(9 * 1024 * 1024).map((_, i) => (i * 7) & 0xff);
+  const id = await uploadBlob(cluster.url, sid, file, 8 * 1024 * 1024);
+  const back = await downloadBlob(cluster.url, sid, id);
+  expect(back.status).toBe(200);
+  expect(Buffer.compare(Buffer.from(back.bytes), Buffer.from(file))).toBe(0);
 });

@@ -5,6 +5,7 @@
  * resume, read and drop which upload; the size limit, the quota and what the server refuses
  * to learn; and the blob going with its message, its uploader's account, or a day unsent.
  */
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { sealedAttachmentSize } from '@app/e2ee/attachment';
 import { API, chatIdOf } from '@app/protocol';
@@ -83,10 +84,11 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     from: { user: { id: string }; client: { cookie: string | null } },
     to: string,
     ids: string[],
+    msgId = `att-${Math.random().toString(36).slice(2, 12)}`,
   ) {
     const ws = await WsTestClient.connect(t, cookieOf(from));
     try {
-      const body = await ws.sealedSend(to, 'a photo', `att-${Math.random().toString(36).slice(2, 12)}`);
+      const body = await ws.sealedSend(to, 'a photo', msgId);
       return (await ws.request('send', { ...body, attachments: ids })) as { message: { id: string; chatId: string } };
     } finally {
       await ws.close();
@@ -281,6 +283,40 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     expect(whole.bytes).toEqual(blob);
   });
 
+  it('drops what a PATCH stored when its upload was cancelled while it ran', async () => {
+    const alice = await signUp(t);
+    const c = cookieOf(alice);
+    const blob = noise(200_000);
+    const created = await tusCreate(t.url, c, blob.length);
+    const id = created.location.split('/').at(-1) as string;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(t.url + created.location, {
+        method: 'PATCH',
+        headers: {
+          cookie: `sid=${c}`,
+          'tus-resumable': '1.0.0',
+          'content-type': 'application/offset+octet-stream',
+          'upload-offset': '0',
+          'content-length': String(blob.length),
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      // Half the body, then the upload is cancelled, then the rest.
+      req.write(blob.subarray(0, 100_000), async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        expect((await alice.client.del(created.location)).status).toBe(204);
+        req.end(blob.subarray(100_000));
+      });
+    });
+    expect(status).toBe(404);
+    expect(await stored(id)).toBe(false);
+    expect(await usedBy(alice.user.id)).toBe(0);
+  });
+
   it('refuses a file over the limit, an upload over the quota, names and types, and an unknown length', async () => {
     const alice = await signUp(t);
     const c = cookieOf(alice);
@@ -318,27 +354,26 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
 
   it.runIf(url && !s3)('keeps a day-old upload that is sent while the sweep runs (PostgreSQL)', async () => {
     const [alice, bob] = [await signUp(t), await signUp(t)];
-    const [old, other] = [
-      await uploadBlob(t.url, cookieOf(alice), noise(3000)),
-      await uploadBlob(t.url, cookieOf(alice), noise(3000)),
-    ];
-    const { message } = await sendWith(alice, bob.user.id, [other]);
+    const old = await uploadBlob(t.url, cookieOf(alice), noise(3000));
     const { db } = t.server.ctx.attachments.store;
     await db
       .updateTable('attachments')
       .set({ created_at: Date.now() - ATTACHMENT_UNSENT_MS - 60_000 })
       .where('id', '=', old)
       .execute();
-    // The send binds it (its row locked, not committed yet) while the sweep reads it as unsent.
+    // A send binds it as the server does (its row locked, not committed yet, its message not
+    // stored yet) while the sweep reads it as a day-old leftover.
+    const msgId = randomUUID();
     const sender = new pg.Client({ connectionString: t.config.databaseUrl ?? '' });
     await sender.connect();
     try {
       const schema = await sql<{ s: string }>`select current_schema() as s`.execute(db);
       await sender.query(`SET search_path TO ${schema.rows[0]?.s}`);
       await sender.query('BEGIN');
-      await sender.query('UPDATE attachments SET chat_id = $1, msg_id = $2 WHERE id = $3', [
-        message.chatId,
-        message.id,
+      await sender.query('UPDATE attachments SET chat_id = $1, msg_id = $2, created_at = $3 WHERE id = $4', [
+        chatIdOf(alice.user.id, bob.user.id),
+        msgId,
+        Date.now(),
         old,
       ]);
       const sweeping = t.server.ctx.attachments.collect(Date.now());
@@ -348,7 +383,8 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     } finally {
       await sender.end();
     }
-    expect(await stored(old)).toBe(true);
+    // The message is stored after: its file is there for the peer.
+    await sendWith(alice, bob.user.id, [old], msgId);
     expect((await downloadBlob(t.url, cookieOf(bob), old)).status).toBe(200);
   });
 

@@ -26,7 +26,7 @@ export interface BlobStore {
   remove(ids: readonly string[]): Promise<void>;
   /** Backups: writes a complete blob of `size` bytes into `file`. */
   saveTo(id: string, size: number, file: string): Promise<void>;
-  /** Restores: `file` becomes the complete blob `id`. */
+  /** Restores, into a store cleared first: `file` becomes the complete blob `id`. */
   loadFrom(id: string, file: string): Promise<void>;
   /** Restores: every blob goes (the restored database names those of the backup only). */
   clear(): Promise<void>;
@@ -37,17 +37,4 @@ export class BlobMissingError extends Error {
   constructor(id: string) {
     super(`No blob ${id}`);
   }
-}
-
-/** `body` as `length` bytes exactly: one that ends early fails (a cut connection), never a short blob. */
-export function exactly(length: number): (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer> {
-  return async function* (source) {
-    let seen = 0;
-    for await (const chunk of source) {
-      seen += chunk.length;
-      if (seen > length) throw new Error('More bytes than Content-Length');
-      yield chunk;
-    }
-    if (seen < length) throw new Error(`The body ended after ${seen} of ${length} bytes`);
-  };
 }

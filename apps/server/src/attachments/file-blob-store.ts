@@ -11,6 +11,15 @@ import { pipeline } from 'node:stream/promises';
 import { attachmentIdSchema } from '@app/protocol';
 import { BlobMissingError, type BlobStore } from './blob-store.ts';
 
+/** A complete blob never changes: a hard link where both are on one file system, else a copy. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
 export class FileBlobStore implements BlobStore {
   readonly where: string;
 
@@ -37,11 +46,11 @@ export class FileBlobStore implements BlobStore {
   }
 
   async append(id: string, offset: number, body: Readable, length: number): Promise<number> {
-    await pipeline(body, createWriteStream(this.file(id), { flags: 'r+', start: offset }));
+    const out = createWriteStream(this.file(id), { flags: 'r+', start: offset });
+    await pipeline(body, out);
     // What the body carried (Node's parser holds a request to its Content-Length).
-    const at = await this.offset(id);
-    if (at !== offset + length) throw new Error(`The body ended at ${at} of ${offset + length}`);
-    return at;
+    if (out.bytesWritten !== length) throw new Error(`The body carried ${out.bytesWritten} of ${length} bytes`);
+    return offset + length;
   }
 
   async read(id: string, range: { start: number; end: number }): Promise<Readable> {
@@ -66,20 +75,11 @@ export class FileBlobStore implements BlobStore {
   }
 
   async saveTo(id: string, _size: number, file: string): Promise<void> {
-    // A complete blob never changes: a hard link where both are on one file system.
-    try {
-      linkSync(this.file(id), file);
-    } catch {
-      copyFileSync(this.file(id), file);
-    }
+    linkOrCopy(this.file(id), file);
   }
 
   async loadFrom(id: string, file: string): Promise<void> {
-    try {
-      linkSync(file, this.file(id));
-    } catch {
-      copyFileSync(file, this.file(id));
-    }
+    linkOrCopy(file, this.file(id));
   }
 
   async clear(): Promise<void> {

@@ -9,22 +9,23 @@
  *   so a cut connection leaves the upload where it was, and the client sends that part again.
  * - A download reads the pieces a range covers, one after the other.
  * This asks of the store only what every S3-compatible server has (PutObject, GetObject with
- * a range, ListObjectsV2, DeleteObjects): no multipart uploads, whose listing and part-size
- * rules differ between servers. A PATCH carries at least MIN_PATCH_BYTES unless it ends the
- * upload (tus-uploads.ts), so a 100 MB blob is at most 100 objects.
+ * a range, ListObjectsV2, DeleteObject): no multipart uploads, whose listing and part-size
+ * rules differ between servers, and no DeleteObjects, whose checksum some refuse. A PATCH
+ * carries at least MIN_PATCH_BYTES (64 KiB) unless it ends the upload (tus-uploads.ts), so a
+ * 100 MB blob is at most 1,600 objects; the browser's 8 MiB PATCHes make it 13.
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { attachmentIdSchema } from '@app/protocol';
 import {
-  DeleteObjectsCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { BlobMissingError, type BlobStore, exactly } from './blob-store.ts';
+import { BlobMissingError, type BlobStore } from './blob-store.ts';
 
 export interface S3Settings {
   /** The endpoint (S3_URL); null: AWS's own for the region. */
@@ -44,6 +45,22 @@ interface Piece {
 }
 
 const OFFSET_DIGITS = 16;
+/** Deletes sent at once (one request per piece). */
+const DELETES_AT_ONCE = 16;
+
+/** The bytes a run of pieces holds. */
+const lengthOf = (run: readonly Piece[]) => run.reduce((n, p) => n + p.size, 0);
+
+/** `body` as `length` bytes exactly: one that ends early fails (a cut connection), never a short piece. */
+async function* exactly(body: AsyncIterable<Buffer>, length: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += chunk.length;
+    if (seen > length) throw new Error('More bytes than Content-Length');
+    yield chunk;
+  }
+  if (seen < length) throw new Error(`The body ended after ${seen} of ${length} bytes`);
+}
 
 export class S3BlobStore implements BlobStore {
   readonly where: string;
@@ -62,6 +79,9 @@ export class S3BlobStore implements BlobStore {
       // Checksums only where S3 asks for them: other S3-speaking servers refuse the newer ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // Uploads and downloads stream through as slowly as their browsers go: more sockets than
+      // the SDK's 50, and one idle for a minute is given up, so a few stalled ones hold none for good.
+      requestHandler: { requestTimeout: 60_000, httpAgent: { maxSockets: 500 }, httpsAgent: { maxSockets: 500 } },
     });
   }
 
@@ -110,14 +130,14 @@ export class S3BlobStore implements BlobStore {
 
   async offset(id: string): Promise<number | null> {
     const run = await this.pieces(id);
-    return run ? run.reduce((n, p) => n + p.size, 0) : null;
+    return run ? lengthOf(run) : null;
   }
 
   async append(id: string, offset: number, body: Readable, length: number): Promise<number> {
     if (length === 0) return offset;
     // The SDK pipes the body on without watching it: a body cut short must end the request.
     const abort = new AbortController();
-    const source = Readable.from(exactly(length)(body));
+    const source = Readable.from(exactly(body, length));
     source.on('error', (e) => abort.abort(e));
     try {
       await this.s3.send(
@@ -132,8 +152,7 @@ export class S3BlobStore implements BlobStore {
 
   async read(id: string, range: { start: number; end: number }): Promise<Readable> {
     const run = await this.pieces(id);
-    const end = run?.reduce((n, p) => n + p.size, 0) ?? 0;
-    if (!run || end <= range.end) throw new BlobMissingError(id);
+    if (!run || lengthOf(run) <= range.end) throw new BlobMissingError(id);
     const s3 = this.s3;
     const bucket = this.bucket;
     async function* bytes(): AsyncGenerator<Uint8Array> {
@@ -151,13 +170,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   private async deleteKeys(keys: string[]): Promise<void> {
-    for (let i = 0; i < keys.length; i += 1000) {
-      const batch = keys.slice(i, i + 1000);
-      await this.s3.send(
-        new DeleteObjectsCommand({
-          Bucket: this.bucket,
-          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-        }),
+    for (let i = 0; i < keys.length; i += DELETES_AT_ONCE) {
+      await Promise.all(
+        keys
+          .slice(i, i + DELETES_AT_ONCE)
+          .map((Key) => this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key }))),
       );
     }
   }
@@ -175,7 +192,6 @@ export class S3BlobStore implements BlobStore {
   }
 
   async loadFrom(id: string, file: string): Promise<void> {
-    await this.remove([id]);
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.bucket,

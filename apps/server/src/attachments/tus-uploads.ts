@@ -120,14 +120,24 @@ function patchHandler(attachments: Attachments) {
       const at = await attachments.blobs.offset(row.id);
       if (at === null) throw new HttpError(404, 'not_found', ATTACHMENT_NOT_FOUND);
       const length = patchLength(req, row, offset, at);
-      const next = await attachments.blobs.append(row.id, offset, req.raw, length).catch((e: unknown) => {
+      const next = await attachments.blobs.append(row.id, offset, req.raw, length).then(
+        (at) => ({ at }),
+        (failure: unknown) => ({ failure }),
+      );
+      // Dropped meanwhile (cancelled, swept, its account deleted): what this PATCH stored goes too.
+      if (!(await attachments.store.get(row.id))) {
+        await attachments.blobs.remove([row.id]);
+        throw new HttpError(404, 'not_found', ATTACHMENT_NOT_FOUND);
+      }
+      if ('failure' in next) {
         // The client went away mid-PATCH (a reload, a lost network): usual, and it resumes.
-        if (req.raw.readableAborted || req.raw.destroyed) throw new HttpError(400, 'invalid_input', 'Upload cut off');
-        throw e;
-      });
+        // Anything else (a full disk, the bucket refusing) is the server's, and logged.
+        if (!req.raw.complete) throw new HttpError(400, 'invalid_input', 'Upload cut off');
+        throw next.failure;
+      }
       // Every declared byte is there: complete.
-      if (next === row.size) await attachments.store.markComplete(row.id);
-      return reply.code(204).header('upload-offset', String(next)).send();
+      if (next.at === row.size) await attachments.store.markComplete(row.id);
+      return reply.code(204).header('upload-offset', String(next.at)).send();
     } finally {
       busy.delete(row.id);
     }

@@ -160,6 +160,72 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
   }, 120_000);
 });
 
+describe.skipIf(!ENGINES[1])('restore on PostgreSQL writes only into the schema it is configured for', () => {
+  it('a backup of one schema goes into another, or into the default one, and never over a live one', async () => {
+    const url = ENGINES[1]?.url as string;
+    const tag = `sc${Date.now().toString(36)}`;
+    const [a, b] = [`t_${tag}_a`, `t_${tag}_b`];
+    const source = await startTestServer({ env: { DATABASE_URL: url, DATABASE_SCHEMA: a } });
+    const fresh = await freshPgDatabase(url, `parley_${tag}`);
+    let restored: TestServer | null = null;
+    const messagesIn = async (dbUrl: string, schema: string | null) => {
+      const c = new pg.Client({ connectionString: dbUrl });
+      await c.connect();
+      try {
+        if (schema) await c.query(`SET search_path TO ${schema}`);
+        return Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM messages')).rows[0]?.n);
+      } finally {
+        await c.end();
+      }
+    };
+    try {
+      const [alice, bob] = [await signUp(source), await signUp(source)];
+      const ws = await WsTestClient.connect(source, alice.client.cookie);
+      for (let i = 0; i < 3; i++) await ws.sendMessage(bob.user.id, `before ${i}`);
+      const file = path.join(tempDir(), 'tenant-a.tar.gz');
+      const b1 = output();
+      expect(
+        await runAdmin(['backup', file], { DATABASE_URL: url, DATABASE_SCHEMA: a }, b1.out),
+        b1.lines.join('\n'),
+      ).toBe(0);
+      await ws.sendMessage(bob.user.id, 'after the backup');
+      await ws.close();
+
+      // Into schema b of the same database: a's live rows stay as they are.
+      const r = output();
+      expect(
+        await runAdmin(['restore', file], { DATABASE_URL: url, DATABASE_SCHEMA: b }, r.out),
+        r.lines.join('\n'),
+      ).toBe(0);
+      expect(await messagesIn(url, a)).toBe(4);
+      expect(await messagesIn(url, b)).toBe(3);
+      // Not over a schema holding Parley's tables, b's or the live a's, without --force.
+      for (const schema of [b, a]) {
+        const again = output();
+        expect(await runAdmin(['restore', file], { DATABASE_URL: url, DATABASE_SCHEMA: schema }, again.out)).toBe(1);
+        expect(again.lines.join('\n')).toMatch(/already holds Parley tables.*--force/);
+      }
+      expect(await messagesIn(url, a)).toBe(4);
+      // Into the default schema of another database.
+      const d = output();
+      expect(await runAdmin(['restore', file], { DATABASE_URL: fresh.url }, d.out), d.lines.join('\n')).toBe(0);
+      expect(await messagesIn(fresh.url, null)).toBe(3);
+
+      // A server on b: the same people, signed in still, and their chat.
+      restored = await startTestServer({ env: { DATABASE_URL: url, DATABASE_SCHEMA: b } });
+      const client = restored.client();
+      client.cookie = alice.client.cookie;
+      expect((await client.get(API.session)).status).toBe(200);
+    } finally {
+      await restored?.close();
+      await source.close();
+      await fresh.drop();
+      await dropPgSchema(url, b);
+      await dropPgSchema(url, a);
+    }
+  }, 60_000);
+});
+
 it('carries blobs kept in S3: out of one bucket, into another, in place of what was there', async () => {
   const [from, into] = [await startS3('from'), await startS3('into')];
   const dataDir = tempDir();

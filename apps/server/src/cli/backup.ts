@@ -7,19 +7,19 @@
  * - the database:
  *   - SQLite: `parley.sqlite`, made with SQLite's online backup API, a consistent snapshot
  *     taken while the server writes;
- *   - PostgreSQL: `database.pgdump`, from `pg_dump --format=custom`, one transaction's
- *     snapshot;
+ *   - PostgreSQL: `postgres/`, each table as COPY text, one transaction's snapshot
+ *     (pg-backup.ts), which restores into whichever schema the target is configured for;
  * - the secrets that must travel with it: the session secret file of a SQLite deployment.
  *   The VAPID keys and a PostgreSQL deployment's session secret are in the database;
  * - `attachments/`: every complete blob (sealed: the backup opens none of them), from
- *   ATTACHMENT_DIR or the S3 bucket, copied after the database's snapshot. A blob deleted meanwhile may be missing (its
- *   message was being deleted); one uploaded meanwhile is extra, and only takes space.
+ *   ATTACHMENT_DIR or the S3 bucket, copied after the database's snapshot. A blob deleted
+ *   meanwhile may be missing (its message was being deleted); one completed meanwhile is
+ *   extra, and only takes space.
  *
  * Restore refuses a non-empty target (an existing database file, a schema with tables) unless
  * given --force. It checks the backup's engine is the target's: moving from SQLite to
  * PostgreSQL is `migrate-to-postgres`.
  */
-import { spawn } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -35,7 +35,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attachmentIdSchema } from '@app/protocol';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import * as tar from 'tar';
 import { BlobMissingError } from '../attachments/blob-store.ts';
 import { openBlobStore } from '../attachments/open-blob-store.ts';
@@ -45,11 +44,13 @@ import { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import { type Db, pendingMigrations } from '../storage/db.ts';
 import { openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
+import { dumpPg, type PgDump, restorePg } from './pg-backup.ts';
 
 const FORMAT = 'parley-backup';
-const FORMAT_VERSION = 1;
+/** 2: PostgreSQL as COPY text per table (pg-backup.ts); 1 held a pg_dump archive. */
+const FORMAT_VERSION = 2;
 const SQLITE_FILE = 'parley.sqlite';
-const PG_DUMP = 'database.pgdump';
+const PG_DIR = 'postgres';
 const SECRET_FILE = 'session-secret';
 const ATTACHMENTS = 'attachments';
 
@@ -97,6 +98,8 @@ export interface Manifest {
   sessionSecretFromEnv: boolean;
   /** How many attachments' blobs it holds (absent in backups made before attachments). */
   attachments?: number;
+  /** A PostgreSQL backup's tables and migrations (pg-backup.ts). */
+  postgres?: PgDump;
 }
 
 export const BACKUP_USAGE = `  backup <file>                             a consistent backup of the running deployment
@@ -104,42 +107,16 @@ export const BACKUP_USAGE = `  backup <file>                             a consi
   restore <file> [--force]                  restore a backup into an empty DATA_DIR or
                                             database (--force replaces what is there)`;
 
-/** Runs pg_dump / pg_restore with the URL's password in the environment, not on the command line. */
-function runPg(tool: string, url: string, args: string[]): Promise<void> {
-  const u = new URL(url);
-  const password = decodeURIComponent(u.password);
-  u.password = '';
-  return new Promise((resolve, reject) => {
-    const child = spawn(tool, [...args, `--dbname=${u.href}`], {
-      env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${tool} failed (${code}): ${stderr.trim()}`)),
-    );
-  });
-}
-
 async function backup(config: Config, file: string, out: AdminOutput): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-backup-'));
   try {
     const engine: Db['engine'] = config.databaseUrl ? 'postgres' : 'sqlite';
     const entries = ['manifest.json'];
+    let postgres: PgDump | undefined;
     if (config.databaseUrl) {
-      const schema = config.databaseSchema ? [`--schema=${config.databaseSchema}`] : [];
-      await runPg('pg_dump', config.databaseUrl, [
-        '--format=custom',
-        '--no-owner',
-        '--no-privileges',
-        ...schema,
-        `--file=${path.join(dir, PG_DUMP)}`,
-      ]);
-      entries.push(PG_DUMP);
+      mkdirSync(path.join(dir, PG_DIR), { mode: 0o700 });
+      postgres = await dumpPg(config.databaseUrl, config.databaseSchema, path.join(dir, PG_DIR));
+      entries.push(PG_DIR);
     } else {
       const source = path.join(config.dataDir, SQLITE_FILE);
       if (!existsSync(source)) {
@@ -169,6 +146,7 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
       createdAt: new Date().toISOString(),
       sessionSecretFromEnv: config.sessionSecretFromEnv,
       attachments: blobs,
+      ...(postgres ? { postgres } : {}),
     };
     writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // Written beside the target, then moved: a failed backup never leaves half a file under its name.
@@ -185,28 +163,12 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
   }
 }
 
-/** Whether the target database already holds Parley's tables (looked up without creating anything). */
-async function pgHasTables(config: Config): Promise<boolean> {
-  const client = new pg.Client({ connectionString: config.databaseUrl ?? '' });
-  await client.connect();
-  try {
-    const r = await client.query<{ n: string }>(
-      `select count(*) as n from information_schema.tables
-        where table_name = 'messages' and ($1::text is null or table_schema = $1)`,
-      [config.databaseSchema],
-    );
-    return Number(r.rows[0]?.n ?? 0) > 0;
-  } finally {
-    await client.end();
-  }
-}
-
 async function restore(config: Config, file: string, force: boolean, out: AdminOutput): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-restore-'));
   try {
     await tar.x({ file, cwd: dir, strict: true });
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    if (manifest.format !== FORMAT || manifest.version !== FORMAT_VERSION) {
+    if (manifest.format !== FORMAT || manifest.version > FORMAT_VERSION) {
       out.error(`${file} is not a Parley backup this version can read.`);
       return 1;
     }
@@ -218,22 +180,23 @@ async function restore(config: Config, file: string, force: boolean, out: AdminO
       return 1;
     }
     if (config.databaseUrl) {
-      if ((await pgHasTables(config)) && !force) {
+      if (!manifest.postgres) {
         out.error(
-          'The database already holds Parley tables. Restore into an empty one, or add --force to replace them.',
+          `${file} was made with pg_dump by an earlier Parley: put it back with pg_restore into the schema it came from, then start this version on it.`,
         );
         return 1;
       }
-      await runPg('pg_restore', config.databaseUrl, [
-        '--no-owner',
-        '--no-privileges',
-        '--exit-on-error',
-        // Checked above: nothing of Parley's is there, or --force. An empty schema of the
-        // backup's name (made by an earlier attempt, or by hand) is replaced.
-        '--clean',
-        '--if-exists',
-        path.join(dir, PG_DUMP),
-      ]);
+      const refusal = await restorePg(
+        config.databaseUrl,
+        config.databaseSchema,
+        path.join(dir, PG_DIR),
+        manifest.postgres,
+        force,
+      );
+      if (refusal) {
+        out.error(refusal.refused);
+        return 1;
+      }
     } else {
       const target = path.join(config.dataDir, SQLITE_FILE);
       if (existsSync(target) && !force) {

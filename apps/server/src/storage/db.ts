@@ -186,6 +186,12 @@ export async function unknownMigrations(db: Db): Promise<string[]> {
   }
 }
 
+/** Runs the migrations up to `name` and no further (a restore: the tables as the backup had them). */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const { error } = await migratorOf(db).migrateTo(name);
+  if (error) throw error;
+}
+
 export async function migrate(db: Db): Promise<string[]> {
   const newer = await unknownMigrations(db);
   if (newer.length > 0) {

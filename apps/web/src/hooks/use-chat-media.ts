@@ -2,7 +2,7 @@
  * The photos and files of a chat (opened messages only, oldest first): what the photo viewer
  * steps through and the chat info's "Media and files" lists. The conversation's loaded
  * messages, joined to the chat's media pages from the server (client/conversations/
- * media-pages.ts: fetched afresh when a screen using them opens, older ones on request), so
+ * media-pages.ts: fetched while a screen using them is open, older ones on request), so
  * they cover the whole chat.
  */
 import type { AttachmentRef } from '@app/e2ee';
@@ -27,6 +27,8 @@ export interface ChatMediaList {
   /** Older media are on the server, not loaded yet. */
   hasMore: boolean;
   loading: boolean;
+  /** The last fetch failed: nothing more is fetched until loadOlder is asked for. */
+  failed: boolean;
   loadOlder(): void;
 }
 
@@ -54,9 +56,7 @@ function collect(c: ChatClient, peerId: string): ChatMedia[] {
 
 export function useChatMedia(peerId: string): ChatMediaList {
   const client = useChatClient();
-  useEffect(() => {
-    void client?.media.refresh(peerId);
-  }, [client, peerId]);
+  useEffect(() => client?.media.open(peerId), [client, peerId]);
   // A string snapshot (equal while nothing changed), so React re-renders only on a change.
   const key = useClientValue(
     (c) =>
@@ -67,9 +67,10 @@ export function useChatMedia(peerId: string): ChatMediaList {
   );
   const hasMore = useClientValue((c) => c.media.view(peerId).hasMore, false);
   const loading = useClientValue((c) => c.media.view(peerId).loading, false);
+  const failed = useClientValue((c) => c.media.view(peerId).failed, false);
   const items = useMemo(() => (client && key ? collect(client, peerId) : NONE), [client, peerId, key]);
   const loadOlder = useCallback(() => void client?.media.loadOlder(peerId), [client, peerId]);
-  return { items, hasMore, loading, loadOlder };
+  return { items, hasMore, loading, failed, loadOlder };
 }
 
 /** Opens the photo viewer at a message's photo (chat.tsx provides it). */

@@ -33,23 +33,6 @@ function unstored(eb: ExpressionBuilder<Database, 'attachments'>): Expression<Sq
   );
 }
 
-/** In a message that is gone or deleted, or uploaded by someone who is gone. */
-function leftover(eb: ExpressionBuilder<Database, 'attachments'>): Expression<SqlBool> {
-  return eb.or([
-    eb.not(
-      eb.exists(
-        eb
-          .selectFrom('messages as m')
-          .select('m.id')
-          .whereRef('m.chat_id', '=', 'attachments.chat_id')
-          .whereRef('m.id', '=', 'attachments.msg_id')
-          .where('m.deleted', '=', 0),
-      ),
-    ),
-    eb.not(eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'attachments.owner_id'))),
-  ]);
-}
-
 export class AttachmentStore {
   readonly db: Kysely<Database>;
 
@@ -101,7 +84,9 @@ export class AttachmentStore {
     await this.db.transaction().execute(async (tx) => {
       const bound = await tx
         .updateTable('attachments')
-        .set({ chat_id: chatId, msg_id: msgId })
+        // The day a leftover is kept starts again: the message is stored just after this,
+        // in a transaction of its own, and a sweep in between must not take the upload.
+        .set({ chat_id: chatId, msg_id: msgId, created_at: Date.now() })
         .where('id', 'in', ids)
         .where('owner_id', '=', ownerId)
         .where('complete', '=', 1)
@@ -177,9 +162,10 @@ export class AttachmentStore {
             .where((w) => w.or([w('m.id', 'is', null), w('m.deleted', '=', 1), w('u.id', 'is', null)]))
             .limit(limit),
         ),
-        // Again on the row itself: an old upload sent just now (bound after the list above was
-        // read) stays. PostgreSQL checks these anew on a row changed meanwhile; the list it does not.
-        eb.or([eb('msg_id', 'is', null), leftover(eb)]),
+        // Again on the row itself: binding restarts the day (see bind), so an old upload sent
+        // just now stays, its message stored or not yet. PostgreSQL checks this anew on a row
+        // changed meanwhile; the list above it does not.
+        eb('created_at', '<', before),
       ]),
     );
   }

@@ -99,12 +99,19 @@ describe.each(ENGINES)('attachments between two tabs ($name)', ({ url }) => {
     b2.client.openConversation(alice.id);
     await until(() => b2.client.getConversation(alice.id).messages.length === 50, 'the newest page');
     expect(b2.client.getConversation(alice.id).messages.some((m) => m.id === shown(b, alice.id)[0]?.id)).toBe(false);
-    await b2.client.media.refresh(alice.id);
+    const release = b2.client.media.open(alice.id);
+    await until(
+      () => !b2.client.media.view(alice.id).loading && b2.client.media.view(alice.id).messages.length > 0,
+      'the media',
+    );
     const page = b2.client.media.view(alice.id);
     expect(page.hasMore).toBe(false);
     expect(page.messages).toHaveLength(1);
     const [early] = await opened(b2, [...page.messages]);
     expect(refOf(early)).toMatchObject({ name: 'early.txt', size: 20_000 });
+    // The last screen closed: forgotten.
+    release();
+    expect(b2.client.media.view(alice.id).messages).toHaveLength(0);
   });
 
   it('shows a blob changed on the server as not verified', async () => {

@@ -66,11 +66,19 @@ export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerH
   const none = (what: string) => (
     <p className="px-1 text-sm text-muted-foreground">{media.loading ? 'Loading…' : `No ${what} in this chat.`}</p>
   );
-  const older = media.hasMore ? (
-    <Button variant="outline" size="sm" className="mt-2 w-full" disabled={media.loading} onClick={media.loadOlder}>
-      {media.loading ? 'Loading…' : 'Show older'}
-    </Button>
-  ) : null;
+  const older =
+    media.hasMore || media.failed ? (
+      <>
+        {media.failed ? (
+          <p className="mt-2 px-1 text-sm text-muted-foreground" role="status">
+            Couldn’t load this chat’s media.
+          </p>
+        ) : null}
+        <Button variant="outline" size="sm" className="mt-2 w-full" disabled={media.loading} onClick={media.loadOlder}>
+          {media.loading ? 'Loading…' : media.failed ? 'Try again' : 'Show older'}
+        </Button>
+      </>
+    ) : null;
   return (
     <section
       aria-labelledby="chat-media-title"
@@ -85,7 +93,7 @@ export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerH
           <TabsTrigger value="files">Files ({files.length})</TabsTrigger>
         </TabsList>
         <TabsContent value="photos" className="pt-3">
-          {photos.length === 0 && !media.hasMore ? (
+          {photos.length === 0 && !media.hasMore && !media.failed ? (
             none('photos')
           ) : (
             <ul className="grid grid-cols-3 gap-1.5">
@@ -97,7 +105,7 @@ export function ChatMediaSection({ peerId, peerHandle }: { peerId: string; peerH
           {older}
         </TabsContent>
         <TabsContent value="files" className="pt-2">
-          {files.length === 0 && !media.hasMore ? (
+          {files.length === 0 && !media.hasMore && !media.failed ? (
             none('files')
           ) : (
             <ul className="-mx-3 divide-y divide-border">

@@ -24,10 +24,10 @@ export function PhotoViewer(props: {
   const photos = media.items.filter((m) => m.ref.kind === 'image');
   const at = photos.findIndex((p) => p.msgId === props.msgId);
   // At the first photo loaded: the ones before it, from the server.
-  const { hasMore, loading, loadOlder } = media;
+  const { hasMore, loading, failed, loadOlder } = media;
   useEffect(() => {
-    if (at === 0 && hasMore && !loading) loadOlder();
-  }, [at, hasMore, loading, loadOlder]);
+    if (at === 0 && hasMore && !loading && !failed) loadOlder();
+  }, [at, hasMore, loading, failed, loadOlder]);
   const photo = at >= 0 ? photos[at] : undefined;
   const { url, error } = useOpenedAttachment(photo?.ref ?? null);
   const before = at > 0 ? photos[at - 1] : undefined;
