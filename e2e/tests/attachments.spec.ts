@@ -1,8 +1,8 @@
 /**
  * Photos and files between two people in two browsers: a photo picked with the clip button
  * (with a caption), another pasted into the composer, a file dropped on the conversation;
- * the peer sees them live and after a reload, downloads the file, forwards the photo, and
- * is told when a blob changed on the server's disk. Nothing of them is on the server in the clear. axe and
+ * the peer sees them live and after a reload, downloads the file, forwards the photo, gets
+ * a photo sent as a file byte for byte, and is told when a blob changed on the server's disk. Nothing of them is on the server in the clear. axe and
  * pictures of the attach dialog and of the conversation, light and dark, 1280 and 390.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -141,6 +141,25 @@ test('photos picked and pasted and a file dropped go sealed; the peer sees them 
   await expect(forwarded.getByRole('img', { name: 'At the beach' })).toBeVisible();
   await forwarded.scrollIntoViewIfNeeded();
   await scanSchemes(a, 'attachments-forwarded', findings);
+
+  // A photo sent as a file, in its original quality: the very bytes picked.
+  const original = await a.evaluateHandle(
+    (bytes) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], 'original.png', { type: 'image/png' }));
+      return dt;
+    },
+    [...png],
+  );
+  await a
+    .getByRole('region', { name: `Conversation with ${bob.handle}` })
+    .dispatchEvent('drop', { dataTransfer: original });
+  const asFile = a.getByRole('dialog', { name: 'Send 1 file' });
+  await asFile.getByRole('checkbox', { name: /Send photos as files, in their original quality/ }).check();
+  await asFile.getByRole('button', { name: 'Send', exact: true }).click();
+  const savingOriginal = b.waitForEvent('download');
+  await b.getByRole('button', { name: 'Download original.png' }).click();
+  expect(readFileSync(await (await savingOriginal).path()).equals(png)).toBe(true);
 
   // A blob changed on the server's disk is not believed.
   const second = await a.evaluateHandle(() => {

@@ -1,12 +1,14 @@
 /**
  * The files about to be sent (picked with the clip button, pasted, or dropped on the
  * conversation), each with its preview, a caption and a remove button; Send sends each as
- * its own message, as WhatsApp does: photos prepared (lib/prepare-file.ts), then sealed,
- * uploaded and sent by the outbox.
+ * its own message, as WhatsApp does: photos prepared (lib/prepare-file.ts), or sent as
+ * files in their original quality when the user ticks that, then sealed, uploaded and sent
+ * by the outbox.
  */
 import { FileText, X } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -76,6 +78,8 @@ export function AttachDialog(props: { peerId: string; files: readonly File[]; on
   const client = useChatClient();
   const [items, setItems] = useState<Staged[]>([]);
   const [busy, setBusy] = useState(false);
+  const [asFiles, setAsFiles] = useState(false);
+  const originalId = useId();
   // New files join those waiting (a second paste adds to the first).
   useEffect(() => {
     if (props.files.length === 0) return;
@@ -83,8 +87,10 @@ export function AttachDialog(props: { peerId: string; files: readonly File[]; on
   }, [props.files]);
   const close = () => {
     setItems([]);
+    setAsFiles(false);
     props.onClose();
   };
+  const photos = items.some((i) => isPhoto(i.file));
   const maxBytes = useAttachmentMaxBytes();
   const tooLarge = items.find((i) => i.file.size > maxBytes);
 
@@ -93,7 +99,12 @@ export function AttachDialog(props: { peerId: string; files: readonly File[]; on
     setBusy(true);
     try {
       for (const item of items) {
-        const queued = await client.sendFile(props.peerId, await prepareFile(item.file), item.caption, maxBytes);
+        const queued = await client.sendFile(
+          props.peerId,
+          await prepareFile(item.file, asFiles),
+          item.caption,
+          maxBytes,
+        );
         if ('problem' in queued) throw new Error(queued.problem);
         // Sent: not sent again if a later one fails and the user presses Send once more.
         setItems((now) => now.filter((i) => i.key !== item.key));
@@ -113,7 +124,9 @@ export function AttachDialog(props: { peerId: string; files: readonly File[]; on
         <DialogHeader>
           <DialogTitle>{n === 1 ? 'Send 1 file' : `Send ${n} files`}</DialogTitle>
           <DialogDescription>
-            End-to-end encrypted. Photos are sent at up to 2,048 px, without their location or camera details.
+            {photos && !asFiles
+              ? 'End-to-end encrypted. Photos are sent at up to 2,048 px, without their location or camera details.'
+              : 'End-to-end encrypted.'}
           </DialogDescription>
         </DialogHeader>
         <ul className="space-y-2">
@@ -126,6 +139,20 @@ export function AttachDialog(props: { peerId: string; files: readonly File[]; on
             />
           ))}
         </ul>
+        {photos ? (
+          <div className="flex items-start gap-2">
+            <Checkbox
+              id={originalId}
+              checked={asFiles}
+              onCheckedChange={(v) => setAsFiles(v === true)}
+              className="mt-0.5"
+            />
+            <label htmlFor={originalId} className="text-sm">
+              Send photos as files, in their original quality
+              <span className="block text-muted-foreground">Files keep their camera details and location.</span>
+            </label>
+          </div>
+        ) : null}
         {tooLarge ? (
           <p role="alert" className="text-sm text-destructive">
             {tooLarge.file.name} is larger than {formatBytes(maxBytes)}, the largest file you can send.
