@@ -156,7 +156,7 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     expect(cnot.status).toBe(404);
   });
 
-  it('keeps each upload to its uploader: nobody else resumes, drops, or sends it', async () => {
+  it('keeps each upload to its uploader: nobody else resumes, drops, or sends it; a blocked peer reads nothing', async () => {
     const [alice, bob] = [await signUp(t), await signUp(t)];
     const created = await tusCreate(t.url, cookieOf(alice), 1000);
     const id = created.location.split('/').at(-1) as string;
@@ -189,6 +189,10 @@ describe.each(SETUPS)('attachments on $name, blobs in $store', ({ url, s3 }) => 
     });
     await own.close();
     expect((await downloadBlob(t.url, cookieOf(bob), id)).status).toBe(200);
+    // Blocked by the administrator: Bob reads nothing more, and uploads nothing.
+    await t.server.ctx.store.db.updateTable('users').set({ blocked: 1 }).where('id', '=', bob.user.id).execute();
+    expect((await downloadBlob(t.url, cookieOf(bob), id)).status).toBe(403);
+    expect((await tusCreate(t.url, cookieOf(bob), 1000)).status).toBe(401);
     // tus's own GET and termination are not served: only ours.
     const tusGet = await fetch(`${t.url}${created.location}`, { headers: { cookie: `sid=${cookieOf(alice)}` } });
     expect(tusGet.status).toBe(404);
