@@ -37,4 +37,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The V8 flags of apps/server/src/node-flags.ts (npm start, npm run cluster and the bench use them).
-ENTRYPOINT ["node", "--max-semi-space-size=16", "apps/server/src/main.ts"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--expose-gc", "apps/server/src/main.ts"]

@@ -119,7 +119,7 @@ async function parley(
     },
     healthz: `http://127.0.0.1:${port}`,
     // SIGUSR2 collects garbage (the idle figure is after it).
-    nodeArgs: [...SERVER_NODE_FLAGS, '--expose-gc'],
+    nodeArgs: [...SERVER_NODE_FLAGS],
   });
   const pid = server.child.pid as number;
   try {

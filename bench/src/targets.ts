@@ -111,11 +111,7 @@ async function startServer(dataDir: string, b: BenchSetup): Promise<Target> {
   };
   // No PUBLIC_URL: the port is chosen at start, and clients send the server's own origin.
   for (const k of ['SMTP_URL', 'PUBLIC_URL', ...(usePg ? [] : ['DATABASE_URL', 'REDIS_URL'])]) delete env[k];
-  const nodeArgs = [
-    '--expose-gc',
-    ...SERVER_NODE_FLAGS,
-    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-  ];
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const { child, url } = await spawnServer({ env, nodeArgs, ...(b.root ? { root: b.root } : {}) });
   return {
     name: `Parley${b.root ? ` at ${b.root}` : ''} (${usePg ? 'PostgreSQL + Redis' : 'embedded SQLite'})`,

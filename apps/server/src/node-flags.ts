@@ -8,4 +8,11 @@
  * instead of 13.7 KB, p99 send-to-receive 4.5 ms instead of 20.7 ms at 1,000 msg/s
  * (shorter scavenges), the same throughput (`npm run bench`, same run).
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
+/*
+ * --expose-gc: streamed attachments ask for a minor collection every 16 MiB
+ * (attachments/body-pressure.ts), which V8 would otherwise start only after 64 MB of body
+ * buffers, as a full one: a 1 GB upload grew the server by 64 MiB, now by 15 MiB, and the
+ * copy server of the same run by 44 (`npm run bench:attachments`). SIGUSR2 also collects
+ * garbage then (main.ts: the benchmark measures memory after it).
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--expose-gc'];

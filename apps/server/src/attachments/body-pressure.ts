@@ -1,0 +1,23 @@
+/**
+ * Streamed bodies and V8's garbage collection. Node's HTTP parser copies every piece of a
+ * request body into a Buffer of its own (a file read is the same), which only a collection
+ * frees, and V8 starts a full one only once 64 MB of them are outstanding: a 1 GB upload
+ * grew the server by that much, and the full collections of its heap cost about a fifth of
+ * the upload's time (docs/attachments.md "Speed and memory"). The pieces die young, so a
+ * minor collection (a scavenge, about a millisecond) every STEP bytes streamed frees them
+ * first. It needs --expose-gc, which the server runs with (node-flags.ts); without it this
+ * does nothing.
+ */
+const STEP = 16 * 1024 * 1024;
+
+const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+let since = 0;
+
+/** `n` more bytes of a body went through. */
+export function streamed(n: number): void {
+  if (!gc) return;
+  since += n;
+  if (since < STEP) return;
+  since = 0;
+  gc({ type: 'minor' });
+}
