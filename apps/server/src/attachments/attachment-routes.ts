@@ -14,7 +14,7 @@ import { type AppContext, authOf, requireAuth } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
 import { ATTACHMENT_NOT_FOUND } from './attachments.ts';
 import { BlobMissingError } from './blob-store.ts';
-import { streamed } from './body-pressure.ts';
+import { counted } from './body-pressure.ts';
 import { byteRange } from './byte-range.ts';
 import { registerTusRoutes } from './tus-uploads.ts';
 
@@ -46,8 +46,7 @@ export function registerAttachmentRoutes(app: FastifyInstance, ctx: AppContext):
     const body = await attachments.blobs.read(row.id, range).catch((e: unknown) => {
       throw e instanceof BlobMissingError ? new HttpError(404, 'not_found', ATTACHMENT_NOT_FOUND) : e;
     });
-    body.on('data', (chunk: Buffer) => streamed(chunk.length));
     if (range.partial) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
-    return reply.header('content-length', range.end - range.start + 1).send(body);
+    return reply.header('content-length', range.end - range.start + 1).send(counted(body));
   });
 }

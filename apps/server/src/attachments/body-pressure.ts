@@ -8,6 +8,9 @@
  * first. It needs --expose-gc, which the server runs with (node-flags.ts); without it this
  * does nothing.
  */
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
 const STEP = 16 * 1024 * 1024;
 
 const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
@@ -20,4 +23,19 @@ export function streamed(n: number): void {
   if (since < STEP) return;
   since = 0;
   gc({ type: 'minor' });
+}
+
+/**
+ * `source` counted as it streams through (its error, a cut connection, ends the result
+ * with that error too), for a body that is read later or elsewhere.
+ */
+export function counted(source: Readable): Readable {
+  const through = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      streamed(chunk.length);
+      done(null, chunk);
+    },
+  });
+  pipeline(source, through).catch(() => {});
+  return through;
 }

@@ -23,7 +23,7 @@ import { type AppContext, authOf, requireAuth } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AttachmentRow } from '../storage/attachments/attachment-store.ts';
 import { ATTACHMENT_NOT_FOUND, type Attachments } from './attachments.ts';
-import { streamed } from './body-pressure.ts';
+import { counted } from './body-pressure.ts';
 
 const TUS_VERSION = '1.0.0';
 /** The smallest PATCH but the last: 64 KiB. */
@@ -121,8 +121,7 @@ function patchHandler(attachments: Attachments) {
       const at = await attachments.blobs.offset(row.id);
       if (at === null) throw new HttpError(404, 'not_found', ATTACHMENT_NOT_FOUND);
       const length = patchLength(req, row, offset, at);
-      req.raw.on('data', (chunk: Buffer) => streamed(chunk.length));
-      const next = await attachments.blobs.append(row.id, offset, req.raw, length).then(
+      const next = await attachments.blobs.append(row.id, offset, counted(req.raw), length).then(
         (at) => ({ at }),
         (failure: unknown) => ({ failure }),
       );
