@@ -178,14 +178,29 @@ export function loadOrCreateSecret(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** The data folder's session secret if it has one, else ''. */
+function existingSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+}
+
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 export const DEFAULT_WEB_DIST = path.resolve(HERE, '../../web/dist');
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+/**
+ * The configuration the environment gives. With `create: false` (admin commands that need an
+ * existing deployment) nothing is written: no DATA_DIR made, no session secret made (an
+ * empty one when there is none).
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Config> = {},
+  { create = true }: { create?: boolean } = {},
+): Config {
   const v = new EnvReader(env);
   const port = v.int('PORT');
   const dataDir = path.resolve(v.string('DATA_DIR'));
-  mkdirSync(dataDir, { recursive: true });
+  if (create) mkdirSync(dataDir, { recursive: true });
   const adminEmail = v.string('ADMIN_EMAIL').trim().toLowerCase();
   const publicUrl = (v.optional('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const rateLimits = Object.fromEntries(
@@ -216,7 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     wsHelloTimeoutMs: v.int('WS_HELLO_TIMEOUT_MS'),
     shutdownDrainMs: v.int('SHUTDOWN_DRAIN_MS'),
     metricsToken: v.optional('METRICS_TOKEN'),
-    sessionSecret: sessionSecret ?? loadOrCreateSecret(dataDir),
+    sessionSecret: sessionSecret ?? (create ? loadOrCreateSecret(dataDir) : existingSecret(dataDir)),
     sessionSecretFromEnv: sessionSecret !== null,
     webDist: webDist === '' ? null : path.resolve(webDist ?? DEFAULT_WEB_DIST),
     logLevel: v.string('LOG_LEVEL'),

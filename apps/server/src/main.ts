@@ -1,16 +1,16 @@
 /** Starts the server on PORT and shuts it down gracefully on SIGTERM/SIGINT. */
-import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { helpText } from './config-docs.ts';
+import { loadDotEnv } from './dot-env.ts';
 
 if (process.argv.includes('--help')) {
   process.stdout.write(helpText());
   process.exit(0);
 }
 // A .env in the working directory (variables already in the environment win).
-if (existsSync('.env')) process.loadEnvFile('.env');
+loadDotEnv();
 const config = loadConfig();
 const server = await buildServer(config);
 const address = await server.app.listen({ port: config.port, host: config.host });

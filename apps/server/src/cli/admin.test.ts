@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAccount, openBundle, sealBundle } from '@app/e2ee';
@@ -14,6 +15,8 @@ import { RESET_LOCKS_HISTORY, runAdmin } from './admin.ts';
 let dir: string;
 /** KDF_COST 10: the CLI derives `auth` with the server's parameters, cheaply here. */
 const env = () => ({ DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com', KDF_COST: '10' });
+/** The first line of each command: the database it is about to touch. */
+const using = () => `Using the SQLite database ${path.join(dir, 'parley.sqlite')}.`;
 
 const capture = captureOutput;
 
@@ -49,7 +52,7 @@ describe('npm run admin', () => {
     const admin = 'Verifying this address makes @boss the administrator (ADMIN_EMAIL).';
     const no = capture('n');
     expect(await runAdmin(['verify-email', 'boss@example.com'], env(), no.out)).toBe(1);
-    expect(no.lines).toEqual([account, admin, 'ASK Verify Boss@Example.com? [y/N] ', 'Nothing changed.']);
+    expect(no.lines).toEqual([using(), account, admin, 'ASK Verify Boss@Example.com? [y/N] ', 'Nothing changed.']);
     const script = capture();
     expect(await runAdmin(['verify-email', 'boss@example.com'], env(), script.out)).toBe(1);
     expect(script.lines.at(-1)).toBe('ERR Nothing changed: run it in a terminal to confirm, or add --yes.');
@@ -101,6 +104,7 @@ describe('npm run admin', () => {
     const no = capture('n');
     expect(await runAdmin(['reset-password', 'boss@example.com', '--password', 'not-this-one'], env(), no.out)).toBe(1);
     expect(no.lines).toEqual([
+      using(),
       account,
       RESET_LOCKS_HISTORY,
       'ASK Reset the password of Boss@Example.com? [y/N] ',
@@ -109,6 +113,7 @@ describe('npm run admin', () => {
     const script = capture();
     expect(await runAdmin(['reset-password', 'boss@example.com'], env(), script.out)).toBe(1);
     expect(script.lines).toEqual([
+      using(),
       account,
       RESET_LOCKS_HISTORY,
       'ERR Nothing changed: run it in a terminal to confirm, or add --yes.',
@@ -144,6 +149,7 @@ describe('npm run admin', () => {
     const args = ['reset-password', 'boss@example.com', '--password', 'brand-new-pw', '--yes'];
     expect(await runAdmin(args, env(), given.out)).toBe(0);
     expect(given.lines).toEqual([
+      using(),
       'Account @boss (The Boss), e-mail Boss@Example.com.',
       RESET_LOCKS_HISTORY,
       'New password set for Boss@Example.com (@boss); 1 session(s) ended.',
@@ -169,7 +175,8 @@ describe('npm run admin', () => {
 
     const generated = capture('y');
     expect(await runAdmin(['reset-password', 'boss@example.com'], env(), generated.out)).toBe(0);
-    expect(generated.lines.slice(0, 3)).toEqual([
+    expect(generated.lines.slice(0, 4)).toEqual([
+      using(),
       'Account @boss (The Boss), e-mail Boss@Example.com.',
       RESET_LOCKS_HISTORY,
       'ASK Reset the password of Boss@Example.com? [y/N] ',
@@ -198,6 +205,28 @@ describe('npm run admin', () => {
     expect(await openBundle(keys.archive[0]?.bundle as string, old.wrapKey, userId, 1)).toEqual(contents);
   });
 
+  it('reads .env from its working directory as the server does, and names the database first; makes nothing where there is none', () => {
+    const main = path.join(import.meta.dirname, 'admin-main.ts');
+    const { DATA_DIR: _d, DATABASE_URL: _u, DATABASE_SCHEMA: _s, ...clean } = process.env;
+    const withEnvFile = mkdtempSync(path.join(tmpdir(), 'parley-admin-cwd-'));
+    writeFileSync(path.join(withEnvFile, '.env'), `DATA_DIR=${dir}\nADMIN_EMAIL=boss@example.com\n`);
+    const r = spawnSync(process.execPath, [main, 'verify-email', 'nobody@example.com'], {
+      cwd: withEnvFile,
+      env: clean,
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toContain(using());
+    expect(r.stderr).toContain('No account has the e-mail address nobody@example.com.');
+    expect(existsSync(path.join(withEnvFile, 'data'))).toBe(false);
+    // No .env and no DATA_DIR: ./data holds nothing, and a backup says so without making it.
+    const bare = mkdtempSync(path.join(tmpdir(), 'parley-admin-cwd-'));
+    const b = spawnSync(process.execPath, [main, 'backup', 'x.tar.gz'], { cwd: bare, env: clean, encoding: 'utf8' });
+    expect(b.status).toBe(1);
+    expect(b.stderr).toMatch(/No database at .*parley\.sqlite/);
+    expect(existsSync(path.join(bare, 'data'))).toBe(false);
+    for (const d of [withEnvFile, bare]) rmSync(d, { recursive: true, force: true });
+  });
+
   it('refuses unknown accounts, bad input and unknown commands with a clear message', async () => {
     const c = capture();
     expect(await runAdmin(['verify-email', 'nobody@example.com'], env(), c.out)).toBe(1);
@@ -205,8 +234,9 @@ describe('npm run admin', () => {
     expect(await runAdmin(['reset-password', 'boss@example.com', '--password', '123'], env(), c.out)).toBe(2);
     expect(await runAdmin(['drop-everything'], env(), c.out)).toBe(2);
     expect(await runAdmin([], env(), c.out)).toBe(2);
-    expect(c.lines[0]).toBe('ERR No account has the e-mail address nobody@example.com.');
-    expect(c.lines[2]).toBe('ERR Password must be at least 6 characters');
+    expect(c.lines[1]).toBe('ERR No account has the e-mail address nobody@example.com.');
+    // The usage errors come before any database is touched (or named).
+    expect(c.lines[3]).toBe('ERR Password must be at least 6 characters');
     expect(c.lines.some((l) => l.startsWith('ERR Unknown command "drop-everything"'))).toBe(true);
   });
 });

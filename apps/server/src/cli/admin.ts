@@ -24,7 +24,7 @@ import {
   purgePlaintext,
 } from '../storage/maintenance/plaintext-purge.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
-import { openConfiguredDb } from './config-db.ts';
+import { describeDatabase, missingDatabase, openConfiguredDb } from './config-db.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
 import type { AdminOutput } from './output.ts';
@@ -52,7 +52,7 @@ ${BACKUP_USAGE}
 ${MIGRATE_USAGE}
 ${IMPORT_USAGE}
 
-Uses DATA_DIR (default ./data) or DATABASE_URL, like the server.`;
+Uses DATA_DIR (default ./data) or DATABASE_URL, like the server, from the environment or\nfrom .env in the working directory; says which database before it writes.`;
 
 export type { AdminOutput } from './output.ts';
 
@@ -220,7 +220,13 @@ export async function runAdmin(
   if (args[0] === 'import-rtdb') return runImportRtdb(args.slice(1), env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
-  const config = loadConfig(env);
+  const config = loadConfig(env, {}, { create: false });
+  const missing = missingDatabase(config);
+  if (missing) {
+    out.error(missing);
+    return 1;
+  }
+  out.log(`Using the ${describeDatabase(config)}.`);
   const db = await openConfiguredDb(config);
   try {
     await migrate(db);

@@ -42,7 +42,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { VERSION } from '../http/health.ts';
 import { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import { type Db, pendingMigrations } from '../storage/db.ts';
-import { openConfiguredDb } from './config-db.ts';
+import { describeDatabase, openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { dumpPg, type PgDump, restorePg } from './pg-backup.ts';
 
@@ -234,7 +234,9 @@ export async function runBackupCommand(args: string[], env: NodeJS.ProcessEnv, o
     out.error(`Give the backup file.\n\n${BACKUP_USAGE}`);
     return 2;
   }
-  const config = loadConfig(env);
+  // A backup reads a deployment and makes nothing; a restore may make one in an empty DATA_DIR.
+  const config = loadConfig(env, {}, { create: command === 'restore' });
+  out.log(`${command === 'backup' ? 'Backing up the' : 'Restoring into the'} ${describeDatabase(config)}.`);
   try {
     return command === 'backup'
       ? await backup(config, path.resolve(file), out)

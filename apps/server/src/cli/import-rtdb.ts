@@ -25,7 +25,7 @@ import { setPasswordMail } from '../mail/templates.ts';
 import { AccountStore } from '../storage/accounts/account-store.ts';
 import { type Db, migrate } from '../storage/db.ts';
 import { RtdbImportStore } from '../storage/maintenance/rtdb-import-store.ts';
-import { openConfiguredDb } from './config-db.ts';
+import { describeDatabase, openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { type NewAccount, RtdbImporter } from './rtdb-importer.ts';
 
@@ -163,6 +163,7 @@ export async function runImportRtdb(args: string[], env: NodeJS.ProcessEnv, out:
     return 1;
   }
   const config = loadConfig(env);
+  out.log(`Importing into the ${describeDatabase(config)}.`);
   const db = await openConfiguredDb(config);
   try {
     await migrate(db);

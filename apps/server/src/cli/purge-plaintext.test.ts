@@ -38,6 +38,8 @@ let world: LegacyWorld;
 /** Another connection (a server's, say), open throughout: the -wal file outlives the CLI's. */
 let other: SQLite.Database;
 const env = () => ({ DATA_DIR: dir });
+/** The first line of each command: the database it is about to touch. */
+const using = () => `Using the SQLite database ${path.join(dir, 'parley.sqlite')}.`;
 
 const capture = captureOutput;
 
@@ -103,10 +105,14 @@ describe('npm run admin -- purge-plaintext (SQLite)', () => {
     ];
     const no = capture('n');
     expect(await runAdmin(['purge-plaintext'], env(), no.out)).toBe(1);
-    expect(no.lines).toEqual([...found, 'ASK Purge the plaintext? [y/N] ', 'Nothing changed.']);
+    expect(no.lines).toEqual([using(), ...found, 'ASK Purge the plaintext? [y/N] ', 'Nothing changed.']);
     const script = capture();
     expect(await runAdmin(['purge-plaintext'], env(), script.out)).toBe(1);
-    expect(script.lines).toEqual([...found, 'ERR Nothing changed: run it in a terminal to confirm, or add --yes.']);
+    expect(script.lines).toEqual([
+      using(),
+      ...found,
+      'ERR Nothing changed: run it in a terminal to confirm, or add --yes.',
+    ]);
 
     expect(await withDb((db) => snapshot(db.kysely))).toEqual(before);
     // The texts are there to find, in the file and, written last, in the WAL.
@@ -120,6 +126,7 @@ describe('npm run admin -- purge-plaintext (SQLite)', () => {
     const c = capture();
     expect(await runAdmin(['purge-plaintext', '--before', CUTOFF, '--yes'], env(), c.out)).toBe(0);
     expect(c.lines).toEqual([
+      using(),
       'Plaintext from before end-to-end encryption (rows created before 2024-01-01, UTC): 3 messages, 2 chat summaries and 1 request text.',
       'The update log holds 3 entries: it is emptied, and every client reloads its chats once.',
       WARNING,
@@ -160,6 +167,7 @@ describe('npm run admin -- purge-plaintext (SQLite)', () => {
     const c = capture('y');
     expect(await runAdmin(['purge-plaintext'], env(), c.out)).toBe(0);
     expect(c.lines).toEqual([
+      using(),
       'Plaintext from before end-to-end encryption: 1 message, 3 chat summaries and 1 request text.',
       'The update log holds 0 entries: it is emptied, and every client reloads its chats once.',
       WARNING,
