@@ -200,7 +200,8 @@ export function loadConfig(
   const v = new EnvReader(env);
   const port = v.int('PORT');
   const dataDir = path.resolve(v.string('DATA_DIR'));
-  if (create) mkdirSync(dataDir, { recursive: true });
+  // Only the server's user reads it: the database, the session secret, the attachments.
+  if (create) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const adminEmail = v.string('ADMIN_EMAIL').trim().toLowerCase();
   const publicUrl = (v.optional('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const rateLimits = Object.fromEntries(

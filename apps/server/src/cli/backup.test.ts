@@ -5,7 +5,7 @@
  * started on the restore has the messages, the sessions (the secret travelled with it) and
  * the attachments' blobs, from files or from S3-compatible storage into another bucket.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API } from '@app/protocol';
@@ -112,6 +112,8 @@ describe.each(ENGINES)('backup and restore on $name', ({ url }) => {
       const before = [...acked];
       const b = output();
       expect(await runAdmin(['backup', file], sourceEnv, b.out), b.lines.join('\n')).toBe(0);
+      // It holds the database and the session secret: the operator's alone.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       const during = acked.length;
       await acknowledged(during + 20);
       stop = true;

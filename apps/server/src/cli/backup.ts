@@ -21,6 +21,7 @@
  * PostgreSQL is `migrate-to-postgres`.
  */
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -152,6 +153,8 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
     // Written beside the target, then moved: a failed backup never leaves half a file under its name.
     const partial = `${file}.partial`;
     await tar.c({ file: partial, cwd: dir, gzip: true, portable: true }, entries);
+    // It holds the database and the session secret: the operator's alone.
+    chmodSync(partial, 0o600);
     renameSync(partial, file);
     out.log(
       `Backed up the ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database${blobs > 0 ? ` and ${blobs} attachment(s)` : ''} to ${file}.`,

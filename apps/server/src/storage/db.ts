@@ -1,4 +1,5 @@
 /** Opens the database: SQLite file under DATA_DIR by default, PostgreSQL when a URL is given. */
+import { chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -82,6 +83,15 @@ async function createSchema(databaseUrl: string, schema: string): Promise<void> 
   }
 }
 
+/** Readable and writable by the owner only, if the file is there. */
+function ownOnly(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
 export async function openDb(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     const schema = opts.pgSchema;
@@ -102,6 +112,8 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
   }
   const file = opts.sqliteFile ?? path.join(opts.dataDir ?? 'data', 'parley.sqlite');
   const sqlite = new SQLite(file);
+  // The server's user's alone (SQLite gives its -wal and -shm files the database's mode).
+  if (file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) ownOnly(f);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.pragma('foreign_keys = ON');
