@@ -1,6 +1,8 @@
 /**
  * `npm start`: builds the web app if it is missing or older than its sources, then
- * serves everything on PORT (default 3000) with embedded SQLite under ./data.
+ * serves everything on PORT (default 3000) with embedded SQLite under ./data. npm runs it
+ * with `exec` (package.json), so SIGTERM from npm (or a supervisor) reaches the server,
+ * which drains and exits, and npm with it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -24,9 +26,10 @@ const sources = Math.max(
   newest(path.join(root, 'packages/protocol/src')),
   statSync(path.join(web, 'index.html')).mtimeMs,
 );
-// --help: the server prints its settings; nothing to build for that.
-const help = process.argv.includes('--help');
-if (!help && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
+// --help: the server prints its settings; nothing to build for that. Nor with WEB_DIST
+// empty (the API alone, no web app served).
+const noWeb = process.argv.includes('--help') || process.env.WEB_DIST === '';
+if (!noWeb && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
   console.log('Building the web app...');
   const r = spawnSync('npm', ['run', 'build', '--workspace', '@app/web'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
