@@ -205,6 +205,24 @@ describe('npm run admin', () => {
     expect(await openBundle(keys.archive[0]?.bundle as string, old.wrapKey, userId, 1)).toEqual(contents);
   });
 
+  it('a reset sets the password and leaves the address as it was (it proves nothing of the mailbox)', async () => {
+    await withStore((s) =>
+      s.createUser({
+        username: 'pat',
+        name: 'Pat',
+        email: 'pat@example.com',
+        phone: '5551234567',
+        age: 30,
+        passwordHash: 'x',
+        now: 2,
+      }),
+    );
+    const c = capture();
+    const args = ['reset-password', 'pat@example.com', '--password', 'pats-new-pw', '--yes'];
+    expect(await runAdmin(args, env(), c.out)).toBe(0);
+    expect((await withStore((s) => s.userByEmail('pat@example.com')))?.emailVerified).toBe(false);
+  });
+
   it('reads .env from its working directory as the server does, and names the database first; makes nothing where there is none', () => {
     const main = path.join(import.meta.dirname, 'admin-main.ts');
     const { DATA_DIR: _d, DATABASE_URL: _u, DATABASE_SCHEMA: _s, ...clean } = process.env;
