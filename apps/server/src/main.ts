@@ -4,7 +4,7 @@ import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
 import { helpText } from './config-docs.ts';
 import { loadDotEnv } from './dot-env.ts';
-import { waitForDependencies } from './http/starting.ts';
+import { waitForDependencies } from './starting.ts';
 
 if (process.argv.includes('--help')) {
   process.stdout.write(helpText());
@@ -13,7 +13,7 @@ if (process.argv.includes('--help')) {
 // A .env in the working directory (variables already in the environment win).
 loadDotEnv();
 const config = loadConfig();
-// PostgreSQL or Redis not there yet: alive, not ready, trying again (http/starting.ts).
+// PostgreSQL or Redis not there yet: alive, not ready, trying again (starting.ts).
 // A stop meanwhile ends the wait at once.
 const stopEarly = () => process.exit(0);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stopEarly);

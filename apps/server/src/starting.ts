@@ -10,8 +10,8 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { Config } from '../config.ts';
-import { VERSION } from './health.ts';
+import type { Config } from './config.ts';
+import { VERSION } from './http/health.ts';
 
 const PAUSE_MAX_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -5,9 +5,9 @@
  * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 import { afterAll, expect, it } from 'vitest';
-import { freePort, spawnServer } from '../spawn-server.ts';
-import { dropPgSchema, SCALE_OUT_SKIP } from '../test/harness.ts';
-import { TcpProxy } from '../test/tcp-proxy.ts';
+import { freePort, spawnServer } from './spawn-server.ts';
+import { dropPgSchema, SCALE_OUT_SKIP } from './test/harness.ts';
+import { TcpProxy } from './test/tcp-proxy.ts';
 
 if (SCALE_OUT_SKIP) console.warn(`starting.test.ts skipped: ${SCALE_OUT_SKIP}`);
 
