@@ -69,6 +69,10 @@ describe('compose.yaml', () => {
       expect(env.PUBLIC_URL).toBe(`\${PUBLIC_URL:-${cluster.PUBLIC_URL}}`);
       expect(env.DATABASE_URL).toMatch(/^postgres:\/\//);
       expect(env.REDIS_URL).toMatch(/^redis:\/\//);
+      // What an operator sets: passed through from the shell (empty: the server's default).
+      for (const name of ['SMTP_URL', 'METRICS_TOKEN', 'SESSION_SECRET', 'S3_BUCKET', 'S3_URL']) {
+        expect(env[name], name).toBe(`\${${name}:-}`);
+      }
       // The image's entry point (checked above against the server's) with no command of its own.
       expect(service).not.toHaveProperty('command');
       expect(service.network_mode).toBe('host');

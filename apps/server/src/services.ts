@@ -29,6 +29,7 @@ import { type Db, migrate, openDb, pendingMigrations } from './storage/db.ts';
 import { ChatStore, chatWrites } from './storage/messages/chat-store.ts';
 import { NotificationStore } from './storage/social/notification-store.ts';
 import { SocialStore } from './storage/social/social-store.ts';
+import { VERSION } from './version.ts';
 
 export interface ServiceOptions {
   pgSchema?: string;
@@ -167,6 +168,7 @@ const PROBE_KEY = 'internal:readyz';
 export function healthSourceOf(s: Services): HealthSource {
   const { db, redis } = s;
   return {
+    version: VERSION,
     engine: db.engine,
     instance: s.instance,
     mail: s.mailer.mode,

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Config } from './config.ts';
-import { VERSION } from './http/health.ts';
+import { VERSION } from './version.ts';
 
 const PAUSE_MAX_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 5_000;

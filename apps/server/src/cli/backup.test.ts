@@ -5,11 +5,13 @@
  * started on the restore has the messages, the sessions (the secret travelled with it) and
  * the attachments' blobs, from files or from S3-compatible storage into another bucket.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API } from '@app/protocol';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import * as tar from 'tar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropPgSchema, ENGINES, LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
 import { s3Env, startS3 } from '../test/s3.ts';
@@ -272,6 +274,43 @@ it('carries blobs kept in S3: out of one bucket, into another, in place of what 
     await into.close();
   }
 }, 60_000);
+
+it('refuses a backup of a newer Parley, and touches nothing', async () => {
+  const source = await startTestServer();
+  const file = path.join(tempDir(), 'parley.tar.gz');
+  try {
+    await signUp(source);
+    expect(await runAdmin(['backup', file], { DATA_DIR: source.dataDir }, output().out)).toBe(0);
+  } finally {
+    await source.close();
+  }
+  // As a newer release would have made it: one migration more, in the manifest and the file.
+  const unpacked = tempDir();
+  await tar.x({ file, cwd: unpacked });
+  const manifestFile = path.join(unpacked, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { migrations: string[]; appVersion: string };
+  writeFileSync(manifestFile, JSON.stringify({ ...manifest, migrations: [...manifest.migrations, '999-future'] }));
+  const db = new SQLite(path.join(unpacked, 'parley.sqlite'));
+  db.prepare('INSERT INTO kysely_migration (name, timestamp) VALUES (?, ?)').run(
+    '999-future',
+    new Date().toISOString(),
+  );
+  db.close();
+  const newer = path.join(tempDir(), 'newer.tar.gz');
+  await tar.c({ file: newer, cwd: unpacked, gzip: true }, readdirSync(unpacked));
+  const target = tempDir();
+  const o = output();
+  expect(await runAdmin(['restore', newer], { DATA_DIR: target }, o.out)).toBe(1);
+  expect(o.lines.join('\n')).toMatch(
+    /a backup of a newer Parley .*999-future.*Restore it with that version or a newer one/,
+  );
+  expect(existsSync(path.join(target, 'parley.sqlite'))).toBe(false);
+  // Without the manifest's word (an older backup format), the file itself says so.
+  writeFileSync(manifestFile, JSON.stringify({ ...manifest, migrations: undefined }));
+  await tar.c({ file: newer, cwd: unpacked, gzip: true }, readdirSync(unpacked));
+  expect(await runAdmin(['restore', newer], { DATA_DIR: target }, output().out)).toBe(1);
+  expect(existsSync(path.join(target, 'parley.sqlite'))).toBe(false);
+});
 
 it('refuses a file that is not a backup, and a backup of the other engine', async () => {
   const notBackup = path.join(tempDir(), 'x.tar.gz');

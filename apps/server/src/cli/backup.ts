@@ -40,9 +40,10 @@ import * as tar from 'tar';
 import { BlobMissingError } from '../attachments/blob-store.ts';
 import { openBlobStore } from '../attachments/open-blob-store.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { VERSION } from '../http/health.ts';
 import { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import { type Db, pendingMigrations } from '../storage/db.ts';
+import { migrations } from '../storage/migrations/index.ts';
+import { VERSION } from '../version.ts';
 import { describeDatabase, openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { dumpPg, type PgDump, restorePg } from './pg-backup.ts';
@@ -79,6 +80,28 @@ async function saveBlobs(config: Config, to: string): Promise<number> {
   }
 }
 
+/** The migrations a SQLite database file has run (none: not a Parley database yet). */
+function sqliteMigrations(file: string): string[] {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map(
+      (r) => r.name,
+    );
+  } catch {
+    return [];
+  } finally {
+    db.close();
+  }
+}
+
+/** The migrations a backup's database had run (read from its SQLite file for backups that do not say). */
+function migrationsOf(manifest: Manifest, dir: string): string[] {
+  if (manifest.migrations) return manifest.migrations;
+  if (manifest.postgres) return manifest.postgres.migrations;
+  const file = path.join(dir, SQLITE_FILE);
+  return existsSync(file) ? sqliteMigrations(file) : [];
+}
+
 /** Puts a backup's blobs (files in `from`) in the blob store, in place of every blob there. How many. */
 async function loadBlobs(config: Config, from: string): Promise<number> {
   const blobs = await openBlobStore(config);
@@ -99,6 +122,8 @@ export interface Manifest {
   sessionSecretFromEnv: boolean;
   /** How many attachments' blobs it holds (absent in backups made before attachments). */
   attachments?: number;
+  /** The migrations its database had run (absent in backups made before versions were checked). */
+  migrations?: string[];
   /** A PostgreSQL backup's tables and migrations (pg-backup.ts). */
   postgres?: PgDump;
 }
@@ -147,6 +172,7 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
       createdAt: new Date().toISOString(),
       sessionSecretFromEnv: config.sessionSecretFromEnv,
       attachments: blobs,
+      migrations: postgres ? postgres.migrations : sqliteMigrations(path.join(dir, SQLITE_FILE)),
       ...(postgres ? { postgres } : {}),
     };
     writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -179,6 +205,14 @@ async function restore(config: Config, file: string, force: boolean, out: AdminO
     if (manifest.engine !== engine) {
       out.error(
         `${file} is a ${manifest.engine} backup and this deployment uses ${engine}. Restore it where it was made (and use migrate-to-postgres to move from SQLite to PostgreSQL).`,
+      );
+      return 1;
+    }
+    // A newer release's backup: this code cannot run on what it would restore.
+    const newer = migrationsOf(manifest, dir).filter((m) => !(m in migrations));
+    if (newer.length > 0) {
+      out.error(
+        `${file} is a backup of a newer Parley (${manifest.appVersion}, migrations ${newer.join(', ')}). Restore it with that version or a newer one.`,
       );
       return 1;
     }

@@ -13,7 +13,6 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { type Db, migrateTo, openDb } from '../storage/db.ts';
-import { migrations } from '../storage/migrations/index.ts';
 
 export interface PgTable {
   name: string;
@@ -146,9 +145,9 @@ async function fill(db: Db, dir: string, dump: PgDump): Promise<void> {
 export type RestoreRefusal = { refused: string };
 
 /**
- * Restores `dump` (its files in `dir`) into the configured schema: refused when the backup
- * is of a newer Parley, or when the schema holds Parley's tables already (unless `force`,
- * which drops those tables first).
+ * Restores `dump` (its files in `dir`, of this Parley or an older one: backup.ts checks) into
+ * the configured schema: refused when the schema holds Parley's tables already (unless
+ * `force`, which drops those tables first).
  */
 export async function restorePg(
   url: string,
@@ -157,12 +156,6 @@ export async function restorePg(
   dump: PgDump,
   force: boolean,
 ): Promise<RestoreRefusal | null> {
-  const unknown = dump.migrations.filter((m) => !(m in migrations));
-  if (unknown.length > 0) {
-    return {
-      refused: `This backup is of a newer Parley (migrations ${unknown.join(', ')}). Restore it with that version or a newer one.`,
-    };
-  }
   const there = await present(url, schema, dump);
   if (there.length > 0 && !force) {
     return {

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer } from '../spawn-server.ts';
 import { ENGINES, startEngineServer, type TestServer } from '../test/harness.ts';
-import { VERSION } from './health.ts';
+import { VERSION } from '../version.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? '';
 

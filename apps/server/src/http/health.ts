@@ -8,12 +8,7 @@
  * stops sending new clients before the server stops accepting them (see main.ts).
  * What is checked is given by the server's composition (app.ts).
  */
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 export interface Health {
   /** From now on /readyz answers 503 (a graceful shutdown has begun). */
@@ -22,6 +17,8 @@ export interface Health {
 
 /** What the answers name, and the readiness checks: each throws when what it checks fails. */
 export interface HealthSource {
+  /** The release (version.ts). */
+  version: string;
   /** The database engine. */
   engine: string;
   /** This process among several (its id in Redis), or null. */
@@ -52,7 +49,7 @@ async function check(run: () => Promise<unknown>): Promise<Check> {
 
 export function registerHealth(app: FastifyInstance, s: HealthSource): Health {
   let draining = false;
-  const base = () => ({ version: VERSION, engine: s.engine, ...(s.instance ? { instance: s.instance } : {}) });
+  const base = () => ({ version: s.version, engine: s.engine, ...(s.instance ? { instance: s.instance } : {}) });
 
   app.get('/livez', async () => ({ ok: true, ...base() }));
 

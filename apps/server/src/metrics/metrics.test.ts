@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOSE_LIMITS, signUp, startTestServer, type TestServer } from '../test/harness.ts';
 import { METRICS_TEST_TOKEN, sample, scrape as scrapeServer } from '../test/metrics-scrape.ts';
 import { WsTestClient } from '../test/ws-client.ts';
+import { VERSION } from '../version.ts';
 
 const TOKEN = METRICS_TEST_TOKEN;
 let t: TestServer;
@@ -58,6 +59,8 @@ describe('/metrics', () => {
     expect(sample(after, 'parley_updates_published_total')).toBeGreaterThanOrEqual(10);
     expect(after).toMatch(/^parley_http_responses_total\{status="404"\} [1-9]/m);
     expect(after).toMatch(/^parley_http_responses_total\{status="201"\} [1-9]/m);
+    // Which release this is.
+    expect(after).toContain(`parley_build_info{version="${VERSION}",node="${process.versions.node}"} 1`);
     expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(after).toContain('nodejs_eventloop_lag_seconds');
     expect(after).toContain('# TYPE parley_redis_reconnects_total counter');

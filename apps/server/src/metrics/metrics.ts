@@ -5,6 +5,7 @@
  * defaults: process CPU and memory, event-loop lag, GC, handles.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { VERSION } from '../version.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -71,6 +72,13 @@ export class Metrics {
         this.set(sockets());
       },
     });
+    // Which release runs where: 1, labelled with its version and Node's.
+    new Gauge({
+      name: 'parley_build_info',
+      help: 'The release this process runs (1), by version and Node.js version',
+      labelNames: ['version', 'node'] as const,
+      registers: [this.registry],
+    }).set({ version: VERSION, node: process.versions.node }, 1);
     collectDefaultMetrics({ register: this.registry });
   }
 
