@@ -13,6 +13,7 @@ import { type Kysely, sql } from 'kysely';
 import { loadConfig, loadOrCreateSecret } from '../config.ts';
 import { type Db, migrate, openDb } from '../storage/db.ts';
 import type { Database } from '../storage/schema.ts';
+import { dependencyOrder } from '../storage/table-order.ts';
 import type { AdminOutput } from './output.ts';
 
 export const MIGRATE_USAGE = `  migrate-to-postgres --to <postgres://…> [--schema NAME]
@@ -38,18 +39,10 @@ async function tablesInOrder(source: Db): Promise<string[]> {
     const fks = await sql<{ table: string }>`SELECT "table" FROM pragma_foreign_key_list(${name})`.execute(k);
     deps.set(
       name,
-      fks.rows.map((r) => r.table).filter((t) => t !== name),
+      fks.rows.map((r) => r.table),
     );
   }
-  const ordered: string[] = [];
-  const visit = (t: string, seen: Set<string>) => {
-    if (ordered.includes(t) || seen.has(t)) return;
-    seen.add(t);
-    for (const d of deps.get(t) ?? []) visit(d, seen);
-    ordered.push(t);
-  };
-  for (const t of names) visit(t, new Set());
-  return ordered;
+  return dependencyOrder(names, deps);
 }
 
 async function copyTable(source: AnyDb, target: AnyDb, table: string): Promise<number> {

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { type Db, migrateTo, openDb } from '../storage/db.ts';
+import { dependencyOrder } from '../storage/table-order.ts';
 
 export interface PgTable {
   name: string;
@@ -56,16 +57,8 @@ async function tablesInOrder(c: pg.Client): Promise<string[]> {
       WHERE con.contype = 'f' AND n.nspname = current_schema()`,
   );
   const deps = new Map<string, string[]>();
-  for (const { t, ref } of fks.rows) if (t !== ref) deps.set(t, [...(deps.get(t) ?? []), ref]);
-  const ordered: string[] = [];
-  const visit = (t: string, seen: Set<string>) => {
-    if (ordered.includes(t) || seen.has(t)) return;
-    seen.add(t);
-    for (const d of deps.get(t) ?? []) visit(d, seen);
-    ordered.push(t);
-  };
-  for (const t of names) visit(t, new Set());
-  return ordered;
+  for (const { t, ref } of fks.rows) deps.set(t, [...(deps.get(t) ?? []), ref]);
+  return dependencyOrder(names, deps);
 }
 
 /** Writes the schema's tables into `dir` (one `<table>.copy` each); what it holds. */
