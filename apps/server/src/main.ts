@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildServer } from './app.ts';
 import { loadConfig } from './config.ts';
+import { describeUnknown, unknownVariables } from './config-check.ts';
 import { helpText } from './config-docs.ts';
 import { loadDotEnv } from './dot-env.ts';
 import { waitForDependencies } from './starting.ts';
@@ -32,6 +33,8 @@ server.app.log.info(
   },
   'Parley is ready',
 );
+// A misspelled setting would otherwise go unseen (DATABSE_URL: running on SQLite).
+for (const v of unknownVariables(process.env)) server.app.log.warn({ variable: v.name }, describeUnknown(v));
 
 // Diagnostics: started with --expose-gc, SIGUSR2 collects garbage now (the benchmark
 // measures memory per connection after it).

@@ -6,6 +6,7 @@
  *   npm run admin -- backup FILE | restore FILE [--force]   (backup.ts)
  *   npm run admin -- migrate-to-postgres --to URL            (migrate-to-postgres.ts)
  *   npm run admin -- import-rtdb export.json [--no-email]    (import-rtdb.ts)
+ *   npm run admin -- config check | version                  (config-command.ts)
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,7 @@ import {
   purgePlaintext,
 } from '../storage/maintenance/plaintext-purge.ts';
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
+import { CONFIG_USAGE, runConfigCheck, runVersion } from './config-command.ts';
 import { describeDatabase, missingDatabase, openConfiguredDb } from './config-db.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
@@ -51,6 +53,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
 ${BACKUP_USAGE}
 ${MIGRATE_USAGE}
 ${IMPORT_USAGE}
+${CONFIG_USAGE}
 
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server, from the environment or\nfrom .env in the working directory; says which database before it writes.`;
 
@@ -218,6 +221,8 @@ export async function runAdmin(
   if (args[0] === 'backup' || args[0] === 'restore') return runBackupCommand(args, env, out);
   if (args[0] === 'migrate-to-postgres') return runMigrateToPostgres(args.slice(1), env, out);
   if (args[0] === 'import-rtdb') return runImportRtdb(args.slice(1), env, out);
+  if (args[0] === 'config') return runConfigCheck(args.slice(1), env, out);
+  if (args[0] === 'version') return runVersion(out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
   const config = loadConfig(env, {}, { create: false });

@@ -1,0 +1,39 @@
+/** `npm run admin -- config check` and `version`. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { captureOutput } from '../test/cli-output.ts';
+import { VERSION } from '../version.ts';
+import { runAdmin } from './admin.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'parley-config-check-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('says what the settings run on, and refuses a misspelled variable or an invalid value', async () => {
+  const ok = captureOutput();
+  expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, PUBLIC_URL: 'https://chat.example.com' }, ok.out)).toBe(
+    0,
+  );
+  expect(ok.lines).toEqual([
+    `Database: the SQLite database ${path.join(dir, 'parley.sqlite')}.`,
+    'Processes: one (no REDIS_URL).',
+    `Attachments: ${path.join(dir, 'attachments')}.`,
+    `Mail: the outbox in ${dir}.`,
+    'Public address: https://chat.example.com.',
+    'The settings are valid.',
+  ]);
+
+  // DATABSE_URL: the server would run on SQLite and say nothing.
+  const typo = captureOutput();
+  expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, DATABSE_URL: 'postgres://db/parley' }, typo.out)).toBe(1);
+  expect(typo.lines).toContain('ERR DATABSE_URL is not a Parley setting: did you mean DATABASE_URL? It is ignored.');
+
+  const bad = captureOutput();
+  expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, PORT: 'eighty' }, bad.out)).toBe(1);
+  expect(bad.lines).toEqual(['ERR Invalid setting: PORT must be a whole number, got "eighty"']);
+
+  const v = captureOutput();
+  expect(await runAdmin(['version'], {}, v.out)).toBe(0);
+  expect(v.lines).toEqual([`Parley ${VERSION} (Node.js ${process.versions.node})`]);
+});
