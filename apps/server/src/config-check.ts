@@ -44,7 +44,7 @@ export function unknownVariables(env: NodeJS.ProcessEnv): UnknownVariable[] {
     // Short names are too near each other to guess at (HOME is one edit from HOST).
     let meant: string | null = null;
     let best = name.length < 6 ? 0 : name.length < 8 ? 2 : 3;
-    for (const k of known) {
+    for (const k of best > 0 ? known : []) {
       const d = distance(name, k, 2);
       if (d < best) {
         best = d;

@@ -89,27 +89,26 @@ export async function dumpPg(url: string, schema: string | null, dir: string): P
   }
 }
 
-/** Which of the backup's tables (and Kysely's bookkeeping) the target schema has already. */
-async function present(url: string, schema: string | null, dump: PgDump): Promise<string[]> {
+/**
+ * Makes room for the backup's tables in the target schema: none of them (nor Kysely's
+ * bookkeeping) may be there, unless `force`, which drops those and touches nothing else.
+ * False: refused.
+ */
+async function makeRoom(url: string, schema: string | null, dump: PgDump, force: boolean): Promise<boolean> {
   const c = await connect(url, schema);
   try {
     const names = [...dump.tables.map((t) => t.name), 'kysely_migration', 'kysely_migration_lock'];
-    const r = await c.query<{ name: string }>(
-      `SELECT table_name AS name FROM information_schema.tables
-        WHERE table_schema = current_schema() AND table_name = ANY($1)`,
-      [names],
-    );
-    return r.rows.map((x) => x.name);
-  } finally {
-    await c.end();
-  }
-}
-
-/** Drops `tables` from the target schema (restore --force): nothing else of the schema is touched. */
-async function dropTables(url: string, schema: string | null, tables: string[]): Promise<void> {
-  const c = await connect(url, schema);
-  try {
-    await c.query(`DROP TABLE IF EXISTS ${tables.map(ident).join(', ')} CASCADE`);
+    const there = (
+      await c.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables
+          WHERE table_schema = current_schema() AND table_name = ANY($1)`,
+        [names],
+      )
+    ).rows.map((x) => x.name);
+    if (there.length === 0) return true;
+    if (!force) return false;
+    await c.query(`DROP TABLE IF EXISTS ${there.map(ident).join(', ')} CASCADE`);
+    return true;
   } finally {
     await c.end();
   }
@@ -149,13 +148,11 @@ export async function restorePg(
   dump: PgDump,
   force: boolean,
 ): Promise<RestoreRefusal | null> {
-  const there = await present(url, schema, dump);
-  if (there.length > 0 && !force) {
+  if (!(await makeRoom(url, schema, dump, force))) {
     return {
       refused: `The schema ${schema ?? '(the default one)'} already holds Parley tables. Restore into an empty one, or add --force to replace them.`,
     };
   }
-  if (there.length > 0) await dropTables(url, schema, there);
   const db = await openDb({ databaseUrl: url, ...(schema ? { pgSchema: schema } : {}) });
   try {
     const last = dump.migrations.at(-1);

@@ -9,6 +9,7 @@ import type { AttachmentRef } from '@app/e2ee';
 import { createContext, useCallback, useContext, useEffect, useMemo } from 'react';
 import type { ChatClient } from '@/client/chat-client';
 import type { UiMessage } from '@/client/conversations/conversation';
+import type { MediaPage } from '@/client/conversations/media-pages';
 import { useChatClient, useClientValue } from './chat-hooks';
 
 export interface ChatMedia {
@@ -21,6 +22,7 @@ export interface ChatMedia {
 }
 
 const NONE: readonly ChatMedia[] = Object.freeze([]);
+const NO_PAGE: MediaPage = Object.freeze({ messages: [], hasMore: false, loading: false, failed: false });
 
 export interface ChatMediaList {
   items: readonly ChatMedia[];
@@ -65,9 +67,8 @@ export function useChatMedia(peerId: string): ChatMediaList {
         .join(','),
     '',
   );
-  const hasMore = useClientValue((c) => c.media.view(peerId).hasMore, false);
-  const loading = useClientValue((c) => c.media.view(peerId).loading, false);
-  const failed = useClientValue((c) => c.media.view(peerId).failed, false);
+  // The page's state: one object, replaced whenever it changes.
+  const { hasMore, loading, failed } = useClientValue((c) => c.media.view(peerId), NO_PAGE);
   const items = useMemo(() => (client && key ? collect(client, peerId) : NONE), [client, peerId, key]);
   const loadOlder = useCallback(() => void client?.media.loadOlder(peerId), [client, peerId]);
   return { items, hasMore, loading, failed, loadOlder };

@@ -61,7 +61,7 @@ export class MediaPages {
   }
 
   /** The newest page again, in place of what is loaded. */
-  refresh(peerId: string): Promise<void> {
+  private refresh(peerId: string): Promise<void> {
     return this.fetch(peerId, true);
   }
 
