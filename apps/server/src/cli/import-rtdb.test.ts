@@ -166,7 +166,12 @@ describe.each(ENGINES)('import-rtdb on $name', ({ url }) => {
     const tree = {
       messages: {
         uSolo_uSolo: { m1: { senderId: 'uSolo', text: 'me', timestamp: 4 } },
-        uSolo_uGhost: { m1: { senderId: 'uSolo', text: 'hi', timestamp: 5 } },
+        uSolo_uGhost: {
+          m1: { senderId: 'uSolo', text: 'hi', timestamp: 5 },
+          m2: { senderId: 'uGhost', text: 'hello from a deleted account', timestamp: 6 },
+        },
+        uGhost_uGhost2: { m1: { senderId: 'uGhost', text: 'no one left', timestamp: 7 } },
+        uBad_uSolo: { m1: { senderId: 'uSolo', text: 'to a bad record', timestamp: 8 } },
         uSolo_uToo: {
           m1: { senderId: 'uSolo', text: 'first', timestamp: 10, status: 'read' },
           m2: { senderId: 'uStranger', text: 'not in this chat', timestamp: 11 },
@@ -188,7 +193,8 @@ describe.each(ENGINES)('import-rtdb on $name', ({ url }) => {
     for (const line of [
       /users\/uBad: username: /,
       /users\/uSolo\/pin: not a 6-digit code/,
-      /messages\/uSolo_uGhost: user uGhost was not imported/,
+      /messages\/uGhost_uGhost2: both its users were deleted in the original app/,
+      /messages\/uBad_uSolo: user uBad was not imported \(see users\/uBad\)/,
       /messages\/uSolo_uSolo: not two different user ids/,
       /messages\/uSolo_uToo\/m2: sender is not in this chat/,
       /messages\/uSolo_uToo\/m3: text: /,
@@ -203,9 +209,14 @@ describe.each(ENGINES)('import-rtdb on $name', ({ url }) => {
     expect(r.out).not.toMatch(/token=/);
     const solo = await idOf(e, 'solo_ok');
     const chats = await e.t.server.ctx.chat.chats(solo);
-    expect(chats).toHaveLength(1);
-    expect(chats[0]?.locked).toBe(false);
-    expect(chats[0]?.last?.legacyText).toBe('first');
+    expect(chats).toHaveLength(2);
+    const withToo = chats.find((c) => c.peer?.username === 'solo_too');
+    expect(withToo?.locked).toBe(false);
+    expect(withToo?.last?.legacyText).toBe('first');
+    // uGhost has no record: deleted in the original, shown as a deleted account with both sides.
+    const withGhost = chats.find((c) => c.peer === null);
+    expect(withGhost?.last?.legacyText).toBe('hello from a deleted account');
+    expect(r.out).toMatch(/1 chat\(s\) with an account deleted in the original/);
   });
 });
 

@@ -28,10 +28,12 @@ import { RtdbImportStore } from '../storage/maintenance/rtdb-import-store.ts';
 import { describeDatabase, openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { type NewAccount, RtdbImporter } from './rtdb-importer.ts';
+import type { ImportCounts } from './rtdb-records.ts';
 
 export const IMPORT_USAGE = `  import-rtdb <export.json> [--no-email]   import the original app's users, chats, contacts,
                                             requests, broadcasts and help link from a JSON
-                                            export of its database (run it again: nothing
+                                            export of its database (run it again, on a newer
+                                            export too: what is new comes in, nothing
                                             doubles); each new account is e-mailed a link
                                             to set its password (--no-email: none; use
                                             reset-password)`;
@@ -68,6 +70,24 @@ function quietMailer(config: Config, out: AdminOutput): Mailer {
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
+
+/** What the run brought, record by record. */
+function reportCounts(c: ImportCounts, what: string, out: AdminOutput): void {
+  out.log(`Import of ${what}:`);
+  out.log(`  accounts: ${n(c.users)} created, ${n(c.usersBefore)} imported before`);
+  out.log(
+    `  chats: ${n(c.chats)} imported with ${n(c.messages)} messages, ${n(c.chatsBefore)} imported before${c.chatsFailed ? `, ${n(c.chatsFailed)} failed` : ''}`,
+  );
+  if (c.chatsGrown)
+    out.log(`  newer messages: ${n(c.newerMessages)} in ${n(c.chatsGrown)} of the chats imported before`);
+  if (c.chatsWithDeleted)
+    out.log(
+      `  ${n(c.chatsWithDeleted)} chat(s) with an account deleted in the original: imported, its peer shown as a deleted account`,
+    );
+  out.log(
+    `  contacts: ${n(c.contacts)}; requests: ${n(c.requests)}; broadcasts: ${n(c.broadcasts)}; privacy settings: ${n(c.privacy)}; help link: ${c.helpLink ? 'set' : 'unchanged'}`,
+  );
+}
 
 /** Runs the import on an open, migrated database; returns the exit code. */
 export async function importRtdb(db: Db, config: Config, opts: ImportOptions, out: AdminOutput): Promise<number> {
@@ -114,14 +134,7 @@ export async function importRtdb(db: Db, config: Config, opts: ImportOptions, ou
     await mailer?.drain();
   }
   const c = importer.counts;
-  out.log(`Import of ${opts.file}${fatal ? ' (stopped early)' : ''}:`);
-  out.log(`  accounts: ${n(c.users)} created, ${n(c.usersBefore)} imported before`);
-  out.log(
-    `  chats: ${n(c.chats)} imported with ${n(c.messages)} messages, ${n(c.chatsBefore)} imported before${c.chatsFailed ? `, ${n(c.chatsFailed)} failed` : ''}`,
-  );
-  out.log(
-    `  contacts: ${n(c.contacts)}; requests: ${n(c.requests)}; broadcasts: ${n(c.broadcasts)}; privacy settings: ${n(c.privacy)}; help link: ${c.helpLink ? 'set' : 'unchanged'}`,
-  );
+  reportCounts(c, `${opts.file}${fatal ? ' (stopped early)' : ''}`, out);
   if (c.typing) out.log(`  typing flags: ${n(c.typing)} ignored (they are not kept)`);
   if (mailer) {
     const where =

@@ -6,43 +6,36 @@
  *    transaction, then contacts, broadcasts, requests, privacy settings and the help link.
  * Two passes because an export's keys come in any order (the original's exports sort them:
  * `messages` before `users`), and a chat needs both its accounts. Everything goes through
- * import_ids, so a second run skips what the first made. Nothing of a record the import
- * cannot use is guessed: it is skipped, with the reason, in the report.
+ * import_ids, so a second run skips what the first made, and a newer export's run brings
+ * only what is new (a chat imported before gets its newer messages). A chat with an account
+ * the original deleted (no `users` record) comes with its peer as a deleted account. Nothing
+ * of a record the import cannot use is guessed: it is skipped, with the reason, in the report.
  */
 import { hashSecret } from '../auth/passwords.ts';
-import { newId, newTimeOrderedId } from '../storage/ids.ts';
+import { newId } from '../storage/ids.ts';
 import type { RtdbImportStore, SummaryRow } from '../storage/maintenance/rtdb-import-store.ts';
 import {
   type Entry,
-  helpLinkSchema,
   isObject,
   pinOf,
   readEntries,
   type SourceSummary,
-  sourceBroadcastSchema,
-  sourcePrivacySchema,
-  sourceRequestSchema,
   sourceSummarySchema,
   sourceUserSchema,
   TOP_KEYS,
   why,
 } from './rtdb-export.ts';
-import { accountRow, bit, messageRows, parseMessages, summaryRow } from './rtdb-rows.ts';
-
-export interface ImportCounts {
-  users: number;
-  usersBefore: number;
-  chats: number;
-  chatsBefore: number;
-  chatsFailed: number;
-  messages: number;
-  contacts: number;
-  broadcasts: number;
-  requests: number;
-  privacy: number;
-  helpLink: number;
-  typing: number;
-}
+import {
+  type ImportCounts,
+  importBroadcast,
+  importContacts,
+  importPrivacy,
+  importRequests,
+  importSetting,
+  noCounts,
+  type RecordContext,
+} from './rtdb-records.ts';
+import { accountRow, messageRows, parseMessages, summaryRow } from './rtdb-rows.ts';
 
 export interface NewAccount {
   id: string;
@@ -62,25 +55,16 @@ export interface ImportHooks {
 const PROGRESS_EVERY = 10_000;
 
 export class RtdbImporter {
-  readonly counts: ImportCounts = {
-    users: 0,
-    usersBefore: 0,
-    chats: 0,
-    chatsBefore: 0,
-    chatsFailed: 0,
-    messages: 0,
-    contacts: 0,
-    broadcasts: 0,
-    requests: 0,
-    privacy: 0,
-    helpLink: 0,
-    typing: 0,
-  };
+  readonly counts: ImportCounts = noCounts();
   /** Every record not imported, as "path: reason". */
   readonly skipped: string[] = [];
   /** Chats whose transaction failed (rolled back): "path: error". */
   readonly failed: string[] = [];
   private readonly users = new Map<string, string>();
+  /** Every user id with a record under `users`, imported or not. */
+  private readonly records = new Set<string>();
+  /** Accounts the original deleted (no record), by user id: the id their chats name instead. */
+  private readonly gone = new Map<string, string>();
   private readonly usernameOf = new Map<string, string>();
   private readonly usernames = new Map<string, string>();
   private readonly summaries = new Map<string, SourceSummary>();
@@ -97,6 +81,17 @@ export class RtdbImporter {
     this.store = store;
     this.hooks = hooks;
     this.now = now;
+  }
+
+  private get context(): RecordContext {
+    return {
+      store: this.store,
+      users: this.users,
+      usernameOf: this.usernameOf,
+      counts: this.counts,
+      now: this.now,
+      skip: (p, r) => this.skip(p, r),
+    };
   }
 
   private skip(path: string, reason: string) {
@@ -134,6 +129,7 @@ export class RtdbImporter {
 
   private async user(uid: string, value: unknown) {
     const path = `users/${uid}`;
+    this.records.add(uid);
     const u = sourceUserSchema.safeParse(value);
     if (u.success) this.usernameOf.set(uid, u.data.username);
     const before = await this.store.mapped('user', uid);
@@ -188,11 +184,11 @@ export class RtdbImporter {
   private async second(e: Entry) {
     const { top, key, value } = e;
     if (top === 'messages') return this.chat(key, value);
-    if (top === 'contacts') return this.contacts(key, value);
-    if (top === 'notifications') return this.broadcast(key, value);
-    if (top === 'userNotifications') return this.requests(key, value);
-    if (top === 'userSettings') return this.privacy(key, value);
-    if (top === 'settings') return this.setting(key, value);
+    if (top === 'contacts') return importContacts(this.context, key, value);
+    if (top === 'notifications') return importBroadcast(this.context, key, value);
+    if (top === 'userNotifications') return importRequests(this.context, key, value);
+    if (top === 'userSettings') return importPrivacy(this.context, key, value);
+    if (top === 'settings') return importSetting(this.context, key, value);
     if (top === 'typing') {
       this.counts.typing++;
       return;
@@ -209,38 +205,94 @@ export class RtdbImporter {
     const people = chatId.split('_');
     if (people.length !== 2 || !people[0] || !people[1] || people[0] === people[1])
       return this.skip(path, 'not two different user ids joined by "_"');
-    const [a, b] = people as [string, string];
-    const missing = people.find((p) => !this.users.has(p));
-    if (missing) return this.skip(path, `user ${missing} was not imported (see users/${missing})`);
-    if (await this.store.mapped('chat', chatId)) {
-      this.counts.chatsBefore++;
-      return;
-    }
+    const pair = people as [string, string];
+    const [a, b] = pair;
     if (!isObject(value)) return this.skip(path, 'not an object');
-    const pair = [a, b] as const;
-    const parsed = parseMessages(path, value, pair, (p, r) => this.skip(p, r));
-    if (!parsed.length) return this.skip(path, 'no message that can be imported');
-    const newOf = (p: string) => this.users.get(p) as string;
+    let parsed = parseMessages(path, value, pair, (p, r) => this.skip(p, r));
+    const before = await this.store.mapped('chat', chatId);
+    if (before) {
+      const known = await this.store.importedMessages(
+        chatId,
+        parsed.map((p) => p.sourceId),
+      );
+      parsed = parsed.filter((p) => !known.has(p.sourceId));
+      if (!parsed.length) {
+        this.counts.chatsBefore++;
+        return;
+      }
+    } else if (!parsed.length) return this.skip(path, 'no message that can be imported');
+    const ids = await this.participants(path, pair);
+    if (!ids) return;
+    const newOf = (p: string) => ids.get(p) as string;
     const newChat = [newOf(a), newOf(b)].sort().join('_');
     const messages = messageRows(parsed, newChat, pair, newOf);
     const head = (messages.at(-1) as (typeof messages)[number]).row;
     const summaries: SummaryRow[] = [];
     for (const [me, peer] of [pair, [b, a] as const]) {
-      summaries.push(summaryRow(head, newOf(me), newOf(peer), await this.flagsOf(me, peer, chatId)));
+      if (this.users.has(me))
+        summaries.push(summaryRow(head, newOf(me), newOf(peer), await this.flagsOf(me, peer, chatId)));
     }
+    const chat = { sourceId: chatId, chatId: newChat, messages, summaries };
     try {
-      if (await this.store.importChat({ sourceId: chatId, chatId: newChat, messages, summaries }, this.now)) {
+      if (before) {
+        await this.store.importNewer(chat, this.now);
+        this.counts.chatsBefore++;
+        this.counts.chatsGrown++;
+        this.counts.newerMessages += messages.length;
+      } else if (await this.store.importChat(chat, this.now)) {
         this.counts.chats++;
         this.counts.messages += messages.length;
+        if (summaries.length === 1) this.counts.chatsWithDeleted++;
       } else this.counts.chatsBefore++;
     } catch (e) {
       this.counts.chatsFailed++;
       this.failed.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (this.counts.messages >= this.nextProgress) {
-      this.hooks.progress(`  ${this.counts.messages.toLocaleString('en-US')} messages, ${this.counts.chats} chats...`);
-      while (this.nextProgress <= this.counts.messages) this.nextProgress += PROGRESS_EVERY;
+    const done = this.counts.messages + this.counts.newerMessages;
+    if (done >= this.nextProgress) {
+      this.hooks.progress(`  ${done.toLocaleString('en-US')} messages, ${this.counts.chats} chats...`);
+      while (this.nextProgress <= done) this.nextProgress += PROGRESS_EVERY;
     }
+  }
+
+  /**
+   * The accounts of a chat's two users, or null (skipped, with the reason). A user with a
+   * record that was not imported stops the chat; one with no record at all was deleted in the
+   * original, and stands as a deleted account (unless an earlier run imported them).
+   */
+  private async participants(path: string, pair: readonly [string, string]): Promise<Map<string, string> | null> {
+    const ids = new Map<string, string>();
+    const deleted: string[] = [];
+    for (const p of pair) {
+      const id = this.users.get(p) ?? (await this.importedBefore(p));
+      if (id) ids.set(p, id);
+      else if (this.records.has(p)) {
+        this.skip(path, `user ${p} was not imported (see users/${p})`);
+        return null;
+      } else deleted.push(p);
+    }
+    if (deleted.length === 2) {
+      this.skip(path, 'both its users were deleted in the original app: no one to import it for');
+      return null;
+    }
+    for (const p of deleted) {
+      let id = this.gone.get(p);
+      if (!id) {
+        id = await this.store.goneAccount(p, newId(), this.now);
+        this.gone.set(p, id);
+      }
+      ids.set(p, id);
+    }
+    return ids;
+  }
+
+  /** An account an earlier run imported, whose record this export no longer has. */
+  private async importedBefore(uid: string): Promise<string | null> {
+    if (this.records.has(uid) || this.gone.has(uid)) return null;
+    const id = await this.store.mapped('user', uid);
+    if (!id || !(await this.store.userExists(id))) return null;
+    this.users.set(uid, id);
+    return id;
   }
 
   /** A participant's flags from userChats and archives (a lock only with a PIN to open it). */
@@ -254,98 +306,6 @@ export class RtdbImporter {
       locked = false;
     }
     return { unreadCount: flags?.unreadCount ?? 0, archived, locked };
-  }
-
-  private async contacts(uid: string, value: unknown) {
-    if (!isObject(value)) return this.skip(`contacts/${uid}`, 'not an object');
-    for (const [other, v] of Object.entries(value)) {
-      const path = `contacts/${uid}/${other}`;
-      if (v !== true) continue;
-      const missing = [uid, other].find((p) => !this.users.has(p));
-      if (missing) {
-        this.skip(path, `user ${missing} was not imported`);
-        continue;
-      }
-      // Stored both ways in the original too: the pair is one contact.
-      const pair = [uid, other].sort().join('_');
-      if (await this.store.addContact(pair, this.users.get(uid) as string, this.users.get(other) as string, this.now))
-        this.counts.contacts++;
-    }
-  }
-
-  private async broadcast(id: string, value: unknown) {
-    const n = sourceBroadcastSchema.safeParse(value);
-    if (!n.success) return this.skip(`notifications/${id}`, why(n.error));
-    const from = (n.data.from && this.users.get(n.data.from)) || n.data.from || 'admin';
-    const row = {
-      id: newTimeOrderedId(n.data.timestamp),
-      message: n.data.message,
-      video_url: n.data.videoUrl ?? null,
-      image_url: n.data.imageUrl ?? null,
-      timestamp: n.data.timestamp,
-      from_id: from,
-    };
-    if (await this.store.addBroadcast(id, row, this.now)) this.counts.broadcasts++;
-  }
-
-  private async requests(uid: string, value: unknown) {
-    if (!isObject(value)) return this.skip(`userNotifications/${uid}`, 'not an object');
-    for (const [id, raw] of Object.entries(value)) {
-      const path = `userNotifications/${uid}/${id}`;
-      const r = sourceRequestSchema.safeParse(raw);
-      if (!r.success) {
-        this.skip(path, why(r.error));
-        continue;
-      }
-      if (r.data.type !== undefined && r.data.type !== 'request') {
-        this.skip(path, `type "${r.data.type}" is not one the original app shows as a request`);
-        continue;
-      }
-      const missing = [uid, r.data.from].find((p) => !this.users.has(p));
-      if (missing) {
-        this.skip(path, `user ${missing} was not imported`);
-        continue;
-      }
-      const to = this.users.get(uid) as string;
-      const from = this.users.get(r.data.from) as string;
-      const row = {
-        id: newId(),
-        user_id: to,
-        type: 'request' as const,
-        from_id: from,
-        from_username: this.usernameOf.get(r.data.from) ?? r.data.fromUsername ?? null,
-        message: r.data.message,
-        sealed: 0 as const,
-        timestamp: r.data.timestamp,
-        read: bit(r.data.read),
-        // Accepting it makes the text the chat's message (NotificationStore.respondRequest).
-        msg_id: newTimeOrderedId(r.data.timestamp),
-      };
-      if (await this.store.addRequest(`${uid}/${id}`, row, this.now)) this.counts.requests++;
-    }
-  }
-
-  private async privacy(uid: string, value: unknown) {
-    const path = `userSettings/${uid}`;
-    const user = this.users.get(uid);
-    if (!user) return this.skip(path, `user ${uid} was not imported`);
-    const p = sourcePrivacySchema.safeParse(isObject(value) ? value.privacy : undefined);
-    if (!p.success) return this.skip(`${path}/privacy`, why(p.error));
-    const s = {
-      read_receipts: bit(p.data.readReceipts),
-      last_seen: bit(p.data.lastSeen),
-      require_request: bit(p.data.requireRequest),
-    };
-    if (await this.store.setPrivacy(uid, user, s, this.now)) this.counts.privacy++;
-  }
-
-  private async setting(key: string, value: unknown) {
-    if (key !== 'helpLink') return this.skip(`settings/${key}`, 'not a setting of the original app: ignored');
-    const link = helpLinkSchema.safeParse(value);
-    if (!link.success) return this.skip('settings/helpLink', why(link.error));
-    const r = await this.store.setHelpLink(link.data, this.now);
-    if (r.set) this.counts.helpLink++;
-    else if (r.kept !== null) this.skip('settings/helpLink', `Parley already has a help link (${r.kept}): kept`);
   }
 
   /** Flags of chats that had no messages in the export. */

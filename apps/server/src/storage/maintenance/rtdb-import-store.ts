@@ -8,9 +8,20 @@
  */
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { E2EE_SINCE_KEY, HELP_LINK_KEY } from '../accounts/admin-store.ts';
+import { appendLog, type LoggedUpdate, summaryOf } from '../messages/chat-rows.ts';
 import type { Database, MessagesTable, UserChatsTable, UsersTable } from '../schema.ts';
 
-export type ImportKind = 'user' | 'chat' | 'message' | 'broadcast' | 'request' | 'contact' | 'privacy' | 'helpLink';
+/** `gone`: an account deleted in the original, which its chats still name (an id with no account). */
+export type ImportKind =
+  | 'user'
+  | 'gone'
+  | 'chat'
+  | 'message'
+  | 'broadcast'
+  | 'request'
+  | 'contact'
+  | 'privacy'
+  | 'helpLink';
 
 export type MessageRow = Insertable<MessagesTable> & { sealed: 0; rev: 0 };
 export type SummaryRow = Insertable<UserChatsTable>;
@@ -20,7 +31,7 @@ export interface ChatImport {
   chatId: string;
   /** In the chat's order; each with the original's message id. */
   messages: { sourceId: string; row: MessageRow }[];
-  /** One per participant. */
+  /** One per participant with an account (none for one deleted in the original). */
   summaries: SummaryRow[];
 }
 
@@ -123,31 +134,45 @@ export class RtdbImportStore {
     });
   }
 
+  /** Which of a chat's messages, by the original's ids, were imported before. */
+  async importedMessages(chatSourceId: string, sourceIds: readonly string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (let i = 0; i < sourceIds.length; i += BATCH) {
+      const rows = await this.db
+        .selectFrom('import_ids')
+        .select('source_id')
+        .where('kind', '=', 'message')
+        .where(
+          'source_id',
+          'in',
+          sourceIds.slice(i, i + BATCH).map((id) => `${chatSourceId}/${id}`),
+        )
+        .execute();
+      for (const r of rows) known.add(r.source_id.slice(chatSourceId.length + 1));
+    }
+    return known;
+  }
+
+  /**
+   * The id standing for an account deleted in the original (no account has it, so clients
+   * show "Deleted account"): `candidate` the first time, the same id at every later run.
+   */
+  async goneAccount(sourceId: string, candidate: string, now: number): Promise<string> {
+    await this.db
+      .insertInto('import_ids')
+      .values({ kind: 'gone', source_id: sourceId, new_id: candidate, created_at: now })
+      .onConflict((oc) => oc.columns(['kind', 'source_id']).doNothing())
+      .execute();
+    return (await this.mapped('gone', sourceId)) ?? candidate;
+  }
+
   /**
    * A whole chat (its messages, their ids, both summaries) in one transaction; false if it was
    * imported before. A summary Parley already has (the two used Parley since) stays: it is newer.
    */
   importChat(chat: ChatImport, now: number): Promise<boolean> {
     return this.once('chat', chat.sourceId, chat.chatId, now, async (tx) => {
-      for (let i = 0; i < chat.messages.length; i += BATCH) {
-        const part = chat.messages.slice(i, i + BATCH);
-        await tx
-          .insertInto('messages')
-          .values(part.map((m) => m.row))
-          .execute();
-        await tx
-          .insertInto('import_ids')
-          .values(
-            part.map((m) => ({
-              kind: 'message',
-              source_id: `${chat.sourceId}/${m.sourceId}`,
-              new_id: m.row.id,
-              created_at: now,
-            })),
-          )
-          .execute();
-      }
-      this.faultAfterMessages?.(chat.sourceId);
+      await this.insertMessages(tx, chat, now);
       for (const s of chat.summaries) {
         await tx
           .insertInto('user_chats')
@@ -157,6 +182,86 @@ export class RtdbImportStore {
       }
       await raiseE2eeSince(tx, chat.messages.at(-1)?.row.timestamp ?? 0);
     });
+  }
+
+  /**
+   * Messages of a chat imported before that a newer export brings (all of them new: see
+   * importedMessages), in one transaction. A summary whose newest message is older than the
+   * newest of these moves on to it, its unread count grown by those its user received since;
+   * a participant with no summary (removed the chat) gets one back. Each summary that changed
+   * is logged, so the participant's clients see the chat move when they next connect.
+   */
+  importNewer(chat: ChatImport, now: number): Promise<LoggedUpdate[]> {
+    return this.db.transaction().execute(async (tx) => {
+      await this.insertMessages(tx, chat, now);
+      const head = chat.messages.at(-1)?.row;
+      if (!head) return [];
+      const moved: string[] = [];
+      for (const s of chat.summaries) {
+        const row = await tx
+          .selectFrom('user_chats')
+          .select(['timestamp', 'last_id', 'unread_count'])
+          .where('user_id', '=', s.user_id)
+          .where('chat_id', '=', chat.chatId)
+          .executeTakeFirst();
+        if (!row) {
+          await tx.insertInto('user_chats').values(s).execute();
+          moved.push(s.user_id);
+          continue;
+        }
+        const since = Number(row.timestamp);
+        if (since > head.timestamp || (since === head.timestamp && (row.last_id ?? '') >= head.id)) continue;
+        const received = chat.messages.filter(
+          (m) => m.row.recipient_id === s.user_id && m.row.timestamp > since && !m.row.deleted,
+        ).length;
+        await tx
+          .updateTable('user_chats')
+          .set({
+            last_message: s.last_message,
+            last_id: s.last_id,
+            last_sender: s.last_sender,
+            last_rev: 0,
+            last_sealed: 0,
+            last_deleted: s.last_deleted,
+            timestamp: head.timestamp,
+            unread_count: row.unread_count + received,
+          })
+          .where('user_id', '=', s.user_id)
+          .where('chat_id', '=', chat.chatId)
+          .execute();
+        moved.push(s.user_id);
+      }
+      await raiseE2eeSince(tx, head.timestamp);
+      const entries = [];
+      for (const userId of moved) {
+        const summary = await summaryOf(tx, userId, chat.chatId);
+        if (summary) entries.push({ userId, update: { kind: 'chat' as const, chat: summary } });
+      }
+      return appendLog(tx, entries, now);
+    });
+  }
+
+  /** A chat's messages with their original ids, in batches. */
+  private async insertMessages(tx: Transaction<Database>, chat: ChatImport, now: number): Promise<void> {
+    for (let i = 0; i < chat.messages.length; i += BATCH) {
+      const part = chat.messages.slice(i, i + BATCH);
+      await tx
+        .insertInto('messages')
+        .values(part.map((m) => m.row))
+        .execute();
+      await tx
+        .insertInto('import_ids')
+        .values(
+          part.map((m) => ({
+            kind: 'message',
+            source_id: `${chat.sourceId}/${m.sourceId}`,
+            new_id: m.row.id,
+            created_at: now,
+          })),
+        )
+        .execute();
+    }
+    this.faultAfterMessages?.(chat.sourceId);
   }
 
   /** contacts/{a}/{b}: both ways, as Parley keeps them. */
