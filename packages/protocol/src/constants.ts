@@ -34,4 +34,4 @@ export const PRIVACY_DEFAULTS = {
 } as const;
 
 /** Bumped whenever a wire schema changes (a test hashes the schemas). */
-export const PROTOCOL_VERSION = 16;
+export const PROTOCOL_VERSION = 17;

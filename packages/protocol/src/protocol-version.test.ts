@@ -75,6 +75,11 @@ const PINNED: Record<number, string> = {
   15: '6c5066fc96d1560a',
   /** `media` in `history`: a chat's messages that carry attachments, paged like the rest. */
   16: 'e85313216ab366d9',
+  /**
+   * Re-encryption after sign-in (issue 32): `legacyOwn` pages one's own messages still in
+   * the clear, with their count; `migrate` may bring the chat's next key (`chatKey`).
+   */
+  17: 'f60959a84fc29c9d',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

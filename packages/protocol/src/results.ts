@@ -48,6 +48,11 @@ export const resultSchemas = {
   chatKeys: z.object({ chatKeys: z.array(chatKeyEnvelopeSchema) }),
   /** The items re-encrypted, by message id (others: not the sender's, not from before, or done already). */
   migrate: z.object({ migrated: z.array(z.string()) }),
+  legacyOwn: z.object({
+    messages: z.array(chatMessageSchema),
+    /** All of one's own messages in the clear (the locked chats' left out), this page's included. */
+    total: z.number().int().nonnegative(),
+  }),
   react: z.object({ reaction: reactionSchema }),
 } satisfies Record<RequestFrame['t'], z.ZodType>;
 

@@ -82,7 +82,9 @@ export const MIGRATE_BATCH = 100;
 
 /**
  * One's own messages from before end-to-end encryption, re-encrypted by their sender
- * (docs/e2ee.md): each as revision 0 under the chat's current key, once.
+ * (docs/e2ee.md): each as revision 0 under the chat's current key, once. A chat with no key
+ * yet, or one older than either person's keys, takes the next one with the batch (`chatKey`,
+ * as a send brings it), so re-encryption does not wait for a new message.
  */
 export const migrateSchema = z.strictObject({
   t: z.literal('migrate'),
@@ -92,6 +94,21 @@ export const migrateSchema = z.strictObject({
     .array(z.strictObject({ msgId: messageIdSchema, ct: ciphertextSchema }))
     .min(1)
     .max(MIGRATE_BATCH),
+  chatKey: chatKeyEnvelopeSchema.optional(),
+});
+
+/** How many of one's own messages from before encryption one `legacyOwn` page holds at most. */
+export const LEGACY_PAGE = 200;
+
+/**
+ * A page of one's own messages still in the clear (from before end-to-end encryption, not
+ * deleted), across one's chats but the locked ones, by chat then id, after `after`; with how
+ * many there are in all. The browser re-encrypts them in the background after sign-in.
+ */
+export const legacyOwnSchema = z.strictObject({
+  t: z.literal('legacyOwn'),
+  id: requestId,
+  after: z.strictObject({ chatId: chatIdSchema, msgId: messageIdSchema }).optional(),
 });
 
 /** Public keys of these users (those who have any). */
@@ -234,6 +251,7 @@ export const upFrameSchema = z.discriminatedUnion('t', [
   sendSchema,
   editSchema,
   migrateSchema,
+  legacyOwnSchema,
   deleteSchema,
   deliveredSchema,
   readSchema,

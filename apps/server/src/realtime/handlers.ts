@@ -10,6 +10,7 @@ import {
   CLOSE,
   chatIdOf,
   HISTORY_PAGE,
+  LEGACY_PAGE,
   type RequestFrame,
   type ResultData,
   SOCIAL_MSG,
@@ -126,8 +127,13 @@ export const handlers: { [K in Kind]: Handler<K> } = {
   /** One's own messages from before encryption, re-encrypted (the store checks sender and key). */
   async migrate(s, f, now) {
     ownChat(s, f.chatId);
-    const r = await s.deps.chat.migrate(s.userId, f.chatId, f.items, now, s.tokenHash);
+    const r = await s.deps.chat.migrate(s.userId, f.chatId, f.items, now, s.tokenHash, f.chatKey);
     return { updates: r.updates, result: () => ({ migrated: r.migrated }) };
+  },
+
+  /** What is left of one's own messages in the clear (the browser re-encrypts them after sign-in). */
+  async legacyOwn(s, f) {
+    return s.deps.chat.legacyOwn(s.userId, f.after, LEGACY_PAGE);
   },
 
   /** Anyone's public keys: they are what one seals chat keys to (no secret in them). */

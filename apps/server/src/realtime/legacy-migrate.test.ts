@@ -130,4 +130,100 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
     const raw = await db().selectFrom('user_chats').select('last_message').where('chat_id', '=', chatId).execute();
     expect(raw.map((r) => r.last_message)).toEqual([item.ct, item.ct]);
   });
+
+  /** `texts` from before encryption in a chat that has no key at all (as an imported one). */
+  async function keylessChat(a: Person, b: Person, legacy: { id: string; from: Person; text: string }[]) {
+    const chatId = chatIdOf(a.user.id, b.user.id);
+    for (const [i, m] of legacy.entries()) {
+      const to = m.from === a ? b : a;
+      await db()
+        .insertInto('messages')
+        .values(messageRow(chatId, m.id, m.from.user.id, to.user.id, 1_700_000_000_000 + i, { text: m.text }))
+        .execute();
+    }
+    return chatId;
+  }
+
+  it('a chat with no key takes its first one with the batch; later sends use it', async () => {
+    const a = await connectedPerson(t);
+    const b = await connectedPerson(t);
+    const chatId = await keylessChat(a, b, [{ id: `nk-${a.user.id}`, from: a, text: 'before any key' }]);
+    const msgId = `nk-${a.user.id}`;
+    const sealed = await a.ws.sealerOf().seal(b.user.id, msgId, 'before any key', 0, a.ws);
+    expect(sealed.chatKey?.epoch).toBe(1);
+    // Without the key it brings: refused, as before.
+    expect((await a.ws.requestError('migrate', { chatId, items: [{ msgId, ct: sealed.ct }] })).code).toBe(
+      'rekey_required',
+    );
+    // A key that is not the next one, or not the sender's own, is refused like a send's.
+    const notNext = { ...sealed.chatKey, epoch: 2 } as NonNullable<typeof sealed.chatKey>;
+    expect(
+      (await a.ws.requestError('migrate', { chatId, items: [{ msgId, ct: sealed.ct }], chatKey: notNext })).code,
+    ).toBe('rekey_required');
+    expect(
+      (await b.ws.requestError('migrate', { chatId, items: [{ msgId, ct: sealed.ct }], chatKey: sealed.chatKey })).code,
+    ).toBe('rekey_required');
+    expect(
+      await a.ws.request('migrate', { chatId, items: [{ msgId, ct: sealed.ct }], chatKey: sealed.chatKey }),
+    ).toEqual({ migrated: [msgId] });
+    const history = (await b.ws.request('history', { peerId: a.user.id })).messages;
+    const m = history.find((x) => x.id === msgId);
+    expect(m && (await b.ws.textOf(m))).toBe('before any key');
+    // The chat's key is stored: both can send under it, no second key made.
+    await b.ws.sendMessage(a.user.id, 'reply under the same key');
+    const keys = await db().selectFrom('chat_keys').select('epoch').where('chat_id', '=', chatId).execute();
+    expect(keys.map((k) => Number(k.epoch))).toEqual([1]);
+  });
+
+  it('legacyOwn pages only one’s own messages in the clear, locked chats left out, with their count', async () => {
+    const a = await connectedPerson(t);
+    const b = await connectedPerson(t);
+    const c = await connectedPerson(t);
+    const withB = await keylessChat(a, b, [
+      { id: 'own-msg-1', from: a, text: 'one' },
+      { id: 'own-msg-2', from: a, text: 'two' },
+      { id: 'theirs-msg-1', from: b, text: 'not mine' },
+      { id: 'own-msg-3', from: a, text: 'three' },
+    ]);
+    await db()
+      .updateTable('messages')
+      .set({ deleted: 1, text: '' })
+      .where('chat_id', '=', withB)
+      .where('id', '=', 'own-msg-3')
+      .execute();
+    const withC = await keylessChat(a, c, [{ id: 'own-msg-c', from: a, text: 'hidden' }]);
+    await db()
+      .insertInto('user_chats')
+      .values({
+        user_id: a.user.id,
+        chat_id: withC,
+        peer_id: c.user.id,
+        timestamp: 1,
+        unread_count: 0,
+        archived: 0,
+        locked: 1,
+        last_message: null,
+        last_id: null,
+        last_sender: null,
+        chat_key: null,
+        pinned_at: null,
+        muted_until: null,
+      })
+      .execute();
+    const first = await a.ws.request('legacyOwn', {});
+    expect(first.total).toBe(2);
+    expect(first.messages.map((m) => [m.id, m.legacyText])).toEqual([
+      ['own-msg-1', 'one'],
+      ['own-msg-2', 'two'],
+    ]);
+    const after = await a.ws.request('legacyOwn', { after: { chatId: withB, msgId: 'own-msg-1' } });
+    expect(after.messages.map((m) => m.id)).toEqual(['own-msg-2']);
+    // b sees only b's; c nothing of a's.
+    expect((await b.ws.request('legacyOwn', {})).messages.map((m) => m.id)).toEqual(['theirs-msg-1']);
+    expect(await c.ws.request('legacyOwn', {})).toEqual({ messages: [], total: 0 });
+    // Unlocked, the chat's message counts too.
+    await db().updateTable('user_chats').set({ locked: 0 }).where('chat_id', '=', withC).execute();
+    expect((await a.ws.request('legacyOwn', {})).total).toBe(3);
+    expect((await a.ws.requestError('legacyOwn', { after: { chatId: 'x', msgId: '' } })).code).toBe('invalid_frame');
+  });
 });

@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
 import { KeyStore } from '../accounts/key-store.ts';
 import { type Db, SEND_CONNECTIONS } from '../db.ts';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
-import { migrateLegacy } from '../maintenance/legacy-migrate.ts';
+import { migrateLegacy, ownLegacy } from '../maintenance/legacy-migrate.ts';
 import { lockPeople } from '../people-locks.ts';
 import type { Tx } from '../program.ts';
 import type { Database } from '../schema.ts';
@@ -241,8 +241,14 @@ export class ChatStore {
     items: readonly { msgId: string; ct: string }[],
     now: number,
     session: string | null = null,
+    chatKey?: ChatKeyEnvelopeWire,
   ) {
-    return migrateLegacy(this.db, userId, chatId, items, now, session);
+    return migrateLegacy(this.db, userId, chatId, items, now, session, chatKey);
+  }
+
+  /** A page of one's own messages still in the clear, and how many there are (see legacy-migrate.ts). */
+  legacyOwn(userId: string, after: { chatId: string; msgId: string } | undefined, limit: number) {
+    return ownLegacy(this.db, userId, after, limit);
   }
 
   edit(userId: string, chatId: string, msgId: string, ct: string, now: number, session: string | null = null) {

@@ -14,6 +14,7 @@ import * as m012 from './012-email-login.ts';
 import * as m013 from './013-chat-flags.ts';
 import * as m014 from './014-reactions.ts';
 import * as m015 from './015-attachments.ts';
+import * as m016 from './016-legacy-by-sender.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013-chat-flags': m013,
   '014-reactions': m014,
   '015-attachments': m015,
+  '016-legacy-by-sender': m016,
 };
