@@ -85,7 +85,8 @@ export class ChatClient {
   readonly media: MediaPages;
   /** What this browser has read, searchable (search/message-search.ts). */
   readonly search: MessageSearch;
-  private readonly legacy: LegacyMigration;
+  /** One's own messages from before encryption, re-encrypted in the background after sign-in. */
+  readonly legacy: LegacyMigration;
   /** The state of own messages, for the chat list's ticks. */
   readonly own: OwnStatuses;
 
@@ -121,6 +122,7 @@ export class ChatClient {
         this.crypto.remember(m.chatId, m.id, 0, { text }, true);
         this.updates.applyMessage(m);
       },
+      changed,
     });
     this.users = new UserDirectory(this.socket, changed);
     this.receipts = new Receipts(this.socket);
@@ -272,6 +274,7 @@ export class ChatClient {
     const listed = !w.resumed || !this.chats.ready ? this.chats.load() : Promise.resolve();
     // Once the list is loaded, older history is indexed for search in the background.
     void listed.then(() => this.search.roundDue());
+    void this.legacy.sweep();
     this.conversations.welcomed(w.resumed);
     this.users.resync();
     this.receipts.flush();

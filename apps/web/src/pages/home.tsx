@@ -5,6 +5,7 @@ import { HiddenChatsNav } from '@/components/home/hidden-chats-nav';
 import { HomeChatList } from '@/components/home/home-chat-list';
 import { HomeHeader } from '@/components/home/home-header';
 import { KeysBanner } from '@/components/home/keys-banner';
+import { LegacyStatus } from '@/components/home/legacy-status';
 import { ScreenFrame } from '@/components/layout/screen-frame';
 import { useChatList, useConnectionStatus, useNotifications } from '@/hooks/chat-hooks';
 import { useMinuteClock } from '@/hooks/use-minute-clock';
@@ -45,6 +46,7 @@ export default function HomePage() {
         setQuery={setQuery}
       />
       <KeysBanner />
+      <LegacyStatus />
       <HiddenChatsNav archivedCount={archived.length} archivedUnread={archivedUnread} lockedCount={lockedCount} />
       <HomeChatList
         list={list}

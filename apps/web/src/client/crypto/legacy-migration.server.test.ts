@@ -138,4 +138,72 @@ describe.each(ENGINES)('re-encrypting legacy messages in the background ($name)'
     const rows = await db.selectFrom('messages').select(['id', 'sealed']).where('id', 'like', 'planted-%').execute();
     expect(rows.map((r) => r.sealed)).toEqual([0, 0]);
   });
+
+  it('after sign-in, every own message in the clear is re-encrypted without a chat being opened, with its progress', async () => {
+    const [alice, bob, carol] = [await legacyUser(), await legacyUser(), await newUser(t)];
+    const db = t.server.ctx.chat.db;
+    const before = Date.now() - 60_000;
+    // Chats with no key at all, as an import leaves them; Carol's account is deleted since.
+    const rows = [
+      { id: 'sweep-a-1', from: alice, to: bob, text: 'plain to bob 1' },
+      { id: 'sweep-b-1', from: bob, to: alice, text: 'plain from bob' },
+      { id: 'sweep-a-2', from: alice, to: bob, text: 'plain to bob 2' },
+      { id: 'sweep-a-3', from: alice, to: bob, text: 'plain to bob 3' },
+      { id: 'sweep-c-1', from: alice, to: carol, text: 'plain to carol 1' },
+      { id: 'sweep-c-2', from: alice, to: carol, text: 'plain to carol 2' },
+    ];
+    for (const [i, m] of rows.entries()) {
+      const chatId = chatIdOf(m.from.id, m.to.id);
+      await db
+        .insertInto('messages')
+        .values(messageRow(chatId, m.id, m.from.id, m.to.id, before + i, { text: m.text }))
+        .execute();
+    }
+    await t.server.ctx.store.deleteUser(carol.id);
+    const a = tab(alice);
+    await online(a);
+    await until(() => {
+      const p = a.client.legacy.progress();
+      return p.total === 5 && !p.running && p.done + p.waiting === 5;
+    }, 'the sweep');
+    expect(a.client.legacy.progress()).toEqual({ total: 5, done: 3, waiting: 2, running: false });
+    const sealed = await db
+      .selectFrom('messages')
+      .select(['id', 'sealed'])
+      .where('id', 'like', 'sweep-%')
+      .orderBy('id')
+      .execute();
+    expect(sealed.map((r) => [r.id, r.sealed])).toEqual([
+      ['sweep-a-1', 1],
+      ['sweep-a-2', 1],
+      ['sweep-a-3', 1],
+      ['sweep-b-1', 0],
+      ['sweep-c-1', 0],
+      ['sweep-c-2', 0],
+    ]);
+    // The chat got its first key from the sweep, and Bob reads the same words.
+    const keys = await db
+      .selectFrom('chat_keys')
+      .select('epoch')
+      .where('chat_id', '=', chatIdOf(alice.id, bob.id))
+      .execute();
+    expect(keys.map((k) => Number(k.epoch))).toEqual([1]);
+    const b = tab(bob);
+    await online(b);
+    b.client.openConversation(alice.id);
+    expect(await loaded(b, alice.id, 4)).toEqual([
+      'plain to bob 1',
+      'plain from bob',
+      'plain to bob 2',
+      'plain to bob 3',
+    ]);
+    // A second tab of Alice's finds nothing left but what waits.
+    const a2 = tab(alice);
+    await online(a2);
+    await until(
+      () => a2.client.legacy.progress().total === 2 && !a2.client.legacy.progress().running,
+      'the second sweep',
+    );
+    expect(a2.client.legacy.progress()).toEqual({ total: 2, done: 0, waiting: 2, running: false });
+  });
 });
