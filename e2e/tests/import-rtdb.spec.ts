@@ -2,7 +2,9 @@
  * An account imported from the original app (`npm run admin -- import-rtdb`, issue 16), in
  * the browser: its owner follows the "Set your password" e-mail to the reset page, signs in
  * (getting keys for the first time), finds the chat in the list and its messages under the
- * "sent before end-to-end encryption" divider; the peer comes back the same way.
+ * "sent before end-to-end encryption" divider; the peer comes back the same way. Each one's
+ * browser re-encrypts their own messages after sign-in, and the chat list says how far it got
+ * and what waits for a peer who has not set up encryption yet.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,8 @@ import path from 'node:path';
 import { readOutbox } from '@app/server/test';
 import { expect, type Page, test } from '@playwright/test';
 import { expectToast, submitSignIn } from './auth-helpers.ts';
-import { bubble, chatRow } from './chat-helpers.ts';
+import { scanSchemes } from './axe.ts';
+import { bubble, chatRow, closeToasts } from './chat-helpers.ts';
 import { shot, shotSchemes } from './fixtures.ts';
 import { startPrivateServer } from './private-server.ts';
 
@@ -87,6 +90,13 @@ test('an imported user sets a password, signs in and finds the chat from the ori
     expect(report).toMatch(/chats: 1 imported with 4 messages/);
 
     await setPasswordAndSignIn(page, server.dataDir, 'ada.imported@example.com', 'ada_imported');
+    // Ben has no keys yet: Ada's two messages wait for him.
+    const status = page.getByRole('status').filter({ hasText: 'earlier messages' });
+    await expect(status).toHaveText('2 earlier messages wait until the people you sent them to set up encryption.');
+    await closeToasts(page);
+    const findings: string[] = [];
+    await scanSchemes(page, 'legacy-waiting', findings);
+    expect(findings).toEqual([]);
     const row = chatRow(page, '@ben_imported');
     await expect(row).toBeVisible();
     await expect(row.getByText('see you at nine')).toBeVisible();
@@ -99,10 +109,21 @@ test('an imported user sets a password, signs in and finds the chat from the ori
     await expect(page.getByText('Messages above were sent before end-to-end encryption')).toBeVisible();
     await shot(page, 'imported-chat');
 
-    // Ben comes back too (his first keys).
+    // Ben comes back too (his first keys): his message is re-encrypted at once (the chat gets its first key).
     const benContext = await browser.newContext();
-    await setPasswordAndSignIn(await benContext.newPage(), server.dataDir, 'ben.imported@example.com', 'ben_imported');
+    const ben = await benContext.newPage();
+    await setPasswordAndSignIn(ben, server.dataDir, 'ben.imported@example.com', 'ben_imported');
+    await expect(ben.getByRole('status').filter({ hasText: 'earlier messages' })).toHaveText(
+      'Your earlier messages are end-to-end encrypted now (1).',
+    );
     await benContext.close();
+    // Ada's next visit finds Ben's keys: hers are re-encrypted, and her chat still reads the same.
+    await page.goto(`${server.baseURL}/home`);
+    await expect(status).toHaveText('Your earlier messages are end-to-end encrypted now (2).');
+    await status.locator('..').locator('..').getByRole('button', { name: 'Dismiss' }).click();
+    await expect(status).toHaveCount(0);
+    await chatRow(page, '@ben_imported').click();
+    await expect(bubble(page, 'see you at nine')).toBeVisible();
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
