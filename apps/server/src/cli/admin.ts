@@ -7,6 +7,7 @@
  *   npm run admin -- migrate-to-postgres --to URL            (migrate-to-postgres.ts)
  *   npm run admin -- import-rtdb export.json [--no-email]    (import-rtdb.ts)
  *   npm run admin -- config check | version                  (config-command.ts)
+ *   npm run admin -- doctor                                  (doctor.ts)
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { randomBytes } from 'node:crypto';
@@ -27,6 +28,7 @@ import {
 import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
 import { CONFIG_USAGE, runConfigCheck, runVersion } from './config-command.ts';
 import { describeDatabase, missingDatabase, openConfiguredDb } from './config-db.ts';
+import { DOCTOR_USAGE, runDoctor } from './doctor.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
 import type { AdminOutput } from './output.ts';
@@ -54,6 +56,7 @@ ${BACKUP_USAGE}
 ${MIGRATE_USAGE}
 ${IMPORT_USAGE}
 ${CONFIG_USAGE}
+${DOCTOR_USAGE}
 
 Uses DATA_DIR (default ./data) or DATABASE_URL, like the server, from the environment or\nfrom .env in the working directory; says which database before it writes.`;
 
@@ -223,6 +226,7 @@ export async function runAdmin(
   if (args[0] === 'import-rtdb') return runImportRtdb(args.slice(1), env, out);
   if (args[0] === 'config') return runConfigCheck(args.slice(1), env, out);
   if (args[0] === 'version') return runVersion(out);
+  if (args[0] === 'doctor') return runDoctor(args.slice(1), env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
   const config = loadConfig(env, {}, { create: false });
