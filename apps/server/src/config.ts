@@ -88,6 +88,10 @@ export interface Config {
   attachmentDir: string;
   /** S3-compatible object storage for attachments (S3_BUCKET and the other S3_* settings); null: ATTACHMENT_DIR. */
   s3: S3Settings | null;
+  /** Where `backup --upload` puts backups (BACKUP_S3_*); null: nowhere. */
+  backupS3: S3Settings | null;
+  /** The age public keys backups are encrypted to (BACKUP_AGE_RECIPIENTS); none: not encrypted. */
+  backupAgeRecipients: string[];
   /** VAPID keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY); without them, made once and kept in the database. */
   vapid: { publicKey: string; privateKey: string } | null;
   /** The contact push services see (VAPID_SUBJECT; default mailto:ADMIN_EMAIL). */
@@ -95,28 +99,37 @@ export interface Config {
 }
 
 /** The S3_* settings; null without S3_BUCKET (and then none of them may be set). */
-function s3Of(v: EnvReader): S3Settings | null {
-  const bucket = v.optional('S3_BUCKET');
-  const url = v.optional('S3_URL');
-  const accessKeyId = v.optional('S3_ACCESS_KEY_ID');
-  const secretAccessKey = v.optional('S3_SECRET_ACCESS_KEY');
-  const region = v.string('S3_REGION');
-  const prefix = v.string('S3_PREFIX');
+/** S3 settings from the variables starting with `p` (S3_ for attachments, BACKUP_S3_ for backups). */
+function s3Of(v: EnvReader, p: 'S3_' | 'BACKUP_S3_'): S3Settings | null {
+  const bucket = v.optional(`${p}BUCKET`);
+  const url = v.optional(`${p}URL`);
+  const accessKeyId = v.optional(`${p}ACCESS_KEY_ID`);
+  const secretAccessKey = v.optional(`${p}SECRET_ACCESS_KEY`);
+  const region = v.string(`${p}REGION`);
+  const prefix = v.string(`${p}PREFIX`);
   if (!bucket) {
-    if (url || accessKeyId || secretAccessKey) throw new Error('S3_URL and S3 credentials need S3_BUCKET');
+    if (url || accessKeyId || secretAccessKey) throw new Error(`${p}URL and ${p}ACCESS_KEY_ID need ${p}BUCKET`);
     return null;
   }
   if (!accessKeyId !== !secretAccessKey) {
-    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+    throw new Error(`${p}ACCESS_KEY_ID and ${p}SECRET_ACCESS_KEY go together`);
   }
   return {
     bucket,
-    url: url ? httpUrl('S3_URL', url, url) : null,
+    url: url ? httpUrl(`${p}URL`, url, url) : null,
     region,
     // A folder of the bucket: `parley` is `parley/`.
     prefix: prefix.endsWith('/') ? prefix : `${prefix}/`,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
   };
+}
+
+/** BACKUP_AGE_RECIPIENTS: age public keys (X25519 `age1…`, or post-quantum `age1pq1…`). */
+function ageRecipientsOf(v: EnvReader): string[] {
+  const keys = v.list('BACKUP_AGE_RECIPIENTS');
+  const bad = keys.find((k) => !/^age1[0-9a-z]+$/.test(k));
+  if (bad) throw new Error(`BACKUP_AGE_RECIPIENTS: "${bad}" is not an age public key (age1…)`);
+  return keys;
 }
 
 function httpUrl(name: string, value: string | undefined, fallback: string): string {
@@ -247,7 +260,9 @@ export function loadConfig(
     attachmentMaxBytes: v.int('ATTACHMENT_MAX_BYTES'),
     attachmentQuotaBytes: v.int('ATTACHMENT_QUOTA_BYTES'),
     attachmentDir: path.resolve(v.optional('ATTACHMENT_DIR') ?? path.join(dataDir, 'attachments')),
-    s3: s3Of(v),
+    s3: s3Of(v, 'S3_'),
+    backupS3: s3Of(v, 'BACKUP_S3_'),
+    backupAgeRecipients: ageRecipientsOf(v),
     vapid: vapidFrom(v.optional('VAPID_PUBLIC_KEY') ?? '', v.optional('VAPID_PRIVATE_KEY') ?? ''),
     vapidSubject: v.optional('VAPID_SUBJECT') ?? `mailto:${adminEmail}`,
     ...overrides,

@@ -62,6 +62,21 @@ async function* exactly(body: AsyncIterable<Buffer>, length: number): AsyncGener
   if (seen < length) throw new Error(`The body ended after ${seen} of ${length} bytes`);
 }
 
+/** A client for the bucket of `settings` (attachments, or backups: backup-ship.ts). */
+export function s3ClientOf(settings: S3Settings): S3Client {
+  return new S3Client({
+    region: settings.region,
+    ...(settings.url ? { endpoint: settings.url, forcePathStyle: true } : {}),
+    ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    // Checksums only where S3 asks for them: other S3-speaking servers refuse the newer ones.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Uploads and downloads stream through as slowly as their browsers go: more sockets than
+    // the SDK's 50, and one idle for a minute is given up, so a few stalled ones hold none for good.
+    requestHandler: { requestTimeout: 60_000, httpAgent: { maxSockets: 500 }, httpsAgent: { maxSockets: 500 } },
+  });
+}
+
 export class S3BlobStore implements BlobStore {
   readonly where: string;
   private readonly s3: S3Client;
@@ -72,17 +87,7 @@ export class S3BlobStore implements BlobStore {
     this.bucket = settings.bucket;
     this.prefix = settings.prefix;
     this.where = `s3://${settings.bucket}/${settings.prefix}`;
-    this.s3 = new S3Client({
-      region: settings.region,
-      ...(settings.url ? { endpoint: settings.url, forcePathStyle: true } : {}),
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
-      // Checksums only where S3 asks for them: other S3-speaking servers refuse the newer ones.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      // Uploads and downloads stream through as slowly as their browsers go: more sockets than
-      // the SDK's 50, and one idle for a minute is given up, so a few stalled ones hold none for good.
-      requestHandler: { requestTimeout: 60_000, httpAgent: { maxSockets: 500 }, httpsAgent: { maxSockets: 500 } },
-    });
+    this.s3 = s3ClientOf(settings);
   }
 
   private folder(id: string): string {

@@ -3,17 +3,16 @@
  *   npm run admin -- verify-email you@example.com [--yes]
  *   npm run admin -- reset-password you@example.com [--password NEW]
  *   npm run admin -- purge-plaintext [--before YYYY-MM-DD] [--yes]
- *   npm run admin -- backup FILE | restore FILE [--force]   (backup.ts)
+ *   npm run admin -- backup FILE | verify-backup FILE | restore FILE   (backup-command.ts)
  *   npm run admin -- migrate-to-postgres --to URL            (migrate-to-postgres.ts)
  *   npm run admin -- import-rtdb export.json [--no-email]    (import-rtdb.ts)
  *   npm run admin -- config check | version                  (config-command.ts)
+ *   npm run admin -- users list|find|create|block|unblock|revoke-sessions|delete  (users-command.ts)
+ *   npm run admin -- broadcast MESSAGE | help-link URL|--clear (broadcast-command.ts)
  *   npm run admin -- doctor                                  (doctor.ts)
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
-import { randomBytes } from 'node:crypto';
-import { newCredentials } from '@app/e2ee/kdf';
 import { emailSchema, passwordSchema } from '@app/protocol';
-import { acceptCredentials, kdfParams } from '../auth/credentials.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { AccountStore } from '../storage/accounts/account-store.ts';
 import { AdminStore } from '../storage/accounts/admin-store.ts';
@@ -25,13 +24,17 @@ import {
   type PlaintextCounts,
   purgePlaintext,
 } from '../storage/maintenance/plaintext-purge.ts';
-import { BACKUP_USAGE, runBackupCommand } from './backup.ts';
+import { BACKUP_USAGE, runBackupCommand } from './backup-command.ts';
+import { BROADCAST_USAGE, runBroadcast, runHelpLink } from './broadcast-command.ts';
 import { CONFIG_USAGE, runConfigCheck, runVersion } from './config-command.ts';
 import { describeDatabase, missingDatabase, openConfiguredDb } from './config-db.ts';
+import { confirmed } from './confirm.ts';
 import { DOCTOR_USAGE, runDoctor } from './doctor.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
 import type { AdminOutput } from './output.ts';
+import { randomPassword, shellCredentials } from './shell-credentials.ts';
+import { runUsersCommand, USERS_USAGE } from './users-command.ts';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command>
 
@@ -51,6 +54,9 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command>
                                             log, then compact the database (VACUUM); best
                                             run with the server stopped (it says what it
                                             finds and asks first)
+
+${USERS_USAGE}
+${BROADCAST_USAGE}
 
 ${BACKUP_USAGE}
 ${MIGRATE_USAGE}
@@ -121,19 +127,6 @@ function parsePurge(args: string[], out: AdminOutput): Command | number {
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Whether the operator confirms (or --yes did); says why not when not. */
-async function confirmed(question: string, yes: boolean, out: AdminOutput): Promise<boolean> {
-  if (yes) return true;
-  if (!out.ask) {
-    out.error('Nothing changed: run it in a terminal to confirm, or add --yes.');
-    return false;
-  }
-  const answer = (await out.ask(question)).trim().toLowerCase();
-  if (answer === 'y' || answer === 'yes') return true;
-  out.log('Nothing changed.');
-  return false;
-}
-
 async function verifyEmail(db: Db, user: User, adminEmail: string, yes: boolean, out: AdminOutput): Promise<number> {
   const admin = user.email.toLowerCase() === adminEmail;
   out.log(
@@ -163,10 +156,9 @@ async function resetPassword(
   out.log(`Account @${user.username} (${user.name}), e-mail ${user.email}.`);
   out.log(RESET_LOCKS_HISTORY);
   if (!(await confirmed(`Reset the password of ${user.email}? [y/N] `, command.yes, out))) return 1;
-  const newPassword = command.password ?? randomBytes(12).toString('base64url');
+  const newPassword = command.password ?? randomPassword();
   // The CLI derives `auth` as a browser would (same KDF, a new salt); the password is not stored.
-  const c = await newCredentials(newPassword, kdfParams(config));
-  const stored = await acceptCredentials(config, { auth: c.auth, salt: c.salt, kdf: c.kdf, email: c.email });
+  const stored = await shellCredentials(config, newPassword);
   await new KeyStore(db.kysely).resetPassword(user.id, stored, Date.now());
   const ended = await store.deleteUserSessions(user.id);
   await new AdminStore(db.kysely).recordShell('shell.resetPassword', user, Date.now());
@@ -221,11 +213,15 @@ export async function runAdmin(
   env: NodeJS.ProcessEnv = process.env,
   out: AdminOutput = { log: (l) => console.log(l), error: (l) => console.error(l) },
 ): Promise<number> {
-  if (args[0] === 'backup' || args[0] === 'restore') return runBackupCommand(args, env, out);
+  if (args[0] === 'backup' || args[0] === 'restore' || args[0] === 'verify-backup')
+    return runBackupCommand(args, env, out);
   if (args[0] === 'migrate-to-postgres') return runMigrateToPostgres(args.slice(1), env, out);
   if (args[0] === 'import-rtdb') return runImportRtdb(args.slice(1), env, out);
   if (args[0] === 'config') return runConfigCheck(args.slice(1), env, out);
   if (args[0] === 'version') return runVersion(out);
+  if (args[0] === 'users') return runUsersCommand(args.slice(1), env, out);
+  if (args[0] === 'broadcast') return runBroadcast(args.slice(1), env, out);
+  if (args[0] === 'help-link') return runHelpLink(args.slice(1), env, out);
   if (args[0] === 'doctor') return runDoctor(args.slice(1), env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;

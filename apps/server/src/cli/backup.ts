@@ -27,7 +27,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -39,22 +38,25 @@ import SQLite from 'better-sqlite3';
 import * as tar from 'tar';
 import { BlobMissingError } from '../attachments/blob-store.ts';
 import { openBlobStore } from '../attachments/open-blob-store.ts';
-import { type Config, loadConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import { type Db, pendingMigrations } from '../storage/db.ts';
-import { migrations } from '../storage/migrations/index.ts';
 import { VERSION } from '../version.ts';
-import { describeDatabase, openConfiguredDb } from './config-db.ts';
+import {
+  ATTACHMENTS,
+  FORMAT,
+  FORMAT_VERSION,
+  type Manifest,
+  openArchive,
+  PG_DIR,
+  SECRET_FILE,
+  SQLITE_FILE,
+  sqliteMigrations,
+  whyNotRestorable,
+} from './backup-archive.ts';
+import { openConfiguredDb } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 import { dumpPg, type PgDump, restorePg } from './pg-backup.ts';
-
-const FORMAT = 'parley-backup';
-/** 2: PostgreSQL as COPY text per table (pg-backup.ts); 1 held a pg_dump archive. */
-const FORMAT_VERSION = 2;
-const SQLITE_FILE = 'parley.sqlite';
-const PG_DIR = 'postgres';
-const SECRET_FILE = 'session-secret';
-const ATTACHMENTS = 'attachments';
 
 /**
  * Copies the complete blobs the database names from the blob store into `to` (files named by
@@ -80,28 +82,6 @@ async function saveBlobs(config: Config, to: string): Promise<number> {
   }
 }
 
-/** The migrations a SQLite database file has run (none: not a Parley database yet). */
-function sqliteMigrations(file: string): string[] {
-  const db = new SQLite(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map(
-      (r) => r.name,
-    );
-  } catch {
-    return [];
-  } finally {
-    db.close();
-  }
-}
-
-/** The migrations a backup's database had run (read from its SQLite file for backups that do not say). */
-function migrationsOf(manifest: Manifest, dir: string): string[] {
-  if (manifest.migrations) return manifest.migrations;
-  if (manifest.postgres) return manifest.postgres.migrations;
-  const file = path.join(dir, SQLITE_FILE);
-  return existsSync(file) ? sqliteMigrations(file) : [];
-}
-
 /** Puts a backup's blobs (files in `from`) in the blob store, in place of every blob there. How many. */
 async function loadBlobs(config: Config, from: string): Promise<number> {
   const blobs = await openBlobStore(config);
@@ -112,28 +92,8 @@ async function loadBlobs(config: Config, from: string): Promise<number> {
   return ids.length;
 }
 
-export interface Manifest {
-  format: typeof FORMAT;
-  version: number;
-  engine: Db['engine'];
-  appVersion: string;
-  createdAt: string;
-  /** The session secret came from SESSION_SECRET: it is not in the backup; keep setting it. */
-  sessionSecretFromEnv: boolean;
-  /** How many attachments' blobs it holds (absent in backups made before attachments). */
-  attachments?: number;
-  /** The migrations its database had run (absent in backups made before versions were checked). */
-  migrations?: string[];
-  /** A PostgreSQL backup's tables and migrations (pg-backup.ts). */
-  postgres?: PgDump;
-}
-
-export const BACKUP_USAGE = `  backup <file>                             a consistent backup of the running deployment
-                                            (database and secrets) into <file>, a .tar.gz
-  restore <file> [--force]                  restore a backup into an empty DATA_DIR or
-                                            database (--force replaces what is there)`;
-
-async function backup(config: Config, file: string, out: AdminOutput): Promise<number> {
+/** Writes a backup of the configured deployment to `file` (moved there whole once written); the exit code. */
+export async function backup(config: Config, file: string, out: AdminOutput): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-backup-'));
   try {
     const engine: Db['engine'] = config.databaseUrl ? 'postgres' : 'sqlite';
@@ -192,46 +152,36 @@ async function backup(config: Config, file: string, out: AdminOutput): Promise<n
   }
 }
 
-async function restore(config: Config, file: string, force: boolean, out: AdminOutput): Promise<number> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'parley-restore-'));
+/** Restores the backup `file` (decrypted with `identity` when encrypted) into the configured deployment. */
+export async function restore(
+  config: Config,
+  file: string,
+  opts: { force: boolean; identity: string | null },
+  out: AdminOutput,
+): Promise<number> {
+  const opened = await openArchive(file, opts.identity);
+  if ('refused' in opened) {
+    out.error(opened.refused);
+    return 1;
+  }
+  const { dir, manifest } = opened;
+  const force = opts.force;
   try {
-    await tar.x({ file, cwd: dir, strict: true });
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    if (manifest.format !== FORMAT || manifest.version > FORMAT_VERSION) {
-      out.error(`${file} is not a Parley backup this version can read.`);
+    const refusal = whyNotRestorable(file, opened, config.databaseUrl ? 'postgres' : 'sqlite');
+    if (refusal) {
+      out.error(refusal);
       return 1;
     }
-    const engine: Db['engine'] = config.databaseUrl ? 'postgres' : 'sqlite';
-    if (manifest.engine !== engine) {
-      out.error(
-        `${file} is a ${manifest.engine} backup and this deployment uses ${engine}. Restore it where it was made (and use migrate-to-postgres to move from SQLite to PostgreSQL).`,
-      );
-      return 1;
-    }
-    // A newer release's backup: this code cannot run on what it would restore.
-    const newer = migrationsOf(manifest, dir).filter((m) => !(m in migrations));
-    if (newer.length > 0) {
-      out.error(
-        `${file} is a backup of a newer Parley (${manifest.appVersion}, migrations ${newer.join(', ')}). Restore it with that version or a newer one.`,
-      );
-      return 1;
-    }
-    if (config.databaseUrl) {
-      if (!manifest.postgres) {
-        out.error(
-          `${file} was made with pg_dump by an earlier Parley: put it back with pg_restore into the schema it came from, then start this version on it.`,
-        );
-        return 1;
-      }
-      const refusal = await restorePg(
+    if (config.databaseUrl && manifest.postgres) {
+      const taken = await restorePg(
         config.databaseUrl,
         config.databaseSchema,
         path.join(dir, PG_DIR),
         manifest.postgres,
         force,
       );
-      if (refusal) {
-        out.error(refusal.refused);
+      if (taken) {
+        out.error(taken.refused);
         return 1;
       }
     } else {
@@ -260,26 +210,6 @@ async function restore(config: Config, file: string, force: boolean, out: AdminO
     if (manifest.sessionSecretFromEnv) out.log('The backed-up deployment set SESSION_SECRET: set the same one here.');
     return 0;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** `backup FILE` or `restore FILE [--force]`; the exit code. */
-export async function runBackupCommand(args: string[], env: NodeJS.ProcessEnv, out: AdminOutput): Promise<number> {
-  const [command, file, ...rest] = args;
-  if (!file || file.startsWith('--')) {
-    out.error(`Give the backup file.\n\n${BACKUP_USAGE}`);
-    return 2;
-  }
-  // A backup reads a deployment and makes nothing; a restore may make one in an empty DATA_DIR.
-  const config = loadConfig(env, {}, { create: command === 'restore' });
-  out.log(`${command === 'backup' ? 'Backing up the' : 'Restoring into the'} ${describeDatabase(config)}.`);
-  try {
-    return command === 'backup'
-      ? await backup(config, path.resolve(file), out)
-      : await restore(config, path.resolve(file), rest.includes('--force'), out);
-  } catch (err) {
-    out.error(`${command} failed: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    opened.close();
   }
 }
