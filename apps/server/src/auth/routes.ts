@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
+import { type SignInFailureReason, signInRefused } from '../metrics/sign-in.ts';
 import { TakenError, type User } from '../storage/accounts/users.ts';
 import { warnUnverifiedAdmin } from './admin-address.ts';
 import { acceptCredentials, checkKdf, loginKind, signInCredential } from './credentials.ts';
@@ -72,6 +73,12 @@ export async function findByLogin(ctx: AppContext, login: string): Promise<User 
  */
 function loginKey(login: string): string {
   return handleKey(login);
+}
+
+/** Why a sign-in was refused as invalid_credentials, for the operator's metrics only. */
+function wrongSecretReason(user: User | null, legacyPasswords: boolean): SignInFailureReason {
+  if (!user) return 'unknown_login';
+  return user.authVersion === 0 && !legacyPasswords ? 'legacy_closed' : 'wrong_password';
 }
 
 export function ipOf(req: FastifyRequest): string {
@@ -136,6 +143,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const input = parseBody(signInRequestSchema, req.body);
     const ip = ipOf(req);
     const user = await findByLogin(ctx, input.login);
+    // Beyond a limit: 429, counted by the metrics as rate_limited (as a 400 is invalid_input).
     const ticket = await throttle.signIn(loginKey(input.login), ip, devices.trusted(req, user));
     // `auth`; the password itself only for an account from before end-to-end encryption,
     // and only while the legacy path is open (LEGACY_PASSWORDS).
@@ -147,10 +155,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const ok = await verifySecret(hash !== undefined && given !== undefined ? hash : null, given ?? '');
     if (!user || !ok) {
       req.log.info({ ip }, 'sign-in failed');
+      // The same answer either way; only the operator's metrics tell the reasons apart.
+      signInRefused(req, wrongSecretReason(user, ctx.legacyPasswords));
       throw new HttpError(401, 'invalid_credentials', MSG.invalidCredentials);
     }
     await ticket.succeeded();
     if (user.blocked) {
+      signInRefused(req, 'blocked');
       await store.deleteUserSessions(user.id);
       ctx.realtime.closeUser(user.id, CLOSE.blocked);
       throw new HttpError(403, 'blocked', 'This account has been blocked by the administrator');

@@ -6,6 +6,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { VERSION } from '../version.ts';
+import { SIGN_IN_FAILURE_REASONS } from './sign-in.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -61,6 +62,24 @@ export class Metrics {
     labelNames: ['status'] as const,
     registers: [this.registry],
   });
+  /**
+   * `route` is the route's pattern (/api/me/sessions/:id), never the URL asked for: no id,
+   * handle or query reaches a label, and the series stay as few as the routes ("static": the
+   * web app's files; "unmatched": no route, e.g. a 404 or a page of the web app). See routes.ts.
+   */
+  readonly httpDuration = new Histogram({
+    name: 'parley_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status class, from the request read to its answer sent',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly signInFailures = new Counter({
+    name: 'parley_sign_in_failures_total',
+    help: `Sign-ins refused, by reason (${SIGN_IN_FAILURE_REASONS.join(', ')})`,
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     const sockets = () => this.openSockets();
@@ -80,6 +99,8 @@ export class Metrics {
       registers: [this.registry],
     }).set({ version: VERSION, node: process.versions.node }, 1);
     collectDefaultMetrics({ register: this.registry });
+    // Every reason from 0, so that a rate over them exists before the first refusal.
+    for (const reason of SIGN_IN_FAILURE_REASONS) this.signInFailures.inc({ reason }, 0);
   }
 
   /** Where the open sockets are counted (the realtime endpoint, made after the stores). */
