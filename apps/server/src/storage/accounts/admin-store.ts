@@ -27,6 +27,9 @@ import type { AuditLogTable, Database, NotificationsTable, UsersTable } from '..
 /** Who did it: an administrator's account, or the operator's shell (null). */
 export type Actor = { id: string; username: string } | null;
 
+/** A user as the operator's shell lists them: the administrator's view and when they were last seen. */
+export type ShellUser = AdminUser & { lastSeen: number | null };
+
 export const HELP_LINK_KEY = 'helpLink';
 /** The newest message sent before end-to-end encryption (ms; migration 008), if any. */
 export const E2EE_SINCE_KEY = 'e2ee_since';
@@ -92,6 +95,12 @@ function excerpt(text: string): string {
 
 function likeNeedle(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Users whose handle, e-mail or name contains `needle` (a handleKey), any case. */
+function matching(needle: string) {
+  const like = likeNeedle(needle);
+  return sql<boolean>`(username_lower LIKE ${like} ESCAPE '\\' OR email_lower LIKE ${like} ESCAPE '\\' OR lower(name) LIKE ${like} ESCAPE '\\')`;
 }
 
 export async function audit(
@@ -202,12 +211,7 @@ export class AdminStore {
   }> {
     const needle = handleKey(query);
     let base = this.db.selectFrom('users');
-    if (needle) {
-      const like = likeNeedle(needle);
-      base = base.where(
-        sql<boolean>`(username_lower LIKE ${like} ESCAPE '\\' OR email_lower LIKE ${like} ESCAPE '\\' OR lower(name) LIKE ${like} ESCAPE '\\')`,
-      );
-    }
+    if (needle) base = base.where(matching(needle));
     let page = base.select([...ADMIN_COLUMNS, 'username_lower']);
     if (after) page = page.where('username_lower', '>', after);
     const [rows, count] = await Promise.all([
@@ -218,6 +222,35 @@ export class AdminStore {
     return {
       users: rows.map((r) => toAdminUser(r, selfId)),
       next: rows.length === ADMIN_USERS_PAGE && last ? last.username_lower : null,
+      total: Number(count.n),
+    };
+  }
+
+  /**
+   * For the operator's shell (npm run admin -- users): the newest accounts first, those
+   * matching `query` as users() matches it, only the blocked ones when asked, with when
+   * each was last seen; and how many there are in all.
+   */
+  async newestUsers(opts: {
+    query: string;
+    blockedOnly: boolean;
+    limit: number;
+  }): Promise<{ users: ShellUser[]; total: number }> {
+    let base = this.db.selectFrom('users');
+    const needle = handleKey(opts.query);
+    if (needle) base = base.where(matching(needle));
+    if (opts.blockedOnly) base = base.where('blocked', '=', 1);
+    const [rows, count] = await Promise.all([
+      base
+        .select([...ADMIN_COLUMNS, 'last_seen'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(opts.limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      users: rows.map((r) => ({ ...toAdminUser(r, null), lastSeen: r.last_seen == null ? null : Number(r.last_seen) })),
       total: Number(count.n),
     };
   }
@@ -244,8 +277,9 @@ export class AdminStore {
     return rows.map(toBroadcastRow);
   }
 
+  /** `actor` null: sent from the operator's shell (its from_id is then empty). */
   async createBroadcast(
-    actor: { id: string; username: string },
+    actor: Actor,
     input: { message: string; videoUrl: string | null; imageUrl: string | null },
     now: number,
   ): Promise<Broadcast> {
@@ -256,7 +290,7 @@ export class AdminStore {
         video_url: input.videoUrl,
         image_url: input.imageUrl,
         timestamp: now,
-        from_id: actor.id,
+        from_id: actor?.id ?? '',
       };
       await tx.insertInto('notifications').values(row).execute();
       await audit(tx, actor, 'broadcast.create', { id: row.id, label: excerpt(row.message) }, null, now);
@@ -296,7 +330,7 @@ export class AdminStore {
   // ---- settings ------------------------------------------------------------------------
 
   /** Sets (or, with null, clears) the help link. Returns false when it was already so. */
-  async setHelpLink(actor: { id: string; username: string }, link: string | null, now: number): Promise<boolean> {
+  async setHelpLink(actor: Actor, link: string | null, now: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const old = await tx.selectFrom('settings').select('value').where('key', '=', HELP_LINK_KEY).executeTakeFirst();
       if ((old?.value ?? null) === link) return false;
