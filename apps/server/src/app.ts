@@ -5,6 +5,7 @@
  * here), health, metrics, the web app and the sweeps. http/ holds the transport they use
  * and registers no feature of its own. The parts, and the rules between them: docs/architecture.md.
  */
+
 import { KDF_FLOOR_LOG2 } from '@app/e2ee/kdf-floor';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -18,6 +19,8 @@ import { registerKeyRoutes } from './auth/key-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerSessionRoutes } from './auth/session-routes.ts';
 import { Throttle } from './auth/throttle.ts';
+import { TwoFactor } from './auth/two-factor.ts';
+import { registerTwoFactorRoutes } from './auth/two-factor-routes.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerApi } from './http/api.ts';
@@ -38,6 +41,7 @@ import { registerExportRoutes } from './social/export-routes.ts';
 import { registerMeRoutes } from './social/me-routes.ts';
 import { AdminStore } from './storage/accounts/admin-store.ts';
 import type { KeyStore } from './storage/accounts/key-store.ts';
+import { TwoFactorStore } from './storage/accounts/two-factor-store.ts';
 import { registerSweeps } from './sweeps.ts';
 
 export interface Server {
@@ -98,6 +102,7 @@ async function legacyPasswordsAllowed(config: Config, keys: KeyStore, log: Fasti
 /** The JSON API: every feature's routes. */
 function registerRoutes(api: FastifyInstance, ctx: AppContext): void {
   registerAuthRoutes(api, ctx);
+  registerTwoFactorRoutes(api, ctx);
   registerAccountRoutes(api, ctx);
   registerSessionRoutes(api, ctx);
   registerMeRoutes(api, ctx);
@@ -139,6 +144,7 @@ export async function buildServer(config: Config, opts: BuildOptions = {}): Prom
     pins: s.pins,
     notices: s.notices,
     keys: s.keys,
+    twoFactor: new TwoFactor(new TwoFactorStore(s.db.kysely), config, s.sessionSecret),
     legacyPasswords,
     admin: new AdminStore(s.db.kysely),
     realtime,

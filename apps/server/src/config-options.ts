@@ -199,6 +199,12 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     doc: 'the secret of `S3_ACCESS_KEY_ID`',
   },
   {
+    name: 'REQUIRE_2FA',
+    type: 'bool',
+    default: false,
+    doc: 'every account must pass a second step at sign-in (an authenticator app, a passkey or a recovery code): one without sets up an app at its next sign-in, and none can remove its last way',
+  },
+  {
     name: 'BACKUP_AGE_RECIPIENTS',
     type: 'list',
     default: null,

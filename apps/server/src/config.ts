@@ -64,6 +64,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** How recent a sign-in must be to delete the account. */
   reauthWindowMs: number;
+  /** REQUIRE_2FA: every sign-in passes a second step (protocol two-factor.ts). */
+  require2fa: boolean;
   /** LEGACY_PASSWORDS: may accounts from before end-to-end encryption send their password (once)? */
   legacyPasswords: 'auto' | 'on' | 'off';
   /** The image-upload site the profile's Upload button opens (http/https). */
@@ -252,6 +254,7 @@ export function loadConfig(
     trustProxy: v.bool('TRUST_PROXY'),
     rateLimits,
     reauthWindowMs: v.int('REAUTH_WINDOW_MS'),
+    require2fa: v.bool('REQUIRE_2FA'),
     legacyPasswords: legacyPasswordsOf(v.string('LEGACY_PASSWORDS')),
     uploadUrl: httpUrl('UPLOAD_URL', v.optional('UPLOAD_URL') ?? undefined, DEFAULT_UPLOAD_URL),
     kdfCost: Math.min(20, Math.max(10, v.int('KDF_COST'))),

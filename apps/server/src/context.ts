@@ -4,6 +4,7 @@ import type { Attachments } from './attachments/attachments.ts';
 import type { Devices } from './auth/device.ts';
 import type { AuthContext, Sessions } from './auth/session.ts';
 import type { Throttle } from './auth/throttle.ts';
+import type { TwoFactor } from './auth/two-factor.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './http/errors.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -29,6 +30,8 @@ export interface AppContext {
   notices: NotificationStore;
   /** End-to-end encryption: credentials, public keys and sealed bundles. */
   keys: KeyStore;
+  /** Two-step sign-in: the account's app, passkeys and recovery codes, and pending sign-ins. */
+  twoFactor: TwoFactor;
   /**
    * Whether an account from before end-to-end encryption may sign in with its password
    * itself (LEGACY_PASSWORDS; `auto`: whether there were such accounts at start).

@@ -9,6 +9,20 @@ export const API = {
   prelogin: '/api/auth/prelogin',
   signUp: '/api/auth/signup',
   signIn: '/api/auth/signin',
+  /** POST: the second step of a sign-in (protocol two-factor.ts): a code, a recovery code or a passkey. */
+  secondFactor: '/api/auth/signin/second-factor',
+  /** POST: an authenticator app set up during a sign-in the operator requires it for (then `/confirm`). */
+  enrolTotp: '/api/auth/signin/enrol/totp',
+  /** GET: the account's ways of passing the second step. */
+  twoFactor: '/api/me/two-factor',
+  /** POST: a new authenticator app secret (then `/confirm`); DELETE: none any more (the password confirms it). */
+  twoFactorTotp: '/api/me/two-factor/totp',
+  /** POST: a passkey's registration challenge. */
+  passkeyOptions: '/api/me/two-factor/passkeys/options',
+  /** POST: a new passkey; DELETE `/:id`: that one no more (the password confirms it). */
+  passkeys: '/api/me/two-factor/passkeys',
+  /** POST: a new set of recovery codes in place of the old (the password confirms it). */
+  recoveryCodes: '/api/me/two-factor/recovery-codes',
   signOut: '/api/auth/signout',
   verifyEmail: '/api/auth/verify-email',
   resendVerification: '/api/auth/resend-verification',

@@ -58,6 +58,12 @@ export const apiErrorCodeSchema = z.enum([
   'email_taken',
   'invalid_credentials',
   'wrong_password',
+  /** Two-step sign-in: the code, recovery code or passkey did not pass; the pending sign-in is over. */
+  'wrong_code',
+  'sign_in_expired',
+  'passkey_refused',
+  /** The operator requires two-step verification: the last way stays. */
+  'two_factor_required',
   'reauth_required',
   'invalid_token',
   'rate_limited',

@@ -15,5 +15,6 @@ export * from './sealed.ts';
 export * from './sessions.ts';
 export * from './social.ts';
 export * from './text.ts';
+export * from './two-factor.ts';
 export * from './validation.ts';
 export * from './ws.ts';

@@ -76,10 +76,12 @@ const PINNED: Record<number, string> = {
   /** `media` in `history`: a chat's messages that carry attachments, paged like the rest. */
   16: 'e85313216ab366d9',
   /**
-   * Re-encryption after sign-in (issue 32): `legacyOwn` pages one's own messages still in
-   * the clear, with their count; `migrate` may bring the chat's next key (`chatKey`).
+   * Issue 32. Re-encryption after sign-in: `legacyOwn` pages one's own messages still in the
+   * clear, with their count; `migrate` may bring the chat's next key (`chatKey`). Two-step
+   * sign-in (two-factor.ts): the sign-in may answer `secondFactor`, its second step, the
+   * account's ways (app, passkeys, recovery codes) and their error codes.
    */
-  17: 'f60959a84fc29c9d',
+  17: '92eea477c78eb65d',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

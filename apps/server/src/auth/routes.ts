@@ -7,6 +7,7 @@ import {
   handleKey,
   MSG,
   resetPasswordRequestSchema,
+  type SecondFactorDue,
   type SessionResponse,
   type SignedInResponse,
   signInRequestSchema,
@@ -14,7 +15,7 @@ import {
   usernameSchema,
   verifyEmailSchema,
 } from '@app/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppContext, authOf, requireAuth, toMe } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
@@ -85,6 +86,33 @@ export function ipOf(req: FastifyRequest): string {
   return req.ip || 'unknown';
 }
 
+/**
+ * Both steps passed (or the only one): a new session (this browser's old one ended: a new
+ * token at every sign-in), and the account's sealed keys for the browser to open.
+ */
+export async function finishSignIn(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  login: string,
+  remember: boolean,
+): Promise<SignedInResponse> {
+  const previous = await ctx.sessions.resolve(req);
+  if (previous) {
+    await ctx.store.deleteSession(previous.tokenHash);
+    ctx.realtime.closeSession(previous.tokenHash);
+  }
+  await ctx.sessions.start(req, reply, user.id, remember);
+  ctx.devices.remember(reply, user);
+  // An address with a credential of its own is answered with its `wrap`.
+  const credential = user.authVersion !== 0 ? signInCredential(login, user, await ctx.keys.kdfOf(user.id)) : null;
+  const answer: SignedInResponse = { user: toMe(user, ctx.config), keys: await ctx.keys.ownKeys(user.id) };
+  if (credential?.wrap) answer.wrap = credential.wrap;
+  if (credential?.shared) answer.sharedSalt = true;
+  return answer;
+}
+
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { store, sessions, throttle, devices, config } = ctx;
   const rl = config.rateLimits;
@@ -139,7 +167,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { user: toMe(user, config), keys: null };
   });
 
-  app.post(API.signIn, async (req, reply): Promise<SignedInResponse> => {
+  app.post(API.signIn, async (req, reply): Promise<SignedInResponse | { secondFactor: SecondFactorDue }> => {
     const input = parseBody(signInRequestSchema, req.body);
     const ip = ipOf(req);
     const user = await findByLogin(ctx, input.login);
@@ -166,19 +194,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       ctx.realtime.closeUser(user.id, CLOSE.blocked);
       throw new HttpError(403, 'blocked', 'This account has been blocked by the administrator');
     }
-    // Rotation: a new token at every sign-in; an old cookie of this browser is ended.
-    const previous = await sessions.resolve(req);
-    if (previous) {
-      await store.deleteSession(previous.tokenHash);
-      ctx.realtime.closeSession(previous.tokenHash);
+    // A second step due: no session, no keys until it is passed (two-factor-routes.ts).
+    if (await ctx.twoFactor.due(user.id)) {
+      return { secondFactor: await ctx.twoFactor.begin(user.id, input.login, input.remember, (t) => sessions.hash(t)) };
     }
-    await sessions.start(req, reply, user.id, input.remember);
-    devices.remember(reply, user);
-    const keys = await ctx.keys.ownKeys(user.id);
-    const answer: SignedInResponse = { user: toMe(user, config), keys };
-    if (credential?.wrap) answer.wrap = credential.wrap;
-    if (credential?.shared) answer.sharedSalt = true;
-    return answer;
+    return finishSignIn(ctx, req, reply, user, input.login, input.remember);
   });
 
   app.post(API.signOut, async (req, reply) => {

@@ -281,8 +281,59 @@ export interface AttachmentsTable {
   msg_id: string | null;
 }
 
+export interface UserTotpTable {
+  user_id: string;
+  /** The secret sealed under the server's key (auth/totp.ts). */
+  secret: string;
+  confirmed: Bool;
+  last_step: number;
+  created_at: number;
+}
+
+export interface UserPasskeysTable {
+  /** The credential id (base64url). */
+  id: string;
+  user_id: string;
+  /** The COSE public key (base64url). */
+  public_key: string;
+  counter: number;
+  /** Comma-separated transports the authenticator named. */
+  transports: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface UserRecoveryCodesTable {
+  user_id: string;
+  n: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface PendingSignInsTable {
+  token_hash: string;
+  user_id: string;
+  login: string;
+  remember: Bool;
+  attempts: Generated<number>;
+  challenge: string | null;
+  expires_at: number;
+}
+
+export interface PasskeyChallengesTable {
+  user_id: string;
+  challenge: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
+  user_totp: UserTotpTable;
+  user_passkeys: UserPasskeysTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  pending_sign_ins: PendingSignInsTable;
+  passkey_challenges: PasskeyChallengesTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   messages: MessagesTable;

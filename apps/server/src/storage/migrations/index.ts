@@ -15,6 +15,7 @@ import * as m013 from './013-chat-flags.ts';
 import * as m014 from './014-reactions.ts';
 import * as m015 from './015-attachments.ts';
 import * as m016 from './016-legacy-by-sender.ts';
+import * as m017 from './017-two-factor.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014-reactions': m014,
   '015-attachments': m015,
   '016-legacy-by-sender': m016,
+  '017-two-factor': m017,
 };
