@@ -27,6 +27,8 @@ export interface PrivateServerOptions {
   logLevel?: string;
   /** More settings (DATABASE_URL and REDIS_URL put it on PostgreSQL and Redis). */
   env?: Record<string, string>;
+  /** The name it is reached by (PUBLIC_URL, baseURL): `localhost` where WebAuthn needs a host name. */
+  host?: 'localhost';
 }
 
 /** Starts apps/server (serving the same web build as the suite's server) and waits for /healthz. */
@@ -35,7 +37,7 @@ export async function startPrivateServer(opts: PrivateServerOptions = {}): Promi
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'SESSION_SECRET']) delete env[key];
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `http://${opts.host ?? '127.0.0.1'}:${port}`;
   Object.assign(env, {
     PORT: String(port),
     HOST: '127.0.0.1',

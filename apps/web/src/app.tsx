@@ -33,6 +33,7 @@ const NotFoundPage = lazy(() => import('./pages/not-found'));
 const ProfilePage = lazy(() => import('./pages/profile'));
 const PrivacySettingsPage = lazy(() => import('./pages/privacy-settings'));
 const SessionsPage = lazy(() => import('./pages/sessions'));
+const TwoStepPage = lazy(() => import('./pages/two-step'));
 const ArchivePage = lazy(() => import('./pages/archive'));
 const LockedPage = lazy(() => import('./pages/locked'));
 const NotificationsPage = lazy(() => import('./pages/notifications'));
@@ -77,6 +78,7 @@ export function App() {
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/privacy-settings" element={<PrivacySettingsPage />} />
               <Route path="/sessions" element={<SessionsPage />} />
+              <Route path="/two-step" element={<TwoStepPage />} />
               <Route path="/archive" element={<ArchivePage />} />
               <Route path="/locked" element={<LockedPage />} />
               <Route path="/notifications" element={<NotificationsPage />} />

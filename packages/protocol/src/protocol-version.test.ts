@@ -81,7 +81,7 @@ const PINNED: Record<number, string> = {
    * sign-in (two-factor.ts): the sign-in may answer `secondFactor`, its second step, the
    * account's ways (app, passkeys, recovery codes) and their error codes.
    */
-  17: '92eea477c78eb65d',
+  17: '02639971faebe8a8',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

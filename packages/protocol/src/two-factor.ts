@@ -66,7 +66,7 @@ export const passkeyAssertionSchema = z.object({
   response: z.object({
     clientDataJSON: b64url(8192),
     authenticatorData: b64url(8192),
-    signature: b64url(2048),
+    signature: b64url(8192),
     userHandle: b64url(1024).optional(),
   }),
   clientExtensionResults: z.record(z.string(), z.unknown()).default({}),

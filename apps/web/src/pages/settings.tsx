@@ -1,5 +1,5 @@
 import { APP_VERSION } from '@app/protocol';
-import { CircleHelp, Info, Keyboard, KeyRound, Laptop, Lock, Tag, UserRound } from 'lucide-react';
+import { CircleHelp, Info, Keyboard, KeyRound, Laptop, Lock, ShieldCheck, Tag, UserRound } from 'lucide-react';
 import { DownloadDataRow } from '@/components/download-data-row';
 import { showKeyboardShortcuts } from '@/components/keyboard/keyboard-host';
 import { NotificationsSection } from '@/components/notifications-section';
@@ -39,6 +39,15 @@ export default function SettingsPage() {
         </li>
         <li>
           <SettingsRow kind="link" to="/privacy-settings" icon={Lock} label="Privacy" tint={TINT.emerald} />
+        </li>
+        <li>
+          <SettingsRow
+            kind="link"
+            to="/two-step"
+            icon={ShieldCheck}
+            label="Two-step verification"
+            tint={TINT.emerald}
+          />
         </li>
         <li>
           <SettingsRow kind="link" to="/sessions" icon={Laptop} label="Where you're signed in" tint={TINT.rose} />

@@ -1,5 +1,5 @@
-import { API, MSG } from '@app/protocol';
-import { useState } from 'react';
+import { API, MSG, type SecondFactorDue, type SignedInResponse } from '@app/protocol';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { PasswordField } from '@/components/password-field';
@@ -16,6 +16,9 @@ import { ApiError, api, apiJson } from '@/lib/api';
 import { logged } from '@/lib/log';
 import { setUser } from '@/lib/session';
 
+// Only for an account with two-step verification: its code (and zod, WebAuthn) load then.
+const SecondStep = lazy(() => import('@/components/two-factor/second-step').then((m) => ({ default: m.SecondStep })));
+
 export default function SignInPage() {
   const navigate = useNavigate();
   const landingPath = useLandingPath();
@@ -25,6 +28,12 @@ export default function SignInPage() {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
+
+  /** The password step passed and a second is due: what finishing needs, kept until then. */
+  const [pending, setPending] = useState<{
+    due: SecondFactorDue;
+    finish: (res: SignedInResponse) => Promise<void>;
+  } | null>(null);
 
   const { busy, onSubmit } = useSubmit(async () => {
     if (!login.trim() || !password) {
@@ -37,7 +46,7 @@ export default function SignInPage() {
       const [
         { signInSecret, handleKeys, separateEmailSalt },
         { settleKeys, upgradeLegacy },
-        { signedInResponseSchema },
+        { signInAnswerSchema },
         { setKeepsAtRest },
         local,
       ] = await Promise.all([
@@ -49,25 +58,33 @@ export default function SignInPage() {
       ]);
       const secret = await signInSecret(login.trim(), password);
       const body = 'auth' in secret ? { auth: secret.auth } : { password };
-      const res = await api(signedInResponseSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
-      // Without "Remember me", the keys stay in this tab's memory (lib/at-rest.ts).
-      if (remember) setKeepsAtRest(true);
-      else await local.moveKeysIntoMemory(res.user.id);
-      try {
-        if ('keys' in secret) await settleKeys(res.user, res.keys, await handleKeys(secret.keys, res.wrap));
-        else await upgradeLegacy(res.user, password);
-      } catch (e) {
-        // Keys refused (older than this browser's, say): not signed in halfway.
-        // Best effort: the error above is what the person is shown.
-        await apiJson('POST', API.signOut, {}).catch(() => {});
-        throw e;
+      const answer = await api(signInAnswerSchema, 'POST', API.signIn, { login: login.trim(), remember, ...body });
+      /** Both steps passed: the keys this browser derived open the account's, and in it goes. */
+      const finish = async (res: SignedInResponse) => {
+        // Without "Remember me", the keys stay in this tab's memory (lib/at-rest.ts).
+        if (remember) setKeepsAtRest(true);
+        else await local.moveKeysIntoMemory(res.user.id);
+        try {
+          if ('keys' in secret) await settleKeys(res.user, res.keys, await handleKeys(secret.keys, res.wrap));
+          else await upgradeLegacy(res.user, password);
+        } catch (e) {
+          // Keys refused (older than this browser's, say): not signed in halfway.
+          // Best effort: the error above is what the person is shown.
+          await apiJson('POST', API.signOut, {}).catch(() => {});
+          throw e;
+        }
+        // Once per account from before addresses had their own salt; nothing waits for it.
+        if (res.sharedSalt && res.keys)
+          void separateEmailSalt(password, res.keys).catch(logged('sign-in', 'give the address its own salt'));
+        notify('Welcome Back!', 'Successfully signed in');
+        // Rendering with a user redirects to the landing path (see below).
+        setUser(res.user);
+      };
+      if ('secondFactor' in answer) {
+        setPending({ due: answer.secondFactor, finish });
+        return;
       }
-      // Once per account from before addresses had their own salt; nothing waits for it.
-      if (res.sharedSalt && res.keys)
-        void separateEmailSalt(password, res.keys).catch(logged('sign-in', 'give the address its own salt'));
-      notify('Welcome Back!', 'Successfully signed in');
-      // Rendering with a user redirects to the landing path (see below).
-      setUser(res.user);
+      await finish(answer);
       return 'leaving';
     } catch (err) {
       if (err instanceof ApiError && err.code === 'blocked') {
@@ -85,6 +102,15 @@ export default function SignInPage() {
 
   // Already signed in (on load, or just now): straight to where this user belongs.
   if (user && !leaving) return <Navigate to={landingPath(user)} replace />;
+
+  if (pending)
+    return (
+      <AuthLayout title="Two-Step Verification" subtitle="One more step to keep your account yours">
+        <Suspense fallback={<p className="text-sm text-muted-foreground">Loading…</p>}>
+          <SecondStep due={pending.due} onSignedIn={pending.finish} onCancel={() => setPending(null)} />
+        </Suspense>
+      </AuthLayout>
+    );
 
   return (
     <AuthLayout
