@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Encrypter } from 'age-encryption';
 import type { S3Settings } from './attachments/s3-blob-store.ts';
 import { DEFAULT_UPLOAD_URL, RATE_LIMIT_VARS, type RateLimits } from './config-options.ts';
 import { EnvReader } from './env-reader.ts';
@@ -129,8 +130,14 @@ function s3Of(v: EnvReader, p: 'S3_' | 'BACKUP_S3_'): S3Settings | null {
 /** BACKUP_AGE_RECIPIENTS: age public keys (X25519 `age1…`, or post-quantum `age1pq1…`). */
 function ageRecipientsOf(v: EnvReader): string[] {
   const keys = v.list('BACKUP_AGE_RECIPIENTS');
-  const bad = keys.find((k) => !/^age1[0-9a-z]+$/.test(k));
-  if (bad) throw new Error(`BACKUP_AGE_RECIPIENTS: "${bad}" is not an age public key (age1…)`);
+  for (const k of keys) {
+    try {
+      // The age library's own reading of a recipient (bech32, its checksum and its type).
+      new Encrypter().addRecipient(k);
+    } catch {
+      throw new Error(`BACKUP_AGE_RECIPIENTS: "${k}" is not an age public key (age1…, as age-keygen prints it)`);
+    }
+  }
   return keys;
 }
 

@@ -27,6 +27,7 @@ import { PushStore } from './storage/accounts/push-store.ts';
 import { AttachmentStore } from './storage/attachments/attachment-store.ts';
 import { type Db, migrate, openDb, pendingMigrations } from './storage/db.ts';
 import { ChatStore, chatWrites } from './storage/messages/chat-store.ts';
+import { markSqliteServer, serverApplicationName } from './storage/running-server.ts';
 import { NotificationStore } from './storage/social/notification-store.ts';
 import { SocialStore } from './storage/social/social-store.ts';
 import { VERSION } from './version.ts';
@@ -96,7 +97,10 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
     sqliteSynchronous: config.sqliteSynchronous,
     ...(opts.sqliteFile ? { sqliteFile: opts.sqliteFile } : {}),
     ...(opts.pgSchema || config.databaseSchema ? { pgSchema: opts.pgSchema ?? config.databaseSchema ?? '' } : {}),
+    applicationName: serverApplicationName(opts.pgSchema ?? config.databaseSchema),
   });
+  // `restore` refuses to write under a running server (running-server.ts).
+  const unmark = db.engine === 'sqlite' && !opts.sqliteFile ? markSqliteServer(config.dataDir) : () => {};
   const applied = await migrate(db);
   if (applied.length) log.info({ applied, engine: db.engine }, 'migrations applied');
   const store = new AccountStore(db);
@@ -156,6 +160,7 @@ export async function openServices(config: Config, log: FastifyBaseLogger, opts:
       await push.idle();
       await mailer.drain();
       await db.close();
+      unmark();
     },
   };
 }

@@ -103,13 +103,14 @@ async function runBackup(config: Config, a: BackupArgs, out: AdminOutput): Promi
   try {
     // Made beside the target when it stays as it is; in a scratch folder when it is encrypted first.
     const plain = recipients.length ? path.join(work, 'backup.tar.gz') : target;
-    const made = await backup(config, plain, out);
+    const made = await backup(config, plain, out, recipients.length ? `${target}, once encrypted` : target);
     if (made !== 0) return made;
     if (a.verify) {
       const opened = await openArchive(plain, null);
       if ('refused' in opened) throw new Error(opened.refused);
       try {
-        if ((await verifyArchive(config, target, opened, out)) !== 0) return 1;
+        const what = recipients.length ? 'the backup (before it is encrypted)' : target;
+        if ((await verifyArchive(config, what, opened, out)) !== 0) return 1;
       } finally {
         opened.close();
       }
@@ -169,9 +170,9 @@ export async function runBackupCommand(args: string[], env: NodeJS.ProcessEnv, o
   try {
     // A backup or a verification reads a deployment and makes nothing; a restore may make one in an empty DATA_DIR.
     const config = loadConfig(env, {}, { create: command === 'restore' });
-    const doing =
-      { backup: 'Backing up the', restore: 'Restoring into the' }[command as 'backup'] ?? 'Verifying beside the';
-    out.log(`${doing} ${describeDatabase(config)}.`);
+    // A verification names where its scratch copy goes itself (backup-verify.ts).
+    if (command !== 'verify-backup')
+      out.log(`${command === 'backup' ? 'Backing up the' : 'Restoring into the'} ${describeDatabase(config)}.`);
     return parsed ? await runBackup(config, parsed, out) : await runFromBackup(command, config, rest, out);
   } catch (err) {
     out.error(`${command} failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -203,11 +203,16 @@ describe.skipIf(!ENGINES[1])('restore on PostgreSQL writes only into the schema 
       ).toBe(0);
       expect(await messagesIn(url, a)).toBe(4);
       expect(await messagesIn(url, b)).toBe(3);
-      // Not over a schema holding Parley's tables, b's or the live a's, without --force.
-      for (const schema of [b, a]) {
-        const again = output();
-        expect(await runAdmin(['restore', file], { DATABASE_URL: url, DATABASE_SCHEMA: schema }, again.out)).toBe(1);
-        expect(again.lines.join('\n')).toMatch(/already holds Parley tables.*--force/);
+      // Not over a schema holding Parley's tables without --force; never under a running server.
+      const again = output();
+      expect(await runAdmin(['restore', file], { DATABASE_URL: url, DATABASE_SCHEMA: b }, again.out)).toBe(1);
+      expect(again.lines.join('\n')).toMatch(/already holds Parley tables.*--force/);
+      for (const force of [[], ['--force']]) {
+        const live = output();
+        expect(await runAdmin(['restore', file, ...force], { DATABASE_URL: url, DATABASE_SCHEMA: a }, live.out)).toBe(
+          1,
+        );
+        expect(live.lines.join('\n')).toMatch(/Parley servers are running on the schema .* stop every one first/);
       }
       expect(await messagesIn(url, a)).toBe(4);
       // Into the default schema of another database.
@@ -320,4 +325,22 @@ it('refuses a file that is not a backup, and a backup of the other engine', asyn
   expect(o.lines.join('\n')).toMatch(/^ERROR restore failed/m);
   const u = output();
   expect(await runAdmin(['backup'], { DATA_DIR: tempDir() }, u.out)).toBe(2);
+});
+
+it('never restores under a running server, even with --force; a crashed one’s pid file does not count', async () => {
+  const source = await startTestServer();
+  const file = path.join(tempDir(), 'parley.tar.gz');
+  try {
+    await signUp(source);
+    expect(await runAdmin(['backup', file], { DATA_DIR: source.dataDir }, output().out)).toBe(0);
+    const o = output();
+    expect(await runAdmin(['restore', file, '--force'], { DATA_DIR: source.dataDir }, o.out)).toBe(1);
+    expect(o.lines.join('\n')).toMatch(/A Parley server \(pid \d+\) is running on .*: stop it first/);
+  } finally {
+    await source.close();
+  }
+  const target = tempDir();
+  // No process has this pid (above the kernel's pid_max).
+  writeFileSync(path.join(target, 'parley.pid'), '99999999\n');
+  expect(await runAdmin(['restore', file], { DATA_DIR: target }, output().out)).toBe(0);
 });

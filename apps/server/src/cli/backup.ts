@@ -41,6 +41,7 @@ import { openBlobStore } from '../attachments/open-blob-store.ts';
 import type { Config } from '../config.ts';
 import { AttachmentStore } from '../storage/attachments/attachment-store.ts';
 import { type Db, pendingMigrations } from '../storage/db.ts';
+import { pgServerConnections, sqliteServerPid } from '../storage/running-server.ts';
 import { VERSION } from '../version.ts';
 import {
   ATTACHMENTS,
@@ -92,8 +93,11 @@ async function loadBlobs(config: Config, from: string): Promise<number> {
   return ids.length;
 }
 
-/** Writes a backup of the configured deployment to `file` (moved there whole once written); the exit code. */
-export async function backup(config: Config, file: string, out: AdminOutput): Promise<number> {
+/**
+ * Writes a backup of the configured deployment to `file` (moved there whole once written);
+ * the exit code. `shownAs`: what the operator is told it is (an encrypted one's final name).
+ */
+export async function backup(config: Config, file: string, out: AdminOutput, shownAs = file): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-backup-'));
   try {
     const engine: Db['engine'] = config.databaseUrl ? 'postgres' : 'sqlite';
@@ -143,13 +147,30 @@ export async function backup(config: Config, file: string, out: AdminOutput): Pr
     chmodSync(partial, 0o600);
     renameSync(partial, file);
     out.log(
-      `Backed up the ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database${blobs > 0 ? ` and ${blobs} attachment(s)` : ''} to ${file}.`,
+      `Backed up the ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database${blobs > 0 ? ` and ${blobs} attachment(s)` : ''} to ${shownAs}.`,
     );
     if (config.sessionSecretFromEnv) out.log('The session secret comes from SESSION_SECRET: keep it with the backup.');
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Why a restore cannot write now: a server runs on the target, goes on serving what was there
+ * and loses what it writes next at its restart (--force or not). Null: none runs.
+ */
+async function serverRunning(config: Config): Promise<string | null> {
+  if (!config.databaseUrl) {
+    const pid = sqliteServerPid(config.dataDir);
+    return pid === null
+      ? null
+      : `A Parley server (pid ${pid}) is running on ${config.dataDir}: stop it first. Restoring under it would lose what it writes next.`;
+  }
+  const n = await pgServerConnections(config.databaseUrl, config.databaseSchema);
+  return n === 0
+    ? null
+    : `Parley servers are running on the schema ${config.databaseSchema ?? 'public'} (${n} connection(s)): stop every one first. Restoring under them would lose what they write next.`;
 }
 
 /** Restores the backup `file` (decrypted with `identity` when encrypted) into the configured deployment. */
@@ -167,7 +188,8 @@ export async function restore(
   const { dir, manifest } = opened;
   const force = opts.force;
   try {
-    const refusal = whyNotRestorable(file, opened, config.databaseUrl ? 'postgres' : 'sqlite');
+    const refusal =
+      whyNotRestorable(file, opened, config.databaseUrl ? 'postgres' : 'sqlite') ?? (await serverRunning(config));
     if (refusal) {
       out.error(refusal);
       return 1;

@@ -21,6 +21,8 @@ it('says what the settings run on, and refuses a misspelled variable or an inval
     `Attachments: ${path.join(dir, 'attachments')}.`,
     `Mail: the outbox in ${dir}.`,
     'Public address: https://chat.example.com.',
+    'Backups: not encrypted (no BACKUP_AGE_RECIPIENTS).',
+    "Two-step verification: each account's choice.",
     'The settings are valid.',
   ]);
 
@@ -32,6 +34,12 @@ it('says what the settings run on, and refuses a misspelled variable or an inval
   const bad = captureOutput();
   expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, PORT: 'eighty' }, bad.out)).toBe(1);
   expect(bad.lines).toEqual(['ERR Invalid setting: PORT must be a whole number, got "eighty"']);
+
+  // An age key whose checksum is wrong (one letter changed) is refused before any backup is made.
+  const key = captureOutput();
+  const typoKey = 'age12763kxz33kpfvshmuphjj9tduq4vcary0kn7ghy9wqkqu9eyp8qq3ltxvq';
+  expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, BACKUP_AGE_RECIPIENTS: typoKey }, key.out)).toBe(1);
+  expect(key.lines.join('\n')).toMatch(/BACKUP_AGE_RECIPIENTS: "age1.*" is not an age public key/);
 
   const v = captureOutput();
   expect(await runAdmin(['version'], {}, v.out)).toBe(0);

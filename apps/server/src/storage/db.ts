@@ -57,6 +57,8 @@ export interface OpenOptions {
    * process being killed). A group commit makes one sync serve many sends.
    */
   sqliteSynchronous?: 'full' | 'normal';
+  /** PostgreSQL's application_name for these connections (a server's: running-server.ts). */
+  applicationName?: string;
 }
 
 /**
@@ -97,7 +99,11 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
     const schema = opts.pgSchema;
     if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Bad schema name ${schema}`);
     if (schema) await createSchema(opts.databaseUrl, schema);
-    const config = { connectionString: opts.databaseUrl, ...(schema ? { options: `-c search_path=${schema}` } : {}) };
+    const config = {
+      connectionString: opts.databaseUrl,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
+    };
     const pool = new pg.Pool({ ...config, max: 10 });
     const sendPool = new pg.Pool({ ...config, max: SEND_CONNECTIONS, pipeline: true });
     // An idle connection that PostgreSQL drops (a restart, a terminated backend) is an
