@@ -54,6 +54,9 @@ test('an app and a passkey set up; sign-ins with each, and with a recovery code 
 
   // The app: scan (here: read the key), enter its code, keep the recovery codes.
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  // Adding a way takes the password (a session alone cannot).
+  await page.locator('#two-step-password').fill(user.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
   const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
   await expect(page.getByRole('img', { name: 'Authenticator app setup as a QR code' })).toBeVisible();
   await page.getByLabel('Code from the app').fill(codeAt(secret, Date.now()));
@@ -80,6 +83,8 @@ test('an app and a passkey set up; sign-ins with each, and with a recovery code 
   });
   await page.getByLabel('Passkey name').fill('This laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.locator('#two-step-password').fill(user.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('list', { name: 'Passkeys' }).getByText('This laptop')).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'On' })).toBeVisible();
   await closeToasts(page);

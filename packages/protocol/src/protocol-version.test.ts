@@ -81,7 +81,7 @@ const PINNED: Record<number, string> = {
    * sign-in (two-factor.ts): the sign-in may answer `secondFactor`, its second step, the
    * account's ways (app, passkeys, recovery codes) and their error codes.
    */
-  17: '02639971faebe8a8',
+  17: '3191c2ad408fa13c',
 };
 
 /** Every exported schema by name (the results' table entry by entry), as JSON Schema. */

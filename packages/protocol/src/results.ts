@@ -50,8 +50,8 @@ export const resultSchemas = {
   migrate: z.object({ migrated: z.array(z.string()) }),
   legacyOwn: z.object({
     messages: z.array(chatMessageSchema),
-    /** All of one's own messages in the clear (the locked chats' left out), this page's included. */
-    total: z.number().int().nonnegative(),
+    /** All of one's own messages in the clear (the locked chats' left out), on the first page only. */
+    total: z.number().int().nonnegative().optional(),
   }),
   react: z.object({ reaction: reactionSchema }),
 } satisfies Record<RequestFrame['t'], z.ZodType>;

@@ -123,14 +123,19 @@ export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 
 /** POST /api/me/two-factor/totp: a new secret to scan, kept until confirmed. */
 export const totpSetupSchema = z.object({ secret: z.string(), uri: z.string() });
-export const totpConfirmSchema = z.strictObject({ code: totpCodeSchema });
+/** The app's first code; the password's `auth` confirms the new way. */
+export const totpConfirmSchema = z.strictObject({ code: totpCodeSchema, auth: authSchema });
 
 /** Recovery codes, shown once (a new set when two-step verification turns on, or on request). */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()).optional() });
 
 export const passkeyNameSchema = z.string().trim().min(1, { error: 'Name the passkey' }).max(60);
 /** POST /api/me/two-factor/passkeys. */
-export const passkeyAddSchema = z.strictObject({ name: passkeyNameSchema, response: passkeyRegistrationSchema });
+export const passkeyAddSchema = z.strictObject({
+  name: passkeyNameSchema,
+  response: passkeyRegistrationSchema,
+  auth: authSchema,
+});
 
 /** Removing a way, or a new set of recovery codes: the password's `auth` confirms it. */
 export const twoFactorConfirmSchema = z.strictObject({ auth: authSchema });

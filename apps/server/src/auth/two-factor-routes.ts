@@ -44,7 +44,9 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext): 
   }
 
   async function finish(req: FastifyRequest, reply: FastifyReply, token: string, user: User, pending: Pending) {
-    await twoFactor.store.endPending(sessions.hash(token));
+    // Once: of two requests passing at the same moment with one token, one signs in.
+    if (!(await twoFactor.store.endPending(sessions.hash(token))))
+      throw new HttpError(401, 'sign_in_expired', TWO_FACTOR_MSG.expired);
     req.log.info({ userId: user.id }, 'signed in with a second step');
     return finishSignIn(ctx, req, reply, user, pending.login, pending.remember);
   }
@@ -69,8 +71,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext): 
   /** Only for an account with no way yet, while the operator requires one. */
   async function enrolling(token: string) {
     const p = await pendingOf(token);
-    const m = await twoFactor.methods(p.user.id);
-    if (!config.require2fa || m.totp || m.passkeys.length) throw new HttpError(403, 'forbidden', 'Not needed');
+    if (!config.require2fa || (await twoFactor.hasWay(p.user.id))) throw new HttpError(403, 'forbidden', 'Not needed');
     return p;
   }
 
@@ -107,10 +108,6 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext): 
   async function firstCodes(userId: string, hadOne: boolean): Promise<{ recoveryCodes?: string[] }> {
     return hadOne ? {} : { recoveryCodes: await twoFactor.newRecoveryCodes(userId) };
   }
-  const hasWay = async (userId: string) => {
-    const m = await twoFactor.methods(userId);
-    return m.totp || m.passkeys.length > 0;
-  };
 
   app.post(API.twoFactorTotp, auth, async (req) => {
     const { user } = authOf(req);
@@ -121,9 +118,11 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.post(`${API.twoFactorTotp}/confirm`, auth, async (req) => {
     const { user } = authOf(req);
-    const { code } = parseBody(totpConfirmSchema, req.body);
+    const { code, auth: password } = parseBody(totpConfirmSchema, req.body);
     await ctx.throttle.take(`2fa:${user.id}`, ACCOUNT_ATTEMPTS);
-    const hadOne = await hasWay(user.id);
+    // A session alone (a stolen cookie) cannot add a way and take the recovery codes.
+    await ctx.throttle.requirePassword(user, password);
+    const hadOne = await twoFactor.hasWay(user.id);
     if (!(await twoFactor.checkTotp(user.id, code, true)))
       throw new HttpError(400, 'wrong_code', TWO_FACTOR_MSG.badCode);
     return firstCodes(user.id, hadOne);
@@ -134,42 +133,33 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext): 
   app.post(API.passkeys, auth, async (req) => {
     const { user } = authOf(req);
     const input = parseBody(passkeyAddSchema, req.body);
-    const hadOne = await hasWay(user.id);
+    await ctx.throttle.requirePassword(user, input.auth);
+    const hadOne = await twoFactor.hasWay(user.id);
     if (!(await twoFactor.addPasskey(user.id, input.name, input.response as unknown as RegistrationResponseJSON)))
       throw new HttpError(400, 'passkey_refused', TWO_FACTOR_MSG.passkeyFailed);
     return firstCodes(user.id, hadOne);
   });
 
   /** The password confirms a removal; the operator's requirement keeps the last way. */
-  async function removing(req: FastifyRequest, gone: (m: { totp: boolean; passkeys: { id: string }[] }) => boolean) {
+  async function remove(req: FastifyRequest, reply: FastifyReply, way: { totp: true } | { passkey: string }) {
     const { user } = authOf(req);
     await ctx.throttle.requirePassword(user, parseBody(twoFactorConfirmSchema, req.body ?? {}).auth);
-    const m = await twoFactor.methods(user.id);
-    if (!gone(m)) throw new HttpError(404, 'not_found', 'Not found');
-    const left = (m.totp ? 1 : 0) + m.passkeys.length - 1;
-    if (config.require2fa && left === 0) throw new HttpError(409, 'two_factor_required', TWO_FACTOR_MSG.required);
-    return user;
+    const r = await twoFactor.store.removeWay(user.id, way, config.require2fa);
+    if (r === 'none') throw new HttpError(404, 'not_found', 'Not found');
+    if (r === 'last') throw new HttpError(409, 'two_factor_required', TWO_FACTOR_MSG.required);
+    return reply.code(204).send();
   }
 
-  app.delete(API.twoFactorTotp, auth, async (req, reply) => {
-    const user = await removing(req, (m) => m.totp);
-    await twoFactor.store.removeTotp(user.id);
-    await twoFactor.afterRemoval(user.id);
-    return reply.code(204).send();
-  });
+  app.delete(API.twoFactorTotp, auth, (req, reply) => remove(req, reply, { totp: true }));
 
-  app.delete<{ Params: { id: string } }>(`${API.passkeys}/:id`, auth, async (req, reply) => {
-    const id = req.params.id;
-    const user = await removing(req, (m) => m.passkeys.some((p) => p.id === id));
-    await twoFactor.store.removePasskey(user.id, id);
-    await twoFactor.afterRemoval(user.id);
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(`${API.passkeys}/:id`, auth, (req, reply) =>
+    remove(req, reply, { passkey: req.params.id }),
+  );
 
   app.post(API.recoveryCodes, auth, async (req) => {
     const { user } = authOf(req);
     await ctx.throttle.requirePassword(user, parseBody(twoFactorConfirmSchema, req.body ?? {}).auth);
-    if (!(await hasWay(user.id))) throw new HttpError(409, 'conflict', 'Set up an app or a passkey first');
+    if (!(await twoFactor.hasWay(user.id))) throw new HttpError(409, 'conflict', 'Set up an app or a passkey first');
     return { recoveryCodes: await twoFactor.newRecoveryCodes(user.id) };
   });
 }

@@ -10,7 +10,9 @@
  */
 import { API } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
+import { runAdmin } from '../cli/admin.ts';
 import { authOf } from '../test/accounts.ts';
+import { captureOutput } from '../test/cli-output.ts';
 import { ENGINES, LOOSE_LIMITS, signInWith, signUp, useTestServer } from '../test/harness.ts';
 import { SoftAuthenticator } from '../test/soft-authenticator.ts';
 import { codeAt } from './totp.ts';
@@ -27,8 +29,13 @@ describe.each(ENGINES)('two-step sign-in on $name', ({ url }) => {
     expect(setup.status).toBe(200);
     expect(setup.body.uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     // A wrong code does not turn it on; the right one does, with ten recovery codes.
-    expect((await u.client.post(`${API.twoFactorTotp}/confirm`, { code: '000000' })).status).toBe(400);
-    const on = await u.client.post(`${API.twoFactorTotp}/confirm`, { code: codeAt(setup.body.secret) });
+    const auth = await authOf(u.client, u.input.password);
+    expect((await u.client.post(`${API.twoFactorTotp}/confirm`, { code: '000000', auth })).status).toBe(400);
+    // A session alone (a stolen cookie) cannot turn it on: the password confirms it.
+    const wrong = await authOf(u.client, 'not the password 1');
+    const code = codeAt(setup.body.secret);
+    expect((await u.client.post(`${API.twoFactorTotp}/confirm`, { code, auth: wrong })).status).toBe(403);
+    const on = await u.client.post(`${API.twoFactorTotp}/confirm`, { code, auth });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
     expect(on.body.recoveryCodes).toHaveLength(10);
     return { ...u, secret: setup.body.secret as string, codes: on.body.recoveryCodes as string[] };
@@ -111,13 +118,16 @@ describe.each(ENGINES)('two-step sign-in on $name', ({ url }) => {
     const device = new SoftAuthenticator(t.config.publicUrl);
     const options = await u.client.post(API.passkeyOptions);
     expect(options.status).toBe(200);
-    const added = await u.client.post(API.passkeys, { name: 'Laptop', response: device.register(options.body) });
+    const auth = await authOf(u.client, u.input.password);
+    const noPassword = await u.client.post(API.passkeys, { name: 'Laptop', response: device.register(options.body) });
+    expect(noPassword.status).toBe(400);
+    const added = await u.client.post(API.passkeys, { name: 'Laptop', response: device.register(options.body), auth });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     expect(added.body.recoveryCodes).toHaveLength(10);
     // The challenge was used: the same registration again is refused.
-    expect((await u.client.post(API.passkeys, { name: 'Again', response: device.register(options.body) })).status).toBe(
-      400,
-    );
+    expect(
+      (await u.client.post(API.passkeys, { name: 'Again', response: device.register(options.body), auth })).status,
+    ).toBe(400);
     const { c, r } = await login(u);
     expect(r.body.secondFactor.methods).toEqual(['passkey', 'recovery']);
     const token = r.body.secondFactor.token;
@@ -189,5 +199,20 @@ describe('when the operator requires two-step verification (REQUIRE_2FA)', () =>
     // An account that has a way cannot use the enrolment to set up another one without it.
     const next = await signInWith(t.client(), u.input.username, u.input.password);
     expect((await t.client().post(API.enrolTotp, { token: next.body.secondFactor.token })).status).toBe(403);
+
+    // Lost every device and code: the operator resets it (sessions end); the next sign-in sets up anew.
+    const out = captureOutput();
+    expect(
+      await runAdmin(
+        ['users', 'reset-2fa', `@${u.input.username}`, '--yes'],
+        { DATA_DIR: t.dataDir, REQUIRE_2FA: 'true' },
+        out.out,
+      ),
+    ).toBe(0);
+    expect(out.lines.join('\n')).toMatch(/This turns two-step verification off for the account/);
+    expect(out.lines.join('\n')).toMatch(/Two-step verification of @\S+ is off; 2 sessions ended/);
+    expect((await c.get(API.session)).body).toEqual({ user: null });
+    const fresh = await signInWith(t.client(), u.input.username, u.input.password);
+    expect(fresh.body.secondFactor).toMatchObject({ methods: [], enrol: true });
   });
 });

@@ -60,9 +60,7 @@ export class TwoFactor {
 
   /** Whether a sign-in of this account needs a second step. */
   async due(userId: string): Promise<boolean> {
-    if (this.config.require2fa) return true;
-    const m = await this.methods(userId);
-    return m.totp || m.passkeys.length > 0;
+    return this.config.require2fa || (await this.hasWay(userId));
   }
 
   /** The password step passed: a pending sign-in (its token's hash is what is stored). */
@@ -202,9 +200,9 @@ export class TwoFactor {
     return false;
   }
 
-  /** After a way was removed: with none left, the recovery codes go too. */
-  async afterRemoval(userId: string): Promise<void> {
+  /** Whether the account has a way of passing the second step. */
+  async hasWay(userId: string): Promise<boolean> {
     const m = await this.methods(userId);
-    if (!m.totp && m.passkeys.length === 0) await this.store.replaceRecoveryCodes(userId, []);
+    return m.totp || m.passkeys.length > 0;
   }
 }

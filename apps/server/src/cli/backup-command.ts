@@ -110,13 +110,23 @@ async function runBackup(config: Config, a: BackupArgs, out: AdminOutput): Promi
       if ('refused' in opened) throw new Error(opened.refused);
       try {
         const what = recipients.length ? 'the backup (before it is encrypted)' : target;
-        if ((await verifyArchive(config, what, opened, out)) !== 0) return 1;
+        if ((await verifyArchive(config, what, opened, out)) !== 0) {
+          // Not under a backup's name: it must not count among the newest N, nor be taken for one.
+          if (!recipients.length) renameSync(target, `${target}.failed`);
+          out.error(
+            `The backup did not verify${recipients.length ? '' : `: kept as ${target}.failed`}; older ones are kept.`,
+          );
+          return 1;
+        }
       } finally {
         opened.close();
       }
     }
     if (recipients.length) {
-      await encryptFile(plain, `${target}.partial`, recipients);
+      await encryptFile(plain, `${target}.partial`, recipients).catch((e: unknown) => {
+        rmSync(`${target}.partial`, { force: true });
+        throw e;
+      });
       renameSync(`${target}.partial`, target);
       out.log(`Encrypted to ${recipients.length} age recipient(s): ${target}.`);
     }

@@ -132,6 +132,33 @@ describe.each(ENGINES)('backups that run by themselves, on $name', ({ url }) => 
     }
   });
 
+  it('a backup that does not verify is set aside, and the older ones are kept', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'parley-20200101-000000Z.tar.gz'), 'old');
+    const db = e.t.server.ctx.store.db;
+    const u = await db.selectFrom('users').select(['id', 'update_seq']).executeTakeFirstOrThrow();
+    const planted = {
+      user_id: u.id,
+      seq: Number(u.update_seq) + 50,
+      kind: 'chatRemoved',
+      payload: '{}',
+      created_at: 1,
+    };
+    await db.insertInto('user_updates').values(planted).execute();
+    try {
+      const { BACKUP_AGE_RECIPIENTS: _, ...plainEnv } = env;
+      const r = await admin(['backup', '--dir', dir, '--verify', '--keep', '1'], plainEnv);
+      expect(r.code, r.out).toBe(1);
+      expect(r.out).toMatch(/The backup did not verify: kept as .*\.failed; older ones are kept/);
+      const names = readdirSync(dir).sort();
+      expect(names[0]).toBe('parley-20200101-000000Z.tar.gz');
+      expect(names[1]).toMatch(/^parley-\d{8}-\d{6}Z\.tar\.gz\.failed$/);
+      expect(names).toHaveLength(2);
+    } finally {
+      await db.deleteFrom('user_updates').where('user_id', '=', u.id).where('seq', '=', planted.seq).execute();
+    }
+  });
+
   it('verify-backup refuses a backup that does not restore whole', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'plain.tar.gz');

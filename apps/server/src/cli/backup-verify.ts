@@ -37,8 +37,11 @@ async function scratchOf(config: Config, opened: OpenedArchive, out: AdminOutput
       db,
       where: 'a temporary copy of its SQLite file',
       async drop() {
-        await db.close();
-        rmSync(tmp, { recursive: true, force: true });
+        try {
+          await db.close();
+        } finally {
+          rmSync(tmp, { recursive: true, force: true });
+        }
       },
     };
   }
@@ -60,8 +63,11 @@ async function scratchOf(config: Config, opened: OpenedArchive, out: AdminOutput
       db,
       where: `the scratch schema ${schema} (each table's rows counted against the backup's)`,
       async drop() {
-        await db.close();
-        await dropSchema();
+        try {
+          await db.close();
+        } finally {
+          await dropSchema();
+        }
       },
     };
   } catch (e) {

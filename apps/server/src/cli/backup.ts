@@ -142,7 +142,13 @@ export async function backup(config: Config, file: string, out: AdminOutput, sho
     writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // Written beside the target, then moved: a failed backup never leaves half a file under its name.
     const partial = `${file}.partial`;
-    await tar.c({ file: partial, cwd: dir, gzip: true, portable: true }, entries);
+    try {
+      // Made the owner's alone from its first byte: it holds the database and the session secret.
+      await tar.c({ file: partial, cwd: dir, gzip: true, portable: true, mode: 0o600 }, entries);
+    } catch (e) {
+      rmSync(partial, { force: true });
+      throw e;
+    }
     // It holds the database and the session secret: the operator's alone.
     chmodSync(partial, 0o600);
     renameSync(partial, file);

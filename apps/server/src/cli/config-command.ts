@@ -41,8 +41,12 @@ export function runConfigCheck(args: string[], env: NodeJS.ProcessEnv, out: Admi
   out.log(`Mail: ${config.smtpUrl ? `SMTP at ${new URL(config.smtpUrl).host}` : `the outbox in ${config.dataDir}`}.`);
   out.log(`Public address: ${config.publicUrl}${config.publicUrlFromEnv ? '' : ' (PUBLIC_URL not set)'}.`);
   const keys = config.backupAgeRecipients.length;
-  const bucket = config.backupS3 ? `; --upload puts them in s3://${config.backupS3.bucket}/${config.backupS3.prefix}` : '';
-  out.log(`Backups: ${keys ? `encrypted to ${keys} age key(s)` : 'not encrypted (no BACKUP_AGE_RECIPIENTS)'}${bucket}.`);
+  const bucket = config.backupS3
+    ? `; --upload puts them in s3://${config.backupS3.bucket}/${config.backupS3.prefix}`
+    : '';
+  out.log(
+    `Backups: ${keys ? `encrypted to ${keys} age key(s)` : 'not encrypted (no BACKUP_AGE_RECIPIENTS)'}${bucket}.`,
+  );
   out.log(`Two-step verification: ${config.require2fa ? 'required of every account' : "each account's choice"}.`);
   const unknown = unknownVariables(env);
   for (const v of unknown) out.error(describeUnknown(v));

@@ -225,6 +225,9 @@ export class RtdbImporter {
     if (!ids) return;
     const newOf = (p: string) => ids.get(p) as string;
     const newChat = [newOf(a), newOf(b)].sort().join('_');
+    // Its accounts are no longer the ones it was imported with (one deleted since): not into another chat.
+    if (before && before !== newChat)
+      return this.skip(path, 'its accounts changed since it was imported: not imported again');
     const messages = messageRows(parsed, newChat, pair, newOf);
     const head = (messages.at(-1) as (typeof messages)[number]).row;
     const summaries: SummaryRow[] = [];

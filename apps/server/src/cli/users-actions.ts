@@ -1,5 +1,5 @@
 /**
- * `users block | unblock | revoke-sessions | delete`: the account is found by @handle or
+ * `users block | unblock | revoke-sessions | reset-2fa | delete`: the account is found by @handle or
  * e-mail and shown, then changed through the store calls /admin's Block (AdminStore.setFlags,
  * by the shell: actor null, audited) and account deletion (AccountStore.deleteUser, then the
  * attachments' blobs) use. With REDIS_URL the running server closes the account's sockets at
@@ -19,7 +19,7 @@ import { tellServers } from './live.ts';
 import type { AdminOutput } from './output.ts';
 
 export type Who = { email: string } | { username: string };
-export type Action = 'block' | 'unblock' | 'revoke-sessions' | 'delete';
+export type Action = 'block' | 'unblock' | 'revoke-sessions' | 'reset-2fa' | 'delete';
 
 /** Without Redis: what a running server does about the account's ended sessions. */
 export const SESSIONS_WITHOUT_REDIS =
@@ -98,6 +98,35 @@ async function revokeSessions(t: Target): Promise<number> {
   return 0;
 }
 
+/**
+ * Two-step verification off for someone who lost every way and every recovery code: their
+ * app, passkeys, codes and sign-ins in progress go, and their sessions end (whoever holds one
+ * may be who took the device). Confirm who is asking first, outside Parley: this is what an
+ * attacker with the password would ask for. With REQUIRE_2FA they set up an app again at
+ * their next sign-in.
+ */
+async function resetTwoFactor(t: Target): Promise<number> {
+  const { user, out } = t;
+  out.log(
+    'This turns two-step verification off for the account: its authenticator app, passkeys and recovery codes go. Do it only for its owner, whom you have recognised another way: with the password alone, anyone could sign in afterwards.',
+  );
+  if (!(await confirmed(`Reset two-step verification of ${handleOf(user)}? [y/N] `, t.yes, out))) return 1;
+  await t.db.kysely.transaction().execute(async (tx) => {
+    for (const table of ['user_totp', 'user_passkeys', 'user_recovery_codes', 'pending_sign_ins'] as const) {
+      await tx.deleteFrom(table).where('user_id', '=', user.id).execute();
+    }
+  });
+  const ended = await new AccountStore(t.db).deleteUserSessions(user.id);
+  out.log(`Two-step verification of ${handleOf(user)} is off; ${counted(ended, 'session')} ended.`);
+  await tellServers(
+    t.config,
+    out,
+    { told: 'Its open sockets were closed (its tabs show the sign-in page)', otherwise: SESSIONS_WITHOUT_REDIS },
+    (hub) => hub.publishControl({ kind: 'closeUser', userId: user.id, code: CLOSE.sessionEnded }),
+  );
+  return 0;
+}
+
 async function deleteAccount(t: Target): Promise<number> {
   const { user, out, config } = t;
   out.log(
@@ -118,8 +147,9 @@ async function deleteAccount(t: Target): Promise<number> {
   });
   await attachments.removeOwnedBy(user.id);
   out.log(`Deleted ${handleOf(user)} (${user.email}).`);
+  // As the account's own deletion closes them.
   await tellServers(t.config, out, { told: 'Its open sockets were closed', otherwise: SESSIONS_WITHOUT_REDIS }, (hub) =>
-    hub.publishControl({ kind: 'closeUser', userId: user.id, code: CLOSE.blocked }),
+    hub.publishControl({ kind: 'closeUser', userId: user.id, code: CLOSE.sessionEnded }),
   );
   return 0;
 }
@@ -133,6 +163,7 @@ const ACTIONS: Record<Action, (t: Target) => Promise<number>> = {
   block,
   unblock,
   'revoke-sessions': revokeSessions,
+  'reset-2fa': resetTwoFactor,
   delete: deleteAccount,
 };
 

@@ -237,7 +237,7 @@ describe.each(ENGINES)('npm run admin -- users, broadcast, help-link on $name', 
     expectError(await signInWith(t.client(), p.input.email, p.input.password), 401, 'invalid_credentials');
     if (live) {
       await p.ws.waitClosed(2000);
-      expect(p.ws.closed?.code).toBe(CLOSE.blocked);
+      expect(p.ws.closed?.code).toBe(CLOSE.sessionEnded);
     } else await writeRefused(p.ws, CLOSE.sessionEnded);
     expect((await admin(['users', 'find', p.input.username])).lines.at(-1)).toBe(
       `No account matching "${p.input.username}".`,

@@ -44,6 +44,9 @@ export const USERS_USAGE = `  users list [--blocked] [--limit N]        the acco
   users unblock <@handle|email>             let a blocked account sign in again
   users revoke-sessions <@handle|email> [--yes]
                                             sign the account out everywhere (asks first)
+  users reset-2fa <@handle|email> [--yes]   turn two-step verification off for an owner
+                                            who lost every device and code (recognise them
+                                            another way first; asks first)
   users delete <@handle|email> [--yes]      delete the account for good, as its owner can:
                                             its messages, chats, contacts, keys and
                                             attachments (asks first)`;
@@ -141,7 +144,7 @@ function parseUsers(args: string[]): UsersCommand | string {
   const [sub, ...rest] = args;
   if (sub === 'list' || sub === 'find') return parseList(sub, rest);
   if (sub === 'create') return parseCreate(rest);
-  if (sub === 'block' || sub === 'unblock' || sub === 'revoke-sessions' || sub === 'delete') {
+  if (sub === 'block' || sub === 'unblock' || sub === 'revoke-sessions' || sub === 'reset-2fa' || sub === 'delete') {
     return parseAction(sub, rest);
   }
   return sub === undefined ? 'Give a users command.' : `Unknown users command "${sub}".`;

@@ -217,7 +217,7 @@ describe.each(ENGINES)('re-encrypting messages from before, on $name', ({ url })
       ['own-msg-2', 'two'],
     ]);
     const after = await a.ws.request('legacyOwn', { after: { chatId: withB, msgId: 'own-msg-1' } });
-    expect(after.messages.map((m) => m.id)).toEqual(['own-msg-2']);
+    expect(after).toEqual({ messages: [expect.objectContaining({ id: 'own-msg-2' })] });
     // b sees only b's; c nothing of a's.
     expect((await b.ws.request('legacyOwn', {})).messages.map((m) => m.id)).toEqual(['theirs-msg-1']);
     expect(await c.ws.request('legacyOwn', {})).toEqual({ messages: [], total: 0 });

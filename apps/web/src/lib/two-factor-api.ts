@@ -26,16 +26,16 @@ export function startTotp() {
   return api(totpSetupSchema, 'POST', API.twoFactorTotp, {});
 }
 
-/** The app's first code turns it on; the recovery codes come with the first way. */
-export async function confirmTotp(code: string): Promise<string[] | null> {
-  return (await api(recoveryCodesSchema, 'POST', `${API.twoFactorTotp}/confirm`, { code })).recoveryCodes ?? null;
+/** The app's first code turns it on (`auth`: the password confirms it); the recovery codes come with the first way. */
+export async function confirmTotp(code: string, auth: string): Promise<string[] | null> {
+  return (await api(recoveryCodesSchema, 'POST', `${API.twoFactorTotp}/confirm`, { code, auth })).recoveryCodes ?? null;
 }
 
 /** This browser's passkey (or a security key) as a new way; the recovery codes when it is the first. */
-export async function addPasskey(name: string): Promise<string[] | null> {
+export async function addPasskey(name: string, auth: string): Promise<string[] | null> {
   const options = await api(z.record(z.string(), z.unknown()), 'POST', API.passkeyOptions, {});
   const response = await startRegistration({ optionsJSON: options as never });
-  return (await api(recoveryCodesSchema, 'POST', API.passkeys, { name, response })).recoveryCodes ?? null;
+  return (await api(recoveryCodesSchema, 'POST', API.passkeys, { name, response, auth })).recoveryCodes ?? null;
 }
 
 export async function removeTotp(auth: string): Promise<void> {

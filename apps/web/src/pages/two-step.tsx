@@ -27,7 +27,10 @@ import {
   startTotp,
 } from '@/lib/two-factor-api';
 
-type Shown = { kind: 'totp'; setup: { secret: string; uri: string } } | { kind: 'codes'; codes: string[] } | null;
+type Shown =
+  | { kind: 'totp'; setup: { secret: string; uri: string }; auth: string }
+  | { kind: 'codes'; codes: string[] }
+  | null;
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -115,7 +118,11 @@ export default function TwoStepPage() {
                 className="justify-self-start"
                 disabled={busy}
                 onClick={() =>
-                  void act('Could not set up', async () => setShown({ kind: 'totp', setup: await startTotp() }))
+                  setConfirming({
+                    title: 'Set up an authenticator app',
+                    action: 'Continue',
+                    run: async (auth) => setShown({ kind: 'totp', setup: await startTotp(), auth }),
+                  })
                 }
               >
                 Set up an authenticator app
@@ -159,9 +166,14 @@ export default function TwoStepPage() {
               className="flex flex-wrap items-end gap-2"
               onSubmit={(e) => {
                 e.preventDefault();
-                void act('Could not add the passkey', async () => {
-                  codesOrDone(await addPasskey(passkeyName.trim() || 'Passkey'), 'Passkey added');
-                  setPasskeyName('');
+                setConfirming({
+                  title: 'Add a passkey',
+                  action: 'Continue',
+                  run: (auth) =>
+                    act('Could not add the passkey', async () => {
+                      codesOrDone(await addPasskey(passkeyName.trim() || 'Passkey', auth), 'Passkey added');
+                      setPasskeyName('');
+                    }),
                 });
               }}
             >
@@ -210,7 +222,9 @@ export default function TwoStepPage() {
         busy={busy}
         onClose={() => setShown(null)}
         onCode={(code) =>
-          void act('Verification Failed', async () => codesOrDone(await confirmTotp(code), 'Authenticator app set up'))
+          void act('Verification Failed', async () =>
+            codesOrDone(await confirmTotp(code, shown?.kind === 'totp' ? shown.auth : ''), 'Authenticator app set up'),
+          )
         }
       />
       <PasswordConfirm user={user} what={confirming} onClose={() => setConfirming(null)} />

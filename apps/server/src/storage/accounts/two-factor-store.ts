@@ -5,6 +5,7 @@
  * so concurrent tries (several processes) each count, and a code or a time step is taken once.
  */
 import type { Kysely } from 'kysely';
+import { lockUser } from '../people-locks.ts';
 import type { Database } from '../schema.ts';
 
 export interface Pending {
@@ -71,8 +72,34 @@ export class TwoFactorStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  async removeTotp(userId: string): Promise<void> {
-    await this.db.deleteFrom('user_totp').where('user_id', '=', userId).execute();
+  /**
+   * Removes one way (the app, or a passkey), under the account's row lock so two removals at
+   * once count each other: `keepOne` (REQUIRE_2FA) refuses the last. With none left, the
+   * recovery codes go too.
+   */
+  removeWay(
+    userId: string,
+    way: { totp: true } | { passkey: string },
+    keepOne: boolean,
+  ): Promise<'removed' | 'last' | 'none'> {
+    return this.db.transaction().execute(async (tx) => {
+      await lockUser(tx, userId, 'change');
+      const totp = await tx
+        .selectFrom('user_totp')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .where('confirmed', '=', 1)
+        .executeTakeFirst();
+      const passkeys = await tx.selectFrom('user_passkeys').select('id').where('user_id', '=', userId).execute();
+      const there = 'totp' in way ? !!totp : passkeys.some((p) => p.id === way.passkey);
+      if (!there) return 'none';
+      if (keepOne && (totp ? 1 : 0) + passkeys.length <= 1) return 'last';
+      if ('totp' in way) await tx.deleteFrom('user_totp').where('user_id', '=', userId).execute();
+      else await tx.deleteFrom('user_passkeys').where('user_id', '=', userId).where('id', '=', way.passkey).execute();
+      if ((totp ? 1 : 0) + passkeys.length === 1)
+        await tx.deleteFrom('user_recovery_codes').where('user_id', '=', userId).execute();
+      return 'removed';
+    });
   }
 
   // ---- passkeys --------------------------------------------------------------------------
@@ -117,16 +144,13 @@ export class TwoFactorStore {
 
   /** A passkey was used: its signature counter moves on (only forward), and when. */
   async usedPasskey(id: string, counter: number, now: number): Promise<void> {
-    await this.db.updateTable('user_passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
-  }
-
-  async removePasskey(userId: string, id: string): Promise<boolean> {
-    const r = await this.db
-      .deleteFrom('user_passkeys')
-      .where('user_id', '=', userId)
+    await this.db.updateTable('user_passkeys').set({ last_used_at: now }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('user_passkeys')
+      .set({ counter })
       .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows) === 1;
+      .where('counter', '<', counter)
+      .execute();
   }
 
   /** A registration's challenge (in place of an earlier one of this account's). */
@@ -227,8 +251,10 @@ export class TwoFactorStore {
     };
   }
 
-  async endPending(tokenHash: string): Promise<void> {
-    await this.db.deleteFrom('pending_sign_ins').where('token_hash', '=', tokenHash).execute();
+  /** Ends a pending sign-in: true for the one request that ended it (a token passes once). */
+  async endPending(tokenHash: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('pending_sign_ins').where('token_hash', '=', tokenHash).executeTakeFirst();
+    return Number(r.numDeletedRows) === 1;
   }
 
   async deleteExpiredPending(now: number): Promise<void> {

@@ -46,7 +46,7 @@ async function acceptBatchKey(
 /**
  * A page of `userId`'s own messages still in the clear (not deleted), by chat then id, after
  * `after`; the chats they locked are left out (their messages wait for the PIN: the chat's
- * own pages offer them then). `total` counts them all. Served by the partial index of
+ * own pages offer them then). The first page's `total` counts them all. Served by the partial index of
  * migration 016, which holds only rows in the clear.
  */
 export async function ownLegacy(
@@ -54,7 +54,7 @@ export async function ownLegacy(
   userId: string,
   after: { chatId: string; msgId: string } | undefined,
   limit: number,
-): Promise<{ messages: ChatMessage[]; total: number }> {
+): Promise<{ messages: ChatMessage[]; total?: number }> {
   const base = db
     .selectFrom('messages as m')
     .leftJoin('user_chats as uc', (j) => j.onRef('uc.chat_id', '=', 'm.chat_id').on('uc.user_id', '=', userId))
@@ -76,6 +76,8 @@ export async function ownLegacy(
     .orderBy('m.id')
     .limit(limit)
     .execute();
+  // Counted once, on the first page (the browser's progress): not again for every page.
+  if (after) return { messages: page.map(toMessage) };
   const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
   return { messages: page.map(toMessage), total: Number(count.n) };
 }

@@ -187,7 +187,8 @@ export class RtdbImportStore {
   /**
    * Messages of a chat imported before that a newer export brings (all of them new: see
    * importedMessages), in one transaction. A summary whose newest message is older than the
-   * newest of these moves on to it, its unread count grown by those its user received since;
+   * newest of these moves on to it, its unread count grown by those its user received since
+   * and had not read in the original;
    * a participant with no summary (removed the chat) gets one back. Each summary that changed
    * is logged, so the participant's clients see the chat move when they next connect.
    */
@@ -212,7 +213,7 @@ export class RtdbImportStore {
         const since = Number(row.timestamp);
         if (since > head.timestamp || (since === head.timestamp && (row.last_id ?? '') >= head.id)) continue;
         const received = chat.messages.filter(
-          (m) => m.row.recipient_id === s.user_id && m.row.timestamp > since && !m.row.deleted,
+          (m) => m.row.recipient_id === s.user_id && m.row.timestamp > since && !m.row.deleted && m.row.read_at == null,
         ).length;
         await tx
           .updateTable('user_chats')

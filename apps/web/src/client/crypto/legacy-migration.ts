@@ -106,10 +106,14 @@ export class LegacyMigration {
       let after: { chatId: string; msgId: string } | undefined;
       for (let first = true; ; first = false) {
         const page = await this.d.socket.request('legacyOwn', after ? { after } : {});
-        if (first) this.set({ total: page.total, done: 0, waiting: 0, running: page.total > 0 });
+        if (first) this.set({ total: page.total ?? 0, done: 0, waiting: 0, running: (page.total ?? 0) > 0 });
         for (const [chatId, messages] of byChat(page.messages.filter((m) => this.mine(m)))) {
           for (const m of messages) this.taken.add(m.id);
-          await this.inQueue(() => this.migrateChat(chatId, messages));
+          await this.inQueue(() => this.migrateChat(chatId, messages)).catch((e: unknown) => {
+            // Offered again by the next sweep (what was re-encrypted meanwhile is settled).
+            for (const m of messages) if (!this.settled.has(m.id)) this.taken.delete(m.id);
+            throw e;
+          });
         }
         const last = page.messages.at(-1);
         if (!last || page.messages.length < LEGACY_PAGE) break;
