@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type AppContext, authOf, requireAdmin } from '../context.ts';
 import { HttpError, parseBody } from '../http/errors.ts';
-import { toBroadcast } from '../storage/social/notification-store.ts';
+import { broadcastItem } from '../storage/social/notification-store.ts';
 import { publicSettingsOf } from './public-settings.ts';
 
 const broadcastIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/);
@@ -75,21 +75,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
     }),
   );
 
-  const push = (b: Broadcast) =>
-    realtime.broadcast({
-      kind: 'notification',
-      notification: toBroadcast(
-        {
-          id: b.id,
-          message: b.message,
-          video_url: b.videoUrl,
-          image_url: b.imageUrl,
-          timestamp: b.timestamp,
-          from_id: '',
-        },
-        0,
-      ),
-    });
+  const push = (b: Broadcast) => realtime.broadcast({ kind: 'notification', notification: broadcastItem(b) });
 
   app.post(API.adminBroadcasts, { preHandler }, async (req, reply): Promise<{ notification: Broadcast }> => {
     const input = parseBody(broadcastInputSchema, req.body);

@@ -13,11 +13,11 @@
  * It opens the same database as the server (DATA_DIR or DATABASE_URL from the environment).
  */
 import { emailSchema, passwordSchema } from '@app/protocol';
-import { type Config, loadConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import { AccountStore } from '../storage/accounts/account-store.ts';
 import { AdminStore } from '../storage/accounts/admin-store.ts';
 import { KeyStore } from '../storage/accounts/key-store.ts';
-import { type Db, migrate } from '../storage/db.ts';
+import type { Db } from '../storage/db.ts';
 import {
   compact,
   countPlaintext,
@@ -27,8 +27,8 @@ import {
 import { BACKUP_USAGE, runBackupCommand } from './backup-command.ts';
 import { BROADCAST_USAGE, runBroadcast, runHelpLink } from './broadcast-command.ts';
 import { CONFIG_USAGE, runConfigCheck, runVersion } from './config-command.ts';
-import { describeDatabase, missingDatabase, openConfiguredDb } from './config-db.ts';
 import { confirmed } from './confirm.ts';
+import { withDeployment } from './deployment.ts';
 import { DOCTOR_USAGE, runDoctor } from './doctor.ts';
 import { IMPORT_USAGE, runImportRtdb } from './import-rtdb.ts';
 import { MIGRATE_USAGE, runMigrateToPostgres } from './migrate-to-postgres.ts';
@@ -225,26 +225,15 @@ export async function runAdmin(
   if (args[0] === 'doctor') return runDoctor(args.slice(1), env, out);
   const command = parseArgs(args, out);
   if (typeof command === 'number') return command;
-  const config = loadConfig(env, {}, { create: false });
-  const missing = missingDatabase(config);
-  if (missing) {
-    out.error(missing);
-    return 1;
-  }
-  out.log(`Using the ${describeDatabase(config)}.`);
-  const db = await openConfiguredDb(config);
-  try {
-    await migrate(db);
-    if (command.name === 'purge-plaintext') return await purgeCommand(db, command, out);
+  return withDeployment(env, out, async (db, config) => {
+    if (command.name === 'purge-plaintext') return purgeCommand(db, command, out);
     const user = await new AccountStore(db).userByEmail(command.email);
     if (!user) {
       out.error(`No account has the e-mail address ${command.email}.`);
       return 1;
     }
     return command.name === 'verify-email'
-      ? await verifyEmail(db, user, config.adminEmail, command.yes, out)
-      : await resetPassword(db, config, user, command, out);
-  } finally {
-    await db.close();
-  }
+      ? verifyEmail(db, user, config.adminEmail, command.yes, out)
+      : resetPassword(db, config, user, command, out);
+  });
 }

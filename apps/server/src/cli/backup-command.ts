@@ -90,57 +90,65 @@ function parseBackup(args: string[]): Parsed<BackupArgs> {
   return { file, dir, verify: p.flags.has('--verify'), encryptTo, upload: p.flags.has('--upload'), keep };
 }
 
+/** Restores the archive just made into a scratch database and checks it; a failed one is set aside. */
+async function verifyMade(config: Config, plain: string, target: string, encrypted: boolean, out: AdminOutput) {
+  const opened = await openArchive(plain, null);
+  if ('refused' in opened) throw new Error(opened.refused);
+  try {
+    const what = encrypted ? 'the backup (before it is encrypted)' : target;
+    if ((await verifyArchive(config, what, opened, out)) === 0) return true;
+  } finally {
+    opened.close();
+  }
+  // Not under a backup's name: it must not count among the newest N, nor be taken for one.
+  if (!encrypted) renameSync(target, `${target}.failed`);
+  out.error(`The backup did not verify${encrypted ? '' : `: kept as ${target}.failed`}; older ones are kept.`);
+  return false;
+}
+
+async function encryptAs(plain: string, target: string, recipients: readonly string[], out: AdminOutput) {
+  await encryptFile(plain, `${target}.partial`, recipients).catch((e: unknown) => {
+    rmSync(`${target}.partial`, { force: true });
+    throw e;
+  });
+  renameSync(`${target}.partial`, target);
+  out.log(`Encrypted to ${recipients.length} age recipient(s): ${target}.`);
+}
+
+/** Uploads (with --upload), then prunes (with --keep): only once everything before succeeded. */
+async function shipAndPrune(config: Config, a: BackupArgs, target: string, out: AdminOutput) {
+  const s3 = a.upload && config.backupS3 ? { settings: config.backupS3, client: s3ClientOf(config.backupS3) } : null;
+  if (s3) {
+    const key = `${s3.settings.prefix}${path.basename(target)}`;
+    await uploadFile(s3.client, s3.settings, target, key);
+    out.log(`Uploaded to s3://${s3.settings.bucket}/${key}.`);
+  }
+  if (a.keep !== null && a.dir) {
+    const gone = pruneDir(a.dir, a.keep);
+    if (s3) gone.push(...(await pruneBucket(s3.client, s3.settings, a.keep)));
+    out.log(`Kept the newest ${a.keep}; removed ${gone.length ? gone.join(', ') : 'nothing'}.`);
+  }
+}
+
 /** Makes, verifies, encrypts, uploads and prunes, in that order; the exit code. */
 async function runBackup(config: Config, a: BackupArgs, out: AdminOutput): Promise<number> {
   const recipients = [...new Set([...config.backupAgeRecipients, ...a.encryptTo])];
+  const encrypted = recipients.length > 0;
   if (a.upload && !config.backupS3) {
     out.error('--upload needs BACKUP_S3_BUCKET (and the other BACKUP_S3_* settings).');
     return 1;
   }
   if (a.dir) mkdirSync(a.dir, { recursive: true, mode: 0o700 });
-  const target = path.resolve(a.file ?? path.join(a.dir as string, backupName(new Date(), recipients.length > 0)));
+  const target = path.resolve(a.file ?? path.join(a.dir as string, backupName(new Date(), encrypted)));
   const work = mkdtempSync(path.join(tmpdir(), 'parley-backup-out-'));
   try {
     // Made beside the target when it stays as it is; in a scratch folder when it is encrypted first.
-    const plain = recipients.length ? path.join(work, 'backup.tar.gz') : target;
-    const made = await backup(config, plain, out, recipients.length ? `${target}, once encrypted` : target);
+    const plain = encrypted ? path.join(work, 'backup.tar.gz') : target;
+    const made = await backup(config, plain, out, encrypted ? `${target}, once encrypted` : target);
     if (made !== 0) return made;
-    if (a.verify) {
-      const opened = await openArchive(plain, null);
-      if ('refused' in opened) throw new Error(opened.refused);
-      try {
-        const what = recipients.length ? 'the backup (before it is encrypted)' : target;
-        if ((await verifyArchive(config, what, opened, out)) !== 0) {
-          // Not under a backup's name: it must not count among the newest N, nor be taken for one.
-          if (!recipients.length) renameSync(target, `${target}.failed`);
-          out.error(
-            `The backup did not verify${recipients.length ? '' : `: kept as ${target}.failed`}; older ones are kept.`,
-          );
-          return 1;
-        }
-      } finally {
-        opened.close();
-      }
-    }
-    if (recipients.length) {
-      await encryptFile(plain, `${target}.partial`, recipients).catch((e: unknown) => {
-        rmSync(`${target}.partial`, { force: true });
-        throw e;
-      });
-      renameSync(`${target}.partial`, target);
-      out.log(`Encrypted to ${recipients.length} age recipient(s): ${target}.`);
-    }
-    const s3 = a.upload && config.backupS3 ? { settings: config.backupS3, client: s3ClientOf(config.backupS3) } : null;
-    if (s3) {
-      const key = `${s3.settings.prefix}${path.basename(target)}`;
-      await uploadFile(s3.client, s3.settings, target, key);
-      out.log(`Uploaded to s3://${s3.settings.bucket}/${key}.`);
-    }
-    if (a.keep !== null && a.dir) {
-      const gone = pruneDir(a.dir, a.keep);
-      if (s3) gone.push(...(await pruneBucket(s3.client, s3.settings, a.keep)));
-      out.log(`Kept the newest ${a.keep}; removed ${gone.length ? gone.join(', ') : 'nothing'}.`);
-    }
+    if (a.verify && !(await verifyMade(config, plain, target, encrypted, out))) return 1;
+    if (encrypted) await encryptAs(plain, target, recipients, out);
+    await shipAndPrune(config, a, target, out);
     return 0;
   } finally {
     rmSync(work, { recursive: true, force: true });

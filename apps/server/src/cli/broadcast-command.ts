@@ -4,9 +4,9 @@
  * shell) and, with REDIS_URL, the same frames to every open tab (live.ts). Exit codes:
  * 0 done, 2 usage.
  */
-import { type Broadcast, broadcastInputSchema, type GlobalEvent, helpLinkInputSchema } from '@app/protocol';
+import { broadcastInputSchema, type GlobalEvent, helpLinkInputSchema } from '@app/protocol';
 import { AdminStore } from '../storage/accounts/admin-store.ts';
-import { toBroadcast } from '../storage/social/notification-store.ts';
+import { broadcastItem } from '../storage/social/notification-store.ts';
 import { optionValue, parseOptions } from './args.ts';
 import { withDeployment } from './deployment.ts';
 import { tellServers } from './live.ts';
@@ -30,19 +30,6 @@ function usage(message: string, out: AdminOutput): number {
 /** The frame /admin's routes send every socket (realtime.broadcast). */
 const globalFrame = (event: GlobalEvent) => ({ t: 'global' as const, event });
 
-/** A broadcast as users see it, as admin-routes.ts pushes it. */
-function asNotification(b: Broadcast) {
-  const row = {
-    id: b.id,
-    message: b.message,
-    video_url: b.videoUrl,
-    image_url: b.imageUrl,
-    timestamp: b.timestamp,
-    from_id: '',
-  };
-  return toBroadcast(row, 0);
-}
-
 export async function runBroadcast(args: string[], env: NodeJS.ProcessEnv, out: AdminOutput): Promise<number> {
   const p = parseOptions(args, { '--image': 'value', '--video': 'value' }, 'broadcast');
   if (typeof p === 'string') return usage(p, out);
@@ -60,7 +47,7 @@ export async function runBroadcast(args: string[], env: NodeJS.ProcessEnv, out: 
       `Sent to every user's notifications (${b.message.length} characters${b.imageUrl ? ', an image' : ''}${b.videoUrl ? ', a video' : ''}).`,
     );
     await tellServers(config, out, { told: 'Every open tab shows it now', otherwise: GLOBAL_WITHOUT_REDIS }, (hub) =>
-      hub.publishAll(globalFrame({ kind: 'notification', notification: asNotification(b) })),
+      hub.publishAll(globalFrame({ kind: 'notification', notification: broadcastItem(b) })),
     );
     return 0;
   });

@@ -29,6 +29,25 @@ export function toBroadcast(r: Selectable<NotificationsTable>, seenAt: number): 
   };
 }
 
+/** A new or edited broadcast as every open tab is pushed it (unread, for all). */
+export function broadcastItem(b: {
+  id: string;
+  message: string;
+  videoUrl: string | null;
+  imageUrl: string | null;
+  timestamp: number;
+}): NotificationItem {
+  const row = {
+    id: b.id,
+    message: b.message,
+    video_url: b.videoUrl,
+    image_url: b.imageUrl,
+    timestamp: b.timestamp,
+    from_id: '',
+  };
+  return toBroadcast(row, 0);
+}
+
 export class NotificationStore {
   readonly db: Kysely<Database>;
 
