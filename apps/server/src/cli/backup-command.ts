@@ -18,7 +18,7 @@ import { openArchive } from './backup-archive.ts';
 import { encryptFile } from './backup-crypt.ts';
 import { backupName, pruneBucket, pruneDir, uploadFile } from './backup-ship.ts';
 import { verifyArchive } from './backup-verify.ts';
-import { describeDatabase } from './config-db.ts';
+import { describeDatabase, missingDatabase } from './config-db.ts';
 import type { AdminOutput } from './output.ts';
 
 export const BACKUP_USAGE = `  backup <file> | --dir <dir> [--verify] [--encrypt-to age1…] [--upload] [--keep N]
@@ -136,6 +136,11 @@ async function runBackup(config: Config, a: BackupArgs, out: AdminOutput): Promi
   const encrypted = recipients.length > 0;
   if (a.upload && !config.backupS3) {
     out.error('--upload needs BACKUP_S3_BUCKET (and the other BACKUP_S3_* settings).');
+    return 1;
+  }
+  const missing = missingDatabase(config);
+  if (missing) {
+    out.error(missing);
     return 1;
   }
   if (a.dir) mkdirSync(a.dir, { recursive: true, mode: 0o700 });

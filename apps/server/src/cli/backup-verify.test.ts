@@ -7,7 +7,16 @@
  * whole is refused by `verify-backup`; bad arguments change nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -206,6 +215,12 @@ it('refuses arguments it cannot act on, and changes nothing', async () => {
     expect(upload).toMatchObject({ code: 1 });
     expect(upload.out).toMatch(/--upload needs BACKUP_S3_BUCKET/);
     expect(readdirSync(dir)).toEqual([]);
+    // Where there is no deployment, nothing is made: not even the folder.
+    const nowhere = path.join(tempDir(), 'never-made');
+    const none = await admin(['backup', '--dir', nowhere], { DATA_DIR: tempDir() });
+    expect(none.code).toBe(1);
+    expect(none.out).toMatch(/No database at /);
+    expect(existsSync(nowhere)).toBe(false);
     const bad = await admin(['backup', '--dir', dir], { ...e.env, BACKUP_AGE_RECIPIENTS: 'age1NOTAKEY' });
     expect(bad.code).toBe(1);
     expect(readdirSync(dir)).toEqual([]);

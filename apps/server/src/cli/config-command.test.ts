@@ -41,6 +41,12 @@ it('says what the settings run on, and refuses a misspelled variable or an inval
   expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, BACKUP_AGE_RECIPIENTS: typoKey }, key.out)).toBe(1);
   expect(key.lines.join('\n')).toMatch(/BACKUP_AGE_RECIPIENTS: "age1.*" is not an age public key/);
 
+  const kdf = captureOutput();
+  expect(await runAdmin(['config', 'check'], { DATA_DIR: dir, KDF_COST: '12' }, kdf.out)).toBe(1);
+  expect(kdf.lines).toContain(
+    'ERR KDF_COST 12 is below 17: browsers refuse to derive passwords with it (only the test build accepts it).',
+  );
+
   const v = captureOutput();
   expect(await runAdmin(['version'], {}, v.out)).toBe(0);
   expect(v.lines).toEqual([`Parley ${VERSION} (Node.js ${process.versions.node})`]);

@@ -5,6 +5,7 @@
  * unknown. `npm run admin -- version`: this release.
  */
 
+import { KDF_FLOOR_LOG2 } from '@app/e2ee/kdf-floor';
 import { loadConfig } from '../config.ts';
 import { describeUnknown, unknownVariables } from '../config-check.ts';
 import { VERSION } from '../version.ts';
@@ -50,7 +51,13 @@ export function runConfigCheck(args: string[], env: NodeJS.ProcessEnv, out: Admi
   out.log(`Two-step verification: ${config.require2fa ? 'required of every account' : "each account's choice"}.`);
   const unknown = unknownVariables(env);
   for (const v of unknown) out.error(describeUnknown(v));
-  if (unknown.length > 0) return 1;
+  // As the server warns at start (app.ts): browsers would refuse every password.
+  const kdfLow = config.kdfCost < KDF_FLOOR_LOG2;
+  if (kdfLow)
+    out.error(
+      `KDF_COST ${config.kdfCost} is below ${KDF_FLOOR_LOG2}: browsers refuse to derive passwords with it (only the test build accepts it).`,
+    );
+  if (unknown.length > 0 || kdfLow) return 1;
   out.log('The settings are valid.');
   return 0;
 }
