@@ -12,7 +12,7 @@ function row(page: Page, label: string) {
 }
 
 test.describe('settings', () => {
-  test("lists Profile, Account, Privacy, Where you're signed in, Download my data, Help, Keyboard shortcuts, About and Version 1.0.0 under the user card", async ({
+  test("lists Profile, Account, Privacy, Two-step verification, Where you're signed in, Download my data, Help, Keyboard shortcuts, About and Version under the user card", async ({
     page,
   }) => {
     const user = await signInNewUser(page, 'set');
@@ -24,6 +24,7 @@ test.describe('settings', () => {
     await expect(page.getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
     await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/account');
     await expect(page.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/privacy-settings');
+    await expect(page.getByRole('link', { name: 'Two-step verification' })).toHaveAttribute('href', '/two-step');
     await expect(page.getByRole('link', { name: "Where you're signed in" })).toHaveAttribute('href', '/sessions');
     await expect(page.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
     await expect(row(page, 'Help')).toBeVisible();
@@ -32,6 +33,7 @@ test.describe('settings', () => {
       'Profile',
       'Account',
       'Privacy',
+      'Two-step verification',
       "Where you're signed in",
       'Download my data',
       /^Help/,

@@ -106,7 +106,8 @@ export class LegacyMigration {
       let after: { chatId: string; msgId: string } | undefined;
       for (let first = true; ; first = false) {
         const page = await this.d.socket.request('legacyOwn', after ? { after } : {});
-        if (first) this.set({ total: page.total ?? 0, done: 0, waiting: 0, running: (page.total ?? 0) > 0 });
+        // Nothing to do (most accounts): nothing changes, nothing re-renders.
+        if (first && page.total) this.set({ total: page.total, done: 0, waiting: 0, running: true });
         for (const [chatId, messages] of byChat(page.messages.filter((m) => this.mine(m)))) {
           for (const m of messages) this.taken.add(m.id);
           await this.inQueue(() => this.migrateChat(chatId, messages)).catch((e: unknown) => {
