@@ -14,6 +14,7 @@ import {
   type ConversationView,
   compareMessages,
   type LoadStatus,
+  laterOf,
   mergeMessages,
   type UiMessage,
   upsertMessage,
@@ -82,9 +83,10 @@ export class ConversationState {
    * A message's new state (updates carry the full message). One not loaded and outside what
    * is loaded (a receipt or an edit of a message pages back, a new one past a window) is left out.
    */
-  upsert(m: ChatMessage): void {
-    const previous = this.byId.get(m.id);
-    if (!previous && this.outside(m)) return;
+  upsert(incoming: ChatMessage): void {
+    const previous = this.byId.get(incoming.id);
+    if (!previous && this.outside(incoming)) return;
+    const m = laterOf(previous, incoming);
     this.list = upsertMessage(this.list, m, previous);
     this.byId.set(m.id, m);
     this.touch();
@@ -134,7 +136,7 @@ export class ConversationState {
 
   private merge(messages: readonly ChatMessage[]): void {
     this.list = mergeMessages(this.list, messages);
-    for (const m of messages) this.byId.set(m.id, m);
+    this.byId = new Map(this.list.map((m) => [m.id, m]));
     this.touch();
   }
 
