@@ -14,7 +14,6 @@ import {
   type ConversationView,
   compareMessages,
   type LoadStatus,
-  laterOf,
   mergeMessages,
   type UiMessage,
   upsertMessage,
@@ -83,10 +82,9 @@ export class ConversationState {
    * A message's new state (updates carry the full message). One not loaded and outside what
    * is loaded (a receipt or an edit of a message pages back, a new one past a window) is left out.
    */
-  upsert(incoming: ChatMessage): void {
-    const previous = this.byId.get(incoming.id);
-    if (!previous && this.outside(incoming)) return;
-    const m = laterOf(previous, incoming);
+  upsert(m: ChatMessage): void {
+    const previous = this.byId.get(m.id);
+    if (!previous && this.outside(m)) return;
     this.list = upsertMessage(this.list, m, previous);
     this.byId.set(m.id, m);
     this.touch();
@@ -136,7 +134,7 @@ export class ConversationState {
 
   private merge(messages: readonly ChatMessage[]): void {
     this.list = mergeMessages(this.list, messages);
-    this.byId = new Map(this.list.map((m) => [m.id, m]));
+    for (const m of messages) this.byId.set(m.id, m);
     this.touch();
   }
 

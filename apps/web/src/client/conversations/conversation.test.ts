@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@app/protocol';
 import { describe, expect, it } from 'vitest';
 import { testMessage } from '@/test/messages';
-import { compareMessages, laterOf, mergeMessages, upsertMessage } from './conversation';
+import { compareMessages, mergeMessages, upsertMessage } from './conversation';
 
 const msg = (id: string, timestamp: number, text = id) => testMessage(id, timestamp, { legacyText: text });
 
@@ -33,19 +33,5 @@ describe('message order', () => {
     const merged = mergeMessages([msg('c', 3), msg('d', 4)], [msg('a', 1), msg('b', 2), msg('c', 3, 'new')]);
     expect(ids(merged)).toEqual(['a', 'b', 'c', 'd']);
     expect(merged[2]?.legacyText).toBe('new');
-  });
-
-  it('never takes a message back to an earlier delivery state (an answer made before a receipt)', () => {
-    const read = { ...msg('c', 3), status: 'read' as const, deliveredAt: 4, readAt: 5 };
-    const stale = { ...msg('c', 3, 'edited'), status: 'sent' as const, edited: true, deliveredAt: null, readAt: null };
-    expect(laterOf(read, stale)).toMatchObject({
-      legacyText: 'edited',
-      edited: true,
-      status: 'read',
-      deliveredAt: 4,
-      readAt: 5,
-    });
-    expect(laterOf(stale, read)).toBe(read);
-    expect(mergeMessages([read], [stale])[0]).toMatchObject({ legacyText: 'edited', status: 'read', readAt: 5 });
   });
 });

@@ -103,23 +103,6 @@ function lowerBound(list: readonly ChatMessage[], m: ChatMessage): number {
   return lo;
 }
 
-const STATUS_RANK = { sent: 0, delivered: 1, read: 2 } as const;
-
-/**
- * A message seen again: the incoming copy, except that its delivery state never goes back.
- * A request's answer made before a receipt (an edit's, a page's) can reach the browser after
- * the receipt's update; taken whole it would show "sent" for good.
- */
-export function laterOf(previous: ChatMessage | undefined, m: ChatMessage): ChatMessage {
-  if (!previous || STATUS_RANK[previous.status] <= STATUS_RANK[m.status]) return m;
-  return {
-    ...m,
-    status: previous.status,
-    deliveredAt: m.deliveredAt ?? previous.deliveredAt,
-    readAt: m.readAt ?? previous.readAt,
-  };
-}
-
 /**
  * A new sorted array with `m` inserted, or replacing `previous` (the stored version of
  * the same id). Appending at the end, the common case, costs one comparison and a copy.
@@ -140,11 +123,11 @@ export function upsertMessage(
   return next;
 }
 
-/** The union of two message lists by id (`incoming` wins, its delivery state only forward), sorted. */
+/** The union of two message lists by id (`incoming` wins), sorted. */
 export function mergeMessages(list: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
   const byId = new Map<string, ChatMessage>();
   for (const m of list) byId.set(m.id, m);
-  for (const m of incoming) byId.set(m.id, laterOf(byId.get(m.id), m));
+  for (const m of incoming) byId.set(m.id, m);
   return [...byId.values()].sort(compareMessages);
 }
 
