@@ -18,6 +18,7 @@
  *   npm run bench -- --quick       500 connections, short phases (under a minute)
  *   npm run bench -- --pg          PostgreSQL + Redis (TEST_DATABASE_URL/DATABASE_URL, TEST_REDIS_URL/REDIS_URL)
  *   npm run bench -- --pg --processes 2   two server processes on them, each client on one in turn
+ *   npm run bench -- --pg --server-only --processes 1,2,4   one, two and four processes in the same run, each with its cost per message
  *   npm run bench -- --compare ../old     also another checkout's server (its npm ci done), before this one's
  *   npm run bench -- --find-rate   also the highest offered rate (from --rate up, ×1.5 a step) with p99 under 100 ms
  *   npm run bench -- --connections 2000 --rate 1000 --senders 400 --window 4
@@ -27,9 +28,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '@app/protocol';
 import pg from 'pg';
+import { cpuPerMessage, PgWriteMeter } from './cost.ts';
 import { MetricsCheck } from './metrics-check.ts';
 import { hideNewerMigrations } from './migrations-hidden.ts';
 import { CpuMeter, pidsNamed, settledRss } from './proc.ts';
+import { type Cpu, printResults, type Result } from './report.ts';
 import { describeMix } from './sealed-mix.ts';
 import { seed } from './seed.ts';
 import { startRelay, startServers, type Target } from './targets.ts';
@@ -48,9 +51,13 @@ const serverOnly = args.includes('--server-only');
 /** --compare DIR: another checkout of Parley, measured in the same run (its ratios against this one's). */
 const compare = args.includes('--compare') ? path.resolve(args[args.indexOf('--compare') + 1] ?? '.') : null;
 const usePg = args.includes('--pg');
-/** Server processes (PostgreSQL + Redis only: SQLite is one process's file). */
-const PROCESSES = opt('--processes', 1);
-if (PROCESSES > 1 && !usePg) throw new Error('--processes needs --pg: several processes share PostgreSQL and Redis');
+/** Server processes (PostgreSQL + Redis only: SQLite is one process's file); a list ("1,2,4") measures each in turn. */
+const PROCESSES = (args.includes('--processes') ? String(args[args.indexOf('--processes') + 1]) : '1')
+  .split(',')
+  .map(Number);
+if (PROCESSES.some((n) => !(Number.isInteger(n) && n >= 1))) throw new Error('--processes takes counts: 2, or 1,2,4');
+if (PROCESSES.some((n) => n > 1) && !usePg)
+  throw new Error('--processes needs --pg: several processes share PostgreSQL and Redis');
 const N = opt('--connections', quick ? 500 : 10_000);
 const RATE = opt('--rate', quick ? 500 : 1000);
 const LATENCY_SENDERS = Math.min(N, opt('--latency-senders', 200));
@@ -79,40 +86,6 @@ function percentile(sorted: number[], q: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- the target under test ---------------------------------------------------------------
-
-interface Result {
-  connected: number;
-  rssPerConn: number;
-  rssBase: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  latencySamples: number;
-  latencySent: number;
-  ackedPerSec: number;
-  deliveredPerSec: number;
-  errors: number;
-  firstError: string | null;
-  /** CPU cores busy during the throughput phase: the target, PostgreSQL, Redis, and all load generators. */
-  serverBusy: number;
-  pgBusy: number;
-  redisBusy: number;
-  generatorBusy: number;
-  /** Cores busy during the latency phase (whole phase): the target, PostgreSQL, Redis. */
-  latencyCpu: Cpu;
-  /** Messages delivered per CPU-second of the whole system under test (target, PostgreSQL, Redis). */
-  perCpuSecond: number;
-  /** Throughput phase, per message: the send frame's JSON, its ciphertext, the text it stands for, the delivery's JSON. */
-  sendFrame: number;
-  ct: number;
-  textChars: number;
-  textBytes: number;
-  deliveryFrame: number;
-  /** The server's /metrics message counter against the bench's count (null: the relay). */
-  metrics: MetricsCheck | null;
-  /** --find-rate: the highest offered rate sustained, with its p99 (null: not even --rate). */
-  sustained: { rate: number; p99: number } | null;
-}
 
 /** A latency phase at `rate` msg/s: its sorted samples and the messages sent. */
 async function latencyPhase(workers: Workers, rate: number) {
@@ -143,12 +116,6 @@ async function findRate(workers: Workers, metrics: MetricsCheck | null, ackedTot
     best = { rate, p99 };
   }
   return best;
-}
-
-interface Cpu {
-  target: number;
-  pg: number;
-  redis: number;
 }
 
 /**
@@ -199,9 +166,11 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
   await sleep(1500);
   const rssConnected = await settledRss(target.pids);
 
+  const writes = usePg && !target.relay ? await PgWriteMeter.start(pgUrl, schema) : null;
   const latCpu = meterCpu(target, 0);
   const { replies: lat, samples, sent } = await latencyPhase(workers, RATE);
   await metrics?.phase('latency', ackedTotal(lat));
+  const written = writes ? await writes.stop(metrics?.phases.at(-1)?.stored ?? 0) : null;
   const sustained = FIND_RATE ? await findRate(workers, metrics, ackedTotal) : null;
 
   const cpu = meterCpu(target, WARMUP_MS);
@@ -248,6 +217,13 @@ async function run(target: Target, users: { id: string; token: string }[]): Prom
     deliveryFrame: delivered ? sum('deliveredFrameBytes') / delivered : Number.NaN,
     metrics,
     sustained,
+    cost: target.relay
+      ? null
+      : {
+          delivered: samples.length,
+          ...cpuPerMessage(latCpu, PHASE_MS, samples.length),
+          ...(written ?? { walBytes: null, rows: null, rowsByTable: [] }),
+        },
   };
 }
 
@@ -279,16 +255,25 @@ console.log(
 
 const results: { target: Target; r: Result }[] = [];
 const setup = { usePg, pgUrl, redisUrl, schema, tag, secret: SECRET, profileDir };
-const parley = () => startServers(PROCESSES, dataDir, setup);
+const parley = (processes: number) => () => startServers(processes, dataDir, setup);
 // On SQLite the other checkout runs on a copy of the seeded database: neither server starts
 // on a file the other has just written tens of thousands of messages to (which favoured
 // whichever ran first).
 const baselineDir = compare && !usePg ? `${dataDir}-baseline` : dataDir;
 if (baselineDir !== dataDir) cpSync(dataDir, baselineDir, { recursive: true });
-const baseline = () => startServers(PROCESSES, baselineDir, { ...setup, ...(compare ? { root: compare } : {}) });
-for (const start of [...(serverOnly ? [] : [startRelay]), ...(compare ? [baseline] : []), parley]) {
-  const dbAt = { dataDir: start === baseline ? baselineDir : dataDir, pgUrl: usePg ? pgUrl : null, schema };
-  const restore = start === baseline && compare ? await hideNewerMigrations(dbAt, compare) : null;
+const baseline = (processes: number) => () =>
+  startServers(processes, baselineDir, { ...setup, ...(compare ? { root: compare } : {}) });
+/** The relay, then for each process count the other checkout's server (--compare) and this one's. */
+const starts: { start: () => Promise<Target>; isBaseline: boolean }[] = [
+  ...(serverOnly ? [] : [{ start: startRelay, isBaseline: false }]),
+  ...PROCESSES.flatMap((n) => [
+    ...(compare ? [{ start: baseline(n), isBaseline: true }] : []),
+    { start: parley(n), isBaseline: false },
+  ]),
+];
+for (const { start, isBaseline } of starts) {
+  const dbAt = { dataDir: isBaseline ? baselineDir : dataDir, pgUrl: usePg ? pgUrl : null, schema };
+  const restore = isBaseline && compare ? await hideNewerMigrations(dbAt, compare) : null;
   const target = await start();
   console.log(`running against ${target.name}...`);
   results.push({ target, r: await run(target, users) });
@@ -304,74 +289,13 @@ if (usePg) {
   await c.end();
 }
 
-const base = results[0]?.r as Result;
-/** What the ratios are against: the relay, or (--server-only --compare) the other checkout. */
-const baseName = results[0]?.target.relay ? 'relay' : 'baseline';
-/** With --compare, this checkout against the other one as well. */
-const other = compare ? results.at(-2)?.r : undefined;
-const fmt = (v: number, digits = 0) =>
-  Number.isFinite(v)
-    ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : 'n/a';
-const ratio = (v: number, b: number) => (Number.isFinite(v) && b > 0 ? `${(v / b).toFixed(2)}×` : 'n/a');
-/** "0.12× relay" (and "3.40× baseline" for this checkout's server, with --compare). */
-const vs = (r: Result, k: 'rssPerConn' | 'p99' | 'deliveredPerSec' | 'perCpuSecond') => {
-  const parts = [`${ratio(r[k], base[k])} ${baseName}`];
-  if (other && r === results.at(-1)?.r && other !== base) parts.push(`${ratio(r[k], other[k])} baseline`);
-  return parts.join(', ');
-};
-console.log('');
-for (const { target, r } of results) {
-  console.log(`${target.name}`);
-  console.log(`  connections held            ${fmt(r.connected)} (of ${fmt(N)})`);
-  console.log(
-    `  server RSS per idle conn    ${fmt(r.rssPerConn / 1024, 1)} KB  (RSS ${fmt(r.rssBase / 2 ** 20, 0)} MB before clients)  ${vs(r, 'rssPerConn')}`,
-  );
-  console.log(
-    `  latency @ ${RATE} msg/s        p50 ${fmt(r.p50, 2)} ms  p95 ${fmt(r.p95, 2)} ms  p99 ${fmt(r.p99, 2)} ms  (${fmt(r.latencySamples)}/${fmt(r.latencySent)} received)  p99 ${vs(r, 'p99')}`,
-  );
-  if (FIND_RATE) {
-    console.log(
-      `  sustained (p99 < ${SUSTAINED_P99_MS} ms)     ${r.sustained ? `${fmt(r.sustained.rate)} msg/s offered, p99 ${fmt(r.sustained.p99, 2)} ms` : `not even ${RATE} msg/s`}`,
-    );
-  }
-  const lc = r.latencyCpu;
-  console.log(
-    `  CPU during latency          target ${fmt(lc.target * 100)}% of a core${lc.pg || lc.redis ? `, PostgreSQL ${fmt(lc.pg * 100)}%, Redis ${fmt(lc.redis * 100)}%` : ''}`,
-  );
-  console.log(
-    `  durable throughput          ${fmt(r.deliveredPerSec)} msg/s delivered, ${fmt(r.ackedPerSec)} acknowledged  ${vs(r, 'deliveredPerSec')}`,
-  );
-  console.log(
-    `  CPU during throughput       target ${fmt(r.serverBusy * 100)}% of a core${r.pgBusy || r.redisBusy ? `, PostgreSQL ${fmt(r.pgBusy * 100)}%, Redis ${fmt(r.redisBusy * 100)}%` : ''}, load generators ${fmt(r.generatorBusy * 100)}%`,
-  );
-  console.log(
-    `  delivered per CPU-second    ${fmt(r.perCpuSecond)} (target${r.pgBusy || r.redisBusy ? ' + PostgreSQL + Redis' : ''})  ${vs(r, 'perCpuSecond')}`,
-  );
-  console.log(
-    `  sent per message            text ${fmt(r.textChars)} chars (${fmt(r.textBytes)} B UTF-8) → ct ${fmt(r.ct)} chars; ` +
-      `JSON frames: send ${fmt(r.sendFrame)} B, delivery ${fmt(r.deliveryFrame)} B`,
-  );
-  for (const phase of ['latency', 'throughput']) {
-    const said = r.metrics?.server(phase);
-    if (said) console.log(`  ${`server, ${phase}`.padEnd(28)}${said}`);
-  }
-  if (r.metrics) console.log(`  /metrics                    ${r.metrics.describe((v) => fmt(v))}`);
-  if (r.errors) console.log(`  errors                      ${r.errors} (first: ${r.firstError})`);
-}
+printResults(results, {
+  rate: RATE,
+  connections: N,
+  findRate: FIND_RATE,
+  sustainedP99: SUSTAINED_P99_MS,
+  compare: compare !== null,
+});
 const server = results.at(-1)?.r as Result;
-console.log('\nTargets (this machine, load generator included):');
-console.log(
-  `  ≥ 10,000 durable msg/s                 ${fmt(server.deliveredPerSec)} ${server.deliveredPerSec >= 10_000 ? 'met' : 'missed'}`,
-);
-console.log(
-  `  ≥ 0.5× the relay's rate                ${ratio(server.deliveredPerSec, base.deliveredPerSec)} ${server.deliveredPerSec >= base.deliveredPerSec / 2 ? 'met' : 'missed'}`,
-);
-console.log(
-  `  p99 < 20 ms at ${RATE} msg/s, ${fmt(N)} clients  ${fmt(server.p99, 2)} ms ${server.p99 < 20 ? 'met' : 'missed'}`,
-);
-console.log(
-  `  ≤ 12 KB per idle connection            ${fmt(server.rssPerConn / 1024, 1)} KB ${server.rssPerConn <= 12 * 1024 ? 'met' : 'missed'}`,
-);
 // The server's counters must agree with what the bench saw acknowledged.
 process.exit(server.metrics && !server.metrics.matches ? 1 : 0);
