@@ -137,7 +137,7 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     expect((await a.ws.requestError('delete', await a.ws.sealedDelete(gone.chatId, gone.id, 2))).code).toBe('conflict');
   });
 
-  it('a deletion also removes every ciphertext of the message from the update log; a resume still replays in order', async () => {
+  it('the update log holds no ciphertext (messages by reference); a resume reads each message as it is now, in order', async () => {
     const a = await person();
     const b = await person();
     const keep = await a.ws.sendMessage(b.user.id, 'stays in the log');
@@ -148,31 +148,70 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     const logOf = (userId: string) =>
       db().selectFrom('user_updates').select(['seq', 'payload']).where('user_id', '=', userId).orderBy('seq').execute();
     const before = await logOf(b.user.id);
-    expect(before.some((r) => r.payload.includes(gone.ct as string))).toBe(true);
-    await a.ws.deleteMessage(gone.chatId, gone.id);
+    const replayOf = async (p: typeof a) => (await t.server.ctx.chat.updatesSince(p.user.id, 0)) ?? [];
+    const entriesOf = (replay: Awaited<ReturnType<typeof replayOf>>, id: string) =>
+      replay.flatMap((u) => (u.update.kind === 'message' && u.update.message.id === id ? [u.update.message] : []));
     for (const p of [a, b]) {
       const log = await logOf(p.user.id);
-      for (const ct of [gone.ct, edited.ct]) expect(log.some((r) => r.payload.includes(ct as string))).toBe(false);
-      // The message that stays is still in the log as it was.
-      expect(log.some((r) => r.payload.includes(keep.ct as string))).toBe(true);
+      for (const ct of [keep.ct, gone.ct, edited.ct])
+        expect(log.some((r) => r.payload.includes(ct as string))).toBe(false);
+      // Every entry of the edited message, its send's included, replays its edit, read.
+      const replay = await replayOf(p);
+      expect(entriesOf(replay, gone.id).length).toBeGreaterThan(2);
+      for (const m of entriesOf(replay, gone.id)) expect(m).toMatchObject({ ct: edited.ct, rev: 1, status: 'read' });
     }
-    // Entries keep their seqs: a client resuming from before the send gets every entry, and ends on the deletion.
-    const replay = await t.server.ctx.chat.updatesSince(b.user.id, Number(before[0]?.seq) - 1);
-    expect(replay?.map((u) => u.seq)).toEqual((await logOf(b.user.id)).map((r) => Number(r.seq)));
-    const last = replay?.filter((u) => u.update.kind === 'message' && u.update.message.id === gone.id).at(-1);
-    expect(last?.update).toMatchObject({ kind: 'message', message: { id: gone.id, deleted: true, rev: 2 } });
+    await a.ws.deleteMessage(gone.chatId, gone.id);
+    for (const p of [a, b]) {
+      const replay = await replayOf(p);
+      // Entries keep their seqs: a client resuming from before the send gets every entry, and ends on the deletion.
+      expect(replay.map((u) => u.seq)).toEqual((await logOf(p.user.id)).map((r) => Number(r.seq)));
+      for (const m of entriesOf(replay, gone.id)) expect(m).toMatchObject({ deleted: true, rev: 2 });
+      expect(replay.some((u) => JSON.stringify(u.update).includes(edited.ct as string))).toBe(false);
+      for (const m of entriesOf(replay, keep.id)) expect(m.ct).toBe(keep.ct);
+    }
+    expect((await logOf(b.user.id)).map((r) => r.seq).slice(0, before.length)).toEqual(before.map((r) => r.seq));
   });
 
-  it("deleting one's message leaves the log entries of a message whose id differs only in case", async () => {
+  it('a deletion takes the text out of log entries written before the log held messages by reference', async () => {
+    const a = await person();
+    const b = await person();
+    const gone = await a.ws.sendMessage(b.user.id, 'logged whole, as before 1.1');
+    // An entry as the log stored it before: the message with its ciphertext.
+    const user = await db()
+      .selectFrom('users')
+      .select('update_seq')
+      .where('id', '=', b.user.id)
+      .executeTakeFirstOrThrow();
+    const seq = Number(user.update_seq) + 1;
+    await db().updateTable('users').set({ update_seq: seq }).where('id', '=', b.user.id).execute();
+    const old = JSON.stringify({ kind: 'message', message: gone });
+    await db()
+      .insertInto('user_updates')
+      .values({ user_id: b.user.id, seq, kind: 'message', payload: old, created_at: 1 })
+      .execute();
+    await a.ws.deleteMessage(gone.chatId, gone.id);
+    const row = await db()
+      .selectFrom('user_updates')
+      .select('payload')
+      .where('user_id', '=', b.user.id)
+      .where('seq', '=', seq)
+      .executeTakeFirstOrThrow();
+    expect(row.payload).not.toContain(gone.ct as string);
+    expect(JSON.parse(row.payload)).toMatchObject({ message: { id: gone.id, deleted: true, ct: null } });
+  });
+
+  it("deleting one's message leaves a message whose id differs only in case as it was, in a resume too", async () => {
     const a = await person();
     const b = await person();
     const theirs = await a.ws.sendMessage(b.user.id, 'must survive', 'casecheck-aaaa1111');
     const mine = await b.ws.sendMessage(a.user.id, 'will be deleted', 'CASECHECK-AAAA1111');
     await b.ws.deleteMessage(mine.chatId, mine.id);
     for (const p of [a, b]) {
-      const log = await db().selectFrom('user_updates').select('payload').where('user_id', '=', p.user.id).execute();
-      expect(log.some((r) => r.payload.includes(theirs.ct as string))).toBe(true);
-      expect(log.some((r) => r.payload.includes(mine.ct as string))).toBe(false);
+      const replay = (await t.server.ctx.chat.updatesSince(p.user.id, 0)) ?? [];
+      const states = replay.flatMap((u) => (u.update.kind === 'message' ? [u.update.message] : []));
+      expect(states.filter((m) => m.id === theirs.id).every((m) => m.ct === theirs.ct && !m.deleted)).toBe(true);
+      expect(states.filter((m) => m.id === mine.id).every((m) => m.deleted && m.ct !== mine.ct)).toBe(true);
+      expect(states.filter((m) => m.id === theirs.id).length).toBeGreaterThan(0);
     }
   });
 

@@ -295,6 +295,45 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       expect(await chat.currentSeq(b.id)).toBe(4);
     });
 
+    it('the log holds messages by reference: no text in it, and a replay reads each message as its row is now', async () => {
+      const a = await user(store);
+      const b = await user(store);
+      const one = (await sendSample(chat, db, a.id, b.id, 'ref-00001', 1, 1)).message;
+      const two = (await sendSample(chat, db, a.id, b.id, 'ref-00002', 2, 2)).message;
+      await chat.delivered(b.id, one.chatId, [one.id, two.id], 3);
+      await chat.read(b.id, a.id, 4);
+      const payloads = await db.kysely
+        .selectFrom('user_updates')
+        .select(['kind', 'payload'])
+        .where('user_id', 'in', [a.id, b.id])
+        .execute();
+      // Each of the two messages' send, receipt and read is logged to both people, and the read logs the reader's summary.
+      expect(payloads.map((p) => p.kind).sort()).toEqual([...Array(12).fill('message'), 'chat'].sort());
+      for (const { payload } of payloads) {
+        expect(payload).not.toContain(one.ct);
+        expect(payload).not.toContain(two.ct);
+      }
+      for (const who of [a.id, b.id]) {
+        const replay = (await chat.updatesSince(who, 0)) ?? [];
+        const messages = replay.flatMap((u) => (u.update.kind === 'message' ? [u.update.message] : []));
+        // Every entry of a message, its send's included, is the message as it is now: read, with its text.
+        expect(messages.length).toBe(6);
+        for (const m of messages) expect(m).toMatchObject({ status: 'read', ct: m.id === one.id ? one.ct : two.ct });
+        const chats = replay.flatMap((u) => (u.update.kind === 'chat' ? [u.update.chat] : []));
+        for (const c of chats) expect(c.last).toMatchObject({ id: two.id, ct: two.ct, deleted: false });
+      }
+      // A row that is gone (its sender's account deleted) replays as deleted, with no text.
+      await db.kysely.deleteFrom('messages').where('chat_id', '=', one.chatId).where('id', '=', two.id).execute();
+      const after = (await chat.updatesSince(b.id, 0)) ?? [];
+      const gone = after.flatMap((u) =>
+        u.update.kind === 'message' && u.update.message.id === two.id ? [u.update.message] : [],
+      );
+      expect(gone.length).toBe(3);
+      for (const m of gone) expect(m).toMatchObject({ deleted: true, ct: null, legacyText: null });
+      const last = after.flatMap((u) => (u.update.kind === 'chat' ? [u.update.chat.last] : []));
+      expect(last).toEqual([expect.objectContaining({ id: two.id, deleted: true, ct: null })]);
+    });
+
     it('searchUsers: substring in any case, escapes wildcards, skips self and blocked, pages', async () => {
       const tag = Math.random().toString(36).slice(2, 7);
       const me = await user(store, `s${tag}_me`);

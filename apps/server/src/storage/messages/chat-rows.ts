@@ -14,6 +14,7 @@ import {
 import type { Selectable } from 'kysely';
 import { type Program, query, runProgram, type Stmt, stmt, type Tx } from '../program.ts';
 import type { Bool, MessagesTable, UserChatsTable, UsersTable } from '../schema.ts';
+import { logPayloadOf } from './log-payload.ts';
 
 export interface LoggedUpdate {
   userId: string;
@@ -109,7 +110,7 @@ function insertUpdatesStmt(rows: number): Stmt {
   return s;
 }
 
-/** Logged updates' JSON, kept so that sockets send the same text rather than serialize again. */
+/** Updates' JSON on the wire (the log stores them without texts: log-payload.ts), serialized once per update. */
 const payloads = new WeakMap<Update, string>();
 
 /** The JSON of an update (serialized once per update object). */
@@ -120,13 +121,6 @@ export function payloadOf(update: Update): string {
     payloads.set(update, text);
   }
   return text;
-}
-
-/** An update read back from the log, with its stored JSON remembered. */
-export function parsePayload(text: string): Update {
-  const update = JSON.parse(text) as Update;
-  payloads.set(update, text);
-  return update;
 }
 
 /**
@@ -165,7 +159,7 @@ export function* appendLogProgram(entries: Entry[], now: number): Program<Logged
     if (seq === undefined) continue;
     next.set(userId, seq + 1);
     out.push({ userId, seq, update });
-    params.push(userId, seq, update.kind, payloadOf(update), now);
+    params.push(userId, seq, update.kind, logPayloadOf(update), now);
   }
   for (let i = 0; i < out.length; i += 100) {
     const rows = Math.min(100, out.length - i);

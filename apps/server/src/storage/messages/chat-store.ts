@@ -28,13 +28,13 @@ import {
   ChatError,
   joinedUser,
   type LoggedUpdate,
-  parsePayload,
   publicUserOf,
   summaryOf,
   toMessage,
   toSummary,
 } from './chat-rows.ts';
 import { type HistoryPage, type HistoryWhere, historyPage } from './history.ts';
+import { withTexts } from './log-refs.ts';
 import { scrubDeletedFromLog } from './log-scrub.ts';
 import { react, reactionsOf } from './reactions.ts';
 import { pgSendBatcher } from './send-batch.ts';
@@ -133,7 +133,11 @@ export class ChatStore {
       .orderBy('seq', 'asc')
       .execute();
     if (!followsOn(seq, current, rows)) return null;
-    return rows.map((r) => ({ userId, seq: Number(r.seq), update: parsePayload(r.payload) }));
+    const updates = await withTexts(
+      this.db,
+      rows.map((r) => JSON.parse(r.payload) as Update),
+    );
+    return rows.map((r, i) => ({ userId, seq: Number(r.seq), update: updates[i] as Update }));
   }
 
   async currentSeq(userId: string): Promise<number> {

@@ -20,7 +20,8 @@ import { pgClientSocket } from '../../library-internals.ts';
 import type { Batcher, BatchOutcome } from '../group-commit.ts';
 import { NEEDS_ASYNC, runWithoutSteps } from '../program.ts';
 import { applySend, type SummaryRow } from './apply-send.ts';
-import { type Entry, type LoggedUpdate, payloadOf, toPublicUser } from './chat-rows.ts';
+import { type Entry, type LoggedUpdate, toPublicUser } from './chat-rows.ts';
+import { logPayloadOf } from './log-payload.ts';
 import { CONTEXT, LOG, WRITE } from './send-batch-sql.ts';
 import { planSend, type SendContextRow, type SendInput, type SendPlan, type SendResult } from './send-program.ts';
 
@@ -280,7 +281,7 @@ function writes(ctx: Context, planned: Planned[]) {
       entries.map((e) => e.userId),
       k,
       entries.map((e) => e.update.kind),
-      entries.map((e) => payloadOf(e.update)),
+      entries.map((e) => logPayloadOf(e.update)),
       nows,
     ],
     /** Each send's result, given every user's seq before the group. */
