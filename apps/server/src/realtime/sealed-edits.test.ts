@@ -124,12 +124,13 @@ describe.each(ENGINES)('sealed texts on $name', ({ url }) => {
     expect(row).toEqual({ text: message.ct, deleted: 1 });
     const summaries = await db()
       .selectFrom('user_chats')
-      .select(['last_message', 'last_deleted'])
+      .select(['last_message', 'last_id'])
       .where('chat_id', '=', gone.chatId)
       .execute();
+    // Summaries refer to the message (the previews above come from its row) and copy no text of it.
     expect(summaries).toEqual([
-      { last_message: message.ct, last_deleted: 1 },
-      { last_message: message.ct, last_deleted: 1 },
+      { last_message: null, last_id: gone.id },
+      { last_message: null, last_id: gone.id },
     ]);
     expect((await a.ws.requestError('edit', await a.ws.sealedEdit(gone.chatId, gone.id, 'back?', 2))).code).toBe(
       'conflict',

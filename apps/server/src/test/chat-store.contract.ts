@@ -295,7 +295,7 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
       expect(await chat.currentSeq(b.id)).toBe(4);
     });
 
-    it('the log holds messages by reference: no text in it, and a replay reads each message as its row is now', async () => {
+    it('the log and the summaries hold messages by reference: no text in them, and a replay reads each message as its row is now', async () => {
       const a = await user(store);
       const b = await user(store);
       const one = (await sendSample(chat, db, a.id, b.id, 'ref-00001', 1, 1)).message;
@@ -313,7 +313,15 @@ export function chatStoreContract(engine: string, open: () => Promise<Db>): void
         expect(payload).not.toContain(one.ct);
         expect(payload).not.toContain(two.ct);
       }
+      // Summaries refer to the newest message too: no copy of its text, yet the chat list shows it.
+      const summaries = await db.kysely
+        .selectFrom('user_chats')
+        .select('last_message')
+        .where('chat_id', '=', one.chatId)
+        .execute();
+      expect(summaries).toEqual([{ last_message: null }, { last_message: null }]);
       for (const who of [a.id, b.id]) {
+        expect((await chat.chats(who))[0]?.last).toMatchObject({ id: two.id, ct: two.ct, rev: 0, deleted: false });
         const replay = (await chat.updatesSince(who, 0)) ?? [];
         const messages = replay.flatMap((u) => (u.update.kind === 'message' ? [u.update.message] : []));
         // Every entry of a message, its send's included, is the message as it is now: read, with its text.

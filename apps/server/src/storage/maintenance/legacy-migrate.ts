@@ -121,15 +121,11 @@ export async function migrateLegacy(
       .where('last_sealed', '=', 0)
       .where('last_deleted', '=', 0)
       .executeTakeFirst();
-    const ct = head?.last_id ? done.get(head.last_id) : undefined;
-    const entries = ct
-      ? await refreshSummaries(tx, chatId, chatId.split('_'), {
-          last_message: ct,
-          last_rev: 0,
-          last_sealed: 1,
-          last_deleted: 0,
-        })
-      : [];
+    // The summaries' copy of the newest message's text in the clear goes: they read it from its row.
+    const entries =
+      head?.last_id && done.has(head.last_id)
+        ? await refreshSummaries(tx, chatId, chatId.split('_'), { last_rev: 0, last_sealed: 1, last_deleted: 0 })
+        : [];
     return { migrated: [...done.keys()], updates: await appendLog(tx, entries, now) };
   });
 }

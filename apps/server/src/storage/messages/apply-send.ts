@@ -45,7 +45,8 @@ export interface SendEffects {
  * - its timestamp is the clock's, or one past the chat's newest when the clock has not
  *   moved on: strictly increasing within a chat, so history ordered by timestamp is in
  *   the order the server accepted the messages;
- * - both summaries show it as the newest message, at its timestamp; the sender's unread
+ * - both summaries show it as the newest message, at its timestamp, by reference (its text
+ *   is in its row only: the summary's `last_message` is left empty); the sender's unread
  *   count is cleared (writing reads the chat), the recipient's goes up by one; an archived
  *   or locked chat stays so (its count shows in the archive);
  * - each summary keeps the chat's key after the send;
@@ -56,7 +57,7 @@ export function applySend(before: SendBefore, send: SendFacts): SendEffects {
   const timestamp = Math.max(now, Math.max(Number(before.sender.timestamp), Number(before.recipient.timestamp)) + 1);
   const message = newMessage(chatId, msgId, senderId, recipientId, body, timestamp);
   const last = {
-    last_message: body.text,
+    last_message: null,
     last_id: msgId,
     last_sender: senderId,
     last_rev: 0,

@@ -193,30 +193,57 @@ export function toChatState(r: Selectable<UserChatsTable>, peer: PublicUser | nu
   };
 }
 
-export function toSummary(r: Selectable<UserChatsTable>, peer: PublicUser | null): ChatSummary {
+/**
+ * A summary's newest message as its row is now (left-joined on the summary's `last_id`):
+ * summaries refer to it rather than copy its text (docs/scaling.md, "Fewer writes per
+ * send"). Null columns: no such row (an empty chat, a message gone with its sender's
+ * account); the summary's own last_* columns are then what it shows (a summary written
+ * before 1.1 keeps its copy there).
+ */
+export interface LastJoined {
+  m_text: string | null;
+  m_sealed: Bool | null;
+  m_rev: number | null;
+  m_deleted: Bool | null;
+}
+
+/** LastJoined's columns, for a query on `user_chats as c` left-joined with `messages as m` on the summary's last message. */
+export const LAST_JOINED = [
+  'm.text as m_text',
+  'm.sealed as m_sealed',
+  'm.rev as m_rev',
+  'm.deleted as m_deleted',
+] as const;
+
+export function toSummary(r: Selectable<UserChatsTable> & LastJoined, peer: PublicUser | null): ChatSummary {
+  const joined = r.m_text !== null;
+  const text = joined ? r.m_text : r.last_message;
+  const sealed = joined ? (r.m_sealed as Bool) : r.last_sealed;
   // A summary from before sealed messages said it was deleted in its text.
-  const deleted = r.last_deleted === 1 || (r.last_sealed === 0 && r.last_message === DELETED_TEXT);
+  const deleted = joined ? r.m_deleted === 1 : r.last_deleted === 1 || (sealed === 0 && text === DELETED_TEXT);
   return {
     ...toChatState(r, peer),
     last:
-      r.last_message === null && r.last_deleted === 0
+      text === null && !deleted
         ? null
         : {
             id: r.last_id ?? '',
             senderId: r.last_sender ?? '',
-            rev: r.last_rev,
+            rev: joined ? (r.m_rev as number) : r.last_rev,
             deleted,
-            ...wireText(r.last_message, r.last_sealed, deleted),
+            ...wireText(text, sealed, deleted),
           },
   };
 }
 
 export async function summaryOf(tx: Tx, userId: string, chatId: string): Promise<ChatSummary | null> {
   const r = await tx
-    .selectFrom('user_chats')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('chat_id', '=', chatId)
+    .selectFrom('user_chats as c')
+    .leftJoin('messages as m', (j) => j.onRef('m.chat_id', '=', 'c.chat_id').onRef('m.id', '=', 'c.last_id'))
+    .selectAll('c')
+    .select(LAST_JOINED)
+    .where('c.user_id', '=', userId)
+    .where('c.chat_id', '=', chatId)
     .executeTakeFirst();
   if (!r) return null;
   return toSummary(r, await publicUserOf(tx, r.peer_id));

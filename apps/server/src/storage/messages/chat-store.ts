@@ -27,6 +27,7 @@ import {
   appendLog,
   ChatError,
   joinedUser,
+  LAST_JOINED,
   type LoggedUpdate,
   publicUserOf,
   summaryOf,
@@ -92,8 +93,9 @@ export class ChatStore {
     const rows = await this.db
       .selectFrom('user_chats as c')
       .leftJoin('users as u', 'u.id', 'c.peer_id')
+      .leftJoin('messages as m', (j) => j.onRef('m.chat_id', '=', 'c.chat_id').onRef('m.id', '=', 'c.last_id'))
       .selectAll('c')
-      .select(['u.id as u_id', 'u.username', 'u.name', 'u.profile_pic', 'u.verified'])
+      .select(['u.id as u_id', 'u.username', 'u.name', 'u.profile_pic', 'u.verified', ...LAST_JOINED])
       .where('c.user_id', '=', userId)
       .orderBy('c.timestamp', 'desc')
       .execute();
@@ -222,12 +224,7 @@ export class ChatStore {
         { userId: current.recipientId, update: { kind: 'message', message } },
       ];
       if (newest?.id === msgId) {
-        const last = {
-          last_message: text,
-          last_rev: rev,
-          last_sealed: sealed,
-          last_deleted: change.deleted ? 1 : 0,
-        } as const;
+        const last = { last_rev: rev, last_sealed: sealed, last_deleted: change.deleted ? 1 : 0 } as const;
         entries.push(...(await refreshSummaries(tx, chatId, [current.senderId, current.recipientId], last)));
       }
       if (change.deleted) {

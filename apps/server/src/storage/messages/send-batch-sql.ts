@@ -33,19 +33,20 @@ const fail = (why: string, count: string) => `cast('grouped send: ${why} (' || (
 /**
  * The group's messages and summaries written, in one statement, and its users' rows
  * locked for their seqs, in id order (the summaries are locked already; new messages
- * lock nothing anyone else waits for). $15: the summaries it must change.
+ * lock nothing anyone else waits for). Summaries refer to their newest message (its text
+ * is in the message row only). $14: the summaries it must change.
  */
 export const WRITE =
-  'with s as (update user_chats c set last_message = t.text, last_id = t.msg_id, last_sender = t.sender, last_rev = 0, ' +
+  'with s as (update user_chats c set last_message = null, last_id = t.msg_id, last_sender = t.sender, last_rev = 0, ' +
   'last_sealed = 1, last_deleted = 0, timestamp = t.ts, unread_count = t.unread ' +
-  'from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::int[]) ' +
-  'as t(user_id, chat_id, text, msg_id, sender, ts, unread) where c.user_id = t.user_id and c.chat_id = t.chat_id returning 1), ' +
+  'from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[]) ' +
+  'as t(user_id, chat_id, msg_id, sender, ts, unread) where c.user_id = t.user_id and c.chat_id = t.chat_id returning 1), ' +
   'm as (insert into messages (chat_id, id, sender_id, recipient_id, text, sealed, rev, timestamp, status, edited, deleted, delivered_at, read_at) ' +
   "select t.chat_id, t.id, t.sender, t.recipient, t.text, 1, 0, t.ts, 'sent', 0, 0, null, null " +
-  'from unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[]) as t(chat_id, id, sender, recipient, text, ts) returning 1) ' +
-  'select case when (select count(*) from s) <> $15 ' +
-  'or (select count(*) from (select id from users where id = any($14::text[]) order by id for no key update) l) ' +
-  `<> cardinality($14::text[]) then ${fail('a summary or a user is gone', 'select count(*) from s')} end as guard`;
+  'from unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[]) as t(chat_id, id, sender, recipient, text, ts) returning 1) ' +
+  'select case when (select count(*) from s) <> $14 ' +
+  'or (select count(*) from (select id from users where id = any($13::text[]) order by id for no key update) l) ' +
+  `<> cardinality($13::text[]) then ${fail('a summary or a user is gone', 'select count(*) from s')} end as guard`;
 /**
  * The users' seqs bumped and the log entries inserted, in one statement: entry `k` (from
  * 1) of a user in this group gets the user's seq before the group plus k. Answers each

@@ -164,7 +164,7 @@ describe.skipIf(!url)('grouped sends on PostgreSQL', () => {
       }
     };
     try {
-      const none = Array.from({ length: 13 }, () => []);
+      const none = Array.from({ length: 12 }, () => []);
       // One summary to change, none there.
       expect(await attempt(WRITE, [...none, [], 1])).toMatch(/grouped send: a summary or a user is gone \(0\)/);
       // A user to lock who does not exist.

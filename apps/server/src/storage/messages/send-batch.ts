@@ -261,7 +261,6 @@ function writes(ctx: Context, planned: Planned[]) {
     write: [
       changed.map((s) => s.user_id),
       changed.map((s) => s.chat_id),
-      changed.map((s) => s.last_message),
       changed.map((s) => s.last_id),
       changed.map((s) => s.last_sender),
       changed.map((s) => s.timestamp),
