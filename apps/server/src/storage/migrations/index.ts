@@ -16,6 +16,7 @@ import * as m014 from './014-reactions.ts';
 import * as m015 from './015-attachments.ts';
 import * as m016 from './016-legacy-by-sender.ts';
 import * as m017 from './017-two-factor.ts';
+import * as m018 from './018-summaries-by-peer.ts';
 
 /** Numbered migrations, applied in order at start-up. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '015-attachments': m015,
   '016-legacy-by-sender': m016,
   '017-two-factor': m017,
+  '018-summaries-by-peer': m018,
 };
