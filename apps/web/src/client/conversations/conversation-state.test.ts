@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testMessage } from '@/test/messages';
-import { ConversationState } from './conversation-state';
+import { ConversationState, keepingTicks } from './conversation-state';
 
 const msg = testMessage;
 
@@ -60,5 +60,28 @@ describe('ConversationState windows', () => {
     expect(c.window([msg('m3', 30), msg('m4', 40), msg('m5', 50)], false, true)).toBe(true);
     expect(c.list.map((m) => m.id)).toEqual(['m3', 'm4', 'm5', 'm6', 'm7']);
     expect(c).toMatchObject({ hasMore: false, hasNewer: false });
+  });
+});
+
+describe('ConversationState ticks', () => {
+  it("an answer made before a receipt does not take the receipt's ticks back; a new revision starts them anew", () => {
+    const c = new ConversationState('b', 'a_b');
+    c.replace([testMessage('m1', 1)], false);
+    const read = testMessage('m1', 1, { status: 'read', deliveredAt: 2, readAt: 3 });
+    c.upsert(read);
+    // The send's acknowledgement, or a page asked before the read, lands after it.
+    c.upsert(testMessage('m1', 1));
+    expect(c.find('m1')).toMatchObject({ status: 'read', readAt: 3 });
+    c.append([testMessage('m1', 1, { status: 'delivered', deliveredAt: 2 })], false);
+    expect(c.find('m1')).toMatchObject({ status: 'read', readAt: 3 });
+    c.replace([testMessage('m1', 1)], false);
+    expect(c.find('m1')).toMatchObject({ status: 'read', readAt: 3 });
+    // An edit is the next revision: its ticks start again.
+    c.upsert(testMessage('m1', 1, { rev: 1, edited: true }));
+    expect(c.find('m1')).toMatchObject({ status: 'sent', rev: 1 });
+    expect(keepingTicks(read, testMessage('m1', 1, { deleted: true }))).toMatchObject({
+      status: 'sent',
+      deleted: true,
+    });
   });
 });

@@ -19,6 +19,20 @@ import {
   upsertMessage,
 } from './conversation';
 
+const RANK = { sent: 0, delivered: 1, read: 2 } as const;
+
+/**
+ * `m` as it replaces `previous`, keeping a later delivery state of the same revision: an
+ * answer made before a receipt (an edit's, a page's) can arrive after the receipt's update,
+ * and taken whole would show "sent" for a message read. A new revision (an edit, a
+ * deletion) starts its ticks anew, so only the same revision keeps them.
+ */
+export function keepingTicks(previous: ChatMessage | undefined, m: ChatMessage): ChatMessage {
+  if (!previous || previous.rev !== m.rev || previous.deleted !== m.deleted) return m;
+  if (RANK[previous.status] <= RANK[m.status]) return m;
+  return { ...m, status: previous.status, deliveredAt: previous.deliveredAt, readAt: previous.readAt };
+}
+
 export class ConversationState {
   readonly peerId: string;
   readonly chatId: string;
@@ -82,17 +96,19 @@ export class ConversationState {
    * A message's new state (updates carry the full message). One not loaded and outside what
    * is loaded (a receipt or an edit of a message pages back, a new one past a window) is left out.
    */
-  upsert(m: ChatMessage): void {
-    const previous = this.byId.get(m.id);
-    if (!previous && this.outside(m)) return;
+  upsert(incoming: ChatMessage): void {
+    const previous = this.byId.get(incoming.id);
+    if (!previous && this.outside(incoming)) return;
+    const m = keepingTicks(previous, incoming);
     this.list = upsertMessage(this.list, m, previous);
     this.byId.set(m.id, m);
     this.touch();
   }
 
   /** A page that replaces everything loaded before: the newest, or one around a message. */
-  replace(messages: readonly ChatMessage[], hasMore: boolean, hasNewer = false): void {
-    this.list = messages.slice();
+  replace(page: readonly ChatMessage[], hasMore: boolean, hasNewer = false): void {
+    const messages = page.map((m) => keepingTicks(this.byId.get(m.id), m));
+    this.list = messages;
     this.byId = new Map(messages.map((m) => [m.id, m]));
     this.hasMore = hasMore;
     this.hasNewer = hasNewer;
@@ -132,7 +148,8 @@ export class ConversationState {
     return true;
   }
 
-  private merge(messages: readonly ChatMessage[]): void {
+  private merge(page: readonly ChatMessage[]): void {
+    const messages = page.map((m) => keepingTicks(this.byId.get(m.id), m));
     this.list = mergeMessages(this.list, messages);
     for (const m of messages) this.byId.set(m.id, m);
     this.touch();
